@@ -1,0 +1,103 @@
+package io.hotrank.board;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * The read path of boards: the local snapshot, else Redis, else the database snapshot, else
+ * {@link BoardUnavailableException}. A snapshot found in Redis or the database becomes the local
+ * one, so the next read is local. Thread-safe.
+ */
+@Component
+public class BoardReader {
+
+  private static final Logger log = LoggerFactory.getLogger(BoardReader.class);
+
+  /** Where a served snapshot came from; sent as {@code X-Hotrank-Source}. */
+  public enum Source {
+    LOCAL, REDIS, DB;
+
+    public String header() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** A snapshot and the layer that supplied it. */
+  public record Served(BoardSnapshot snapshot, Source source) {}
+
+  private final BoardRegistry registry;
+  private final LocalBoards local;
+  private final BoardRedisStore redis;
+  private final BoardSnapshotStore database;
+  private final BoardProperties properties;
+  private final MeterRegistry meters;
+  private final Map<Source, Counter> reads = new EnumMap<>(Source.class);
+
+  BoardReader(BoardRegistry registry, LocalBoards local, BoardRedisStore redis,
+      BoardSnapshotStore database, BoardProperties properties, MeterRegistry meters) {
+    this.registry = registry;
+    this.local = local;
+    this.redis = redis;
+    this.database = database;
+    this.properties = properties;
+    this.meters = meters;
+    for (Source source : Source.values()) {
+      reads.put(source, meters.counter("hotrank.board.reads", "source", source.header()));
+    }
+  }
+
+  /**
+   * The newest snapshot available of a board.
+   *
+   * @throws BoardNotFoundException if no such board is configured
+   * @throws BoardUnavailableException if no layer has a snapshot or none answers
+   */
+  public Served read(String name) {
+    BoardDefinition board = registry.require(name);
+    Optional<BoardSnapshot> held = local.get(board.name());
+    if (held.isPresent()) {
+      count(Source.LOCAL);
+      return new Served(held.get(), Source.LOCAL);
+    }
+    return load(board.name())
+        .orElseThrow(() -> new BoardUnavailableException(name, properties.unavailableRetryAfter()));
+  }
+
+  /**
+   * Loads a board from Redis, else the database, into the local layer. Used on a local miss and
+   * to preload at startup.
+   */
+  Optional<Served> load(String name) {
+    Optional<Served> found = fetch(name, Source.REDIS, redis::live);
+    if (found.isEmpty()) {
+      found = fetch(name, Source.DB, database::find);
+    }
+    found.ifPresent(served -> {
+      local.install(served.snapshot());
+      count(served.source());
+    });
+    return found;
+  }
+
+  private Optional<Served> fetch(String name, Source source, Function<String, Optional<byte[]>> layer) {
+    try {
+      return layer.apply(name)
+          .map(payload -> new Served(BoardSnapshot.parse(payload, properties.defaultLimit()), source));
+    } catch (RuntimeException e) {
+      meters.counter("hotrank.board.read.fallbacks", "board", name, "layer", source.header()).increment();
+      log.warn("Board '{}': {} layer unavailable on read ({})", name, source.header(), e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private void count(Source source) {
+    reads.get(source).increment();
+  }
+}

@@ -1,0 +1,106 @@
+package io.hotrank.board;
+
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.scheduling.support.CronTrigger;
+import org.springframework.stereotype.Component;
+
+/**
+ * Triggers each board on its cron (evaluated in UTC). On shutdown it stops triggering first,
+ * gives running computations {@code hotrank.board.shutdown-grace} to finish, then makes them
+ * abandon before publishing, so the process exits promptly and never publishes half a run.
+ * {@code hotrank.board.scheduling=false} turns triggering off (recompute over HTTP still works).
+ */
+@Component
+class BoardScheduler implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(BoardScheduler.class);
+
+  private final BoardRegistry registry;
+  private final BoardRecomputer recomputer;
+  private final boolean enabled;
+  private final Duration grace;
+  private final List<ScheduledFuture<?>> triggers = new ArrayList<>();
+  private ThreadPoolTaskScheduler scheduler;
+  private volatile boolean running;
+
+  BoardScheduler(BoardRegistry registry, BoardRecomputer recomputer,
+      @Value("${hotrank.board.scheduling:true}") boolean enabled,
+      @Value("${hotrank.board.shutdown-grace:10s}") Duration grace) {
+    this.registry = registry;
+    this.recomputer = recomputer;
+    this.enabled = enabled;
+    this.grace = grace;
+  }
+
+  @Override
+  public synchronized void start() {
+    running = true;
+    if (!enabled) {
+      log.info("Board scheduling is off (hotrank.board.scheduling=false)");
+      return;
+    }
+    scheduler = new ThreadPoolTaskScheduler();
+    scheduler.setPoolSize(Math.max(1, Math.min(2, registry.all().size())));
+    scheduler.setThreadNamePrefix("board-cron-");
+    scheduler.setErrorHandler(e -> log.error("Scheduled board computation failed", e));
+    scheduler.initialize();
+    for (BoardDefinition board : registry.all()) {
+      triggers.add(scheduler.schedule(() -> runScheduled(board),
+          new CronTrigger(board.refresh(), ZoneOffset.UTC)));
+    }
+    log.info("Scheduled {} board(s)", triggers.size());
+  }
+
+  private void runScheduled(BoardDefinition board) {
+    try {
+      recomputer.recomputeIfIdle(board);
+    } catch (ComputationAbandonedException e) {
+      log.info("{}", e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("Board '{}': scheduled computation failed; the previous version stays served",
+          board.name(), e);
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    triggers.forEach(t -> t.cancel(false));
+    triggers.clear();
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (recomputer.anyRunning() && System.nanoTime() < deadline) {
+      sleepBriefly();
+    }
+    if (recomputer.anyRunning()) {
+      log.warn("Board computation still running after {}; abandoning it", grace);
+    }
+    recomputer.abandonRunning();
+    if (scheduler != null) {
+      scheduler.setWaitForTasksToCompleteOnShutdown(true);
+      scheduler.setAwaitTerminationSeconds(10);
+      scheduler.shutdown();
+    }
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.hotrank.board;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * The first level of the read path: this instance's newest snapshot of each board. Entries
+ * never expire; they are only replaced by a newer version, so a read that finds one needs no
+ * other layer and takes no lock. Thread-safe.
+ */
+@Component
+public class LocalBoards {
+
+  private final ConcurrentHashMap<String, BoardSnapshot> snapshots = new ConcurrentHashMap<>();
+
+  /** The newest snapshot of a board held here. */
+  public Optional<BoardSnapshot> get(String board) {
+    return Optional.ofNullable(snapshots.get(board));
+  }
+
+  /**
+   * Installs a snapshot unless an equal or newer version is held.
+   *
+   * @return true if it was installed
+   */
+  public boolean install(BoardSnapshot snapshot) {
+    BoardSnapshot held = snapshots.merge(snapshot.board(), snapshot,
+        (current, offered) -> offered.version() > current.version() ? offered : current);
+    return held == snapshot;
+  }
+
+  /** The version held for a board, 0 if none. */
+  public long version(String board) {
+    BoardSnapshot held = snapshots.get(board);
+    return held == null ? 0 : held.version();
+  }
+}

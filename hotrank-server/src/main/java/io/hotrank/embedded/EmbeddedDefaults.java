@@ -1,0 +1,156 @@
+package io.hotrank.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.StringUtils;
+import redis.embedded.RedisServer;
+
+/**
+ * Fills in the embedded default before Spring Boot configures Redis and the datasource.
+ *
+ * <p>When no Redis is configured ({@code spring.data.redis.url}, {@code .host},
+ * {@code .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary is
+ * started on a free loopback port; when no {@code spring.datasource.url} is configured an H2
+ * file database under {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the
+ * user configures wins. The Redis process is stopped when the application context closes and,
+ * as a last resort, by a JVM shutdown hook, so SIGTERM leaves no orphan process.
+ *
+ * <p>This runs as an {@link EnvironmentPostProcessor} rather than as a bean because Boot's Redis
+ * and datasource auto-configuration read their properties before any of our beans exist.
+ */
+public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered {
+
+  static final String SOURCE_NAME = "hotrank-embedded-defaults";
+
+  private final Log log;
+
+  public EmbeddedDefaults(DeferredLogFactory logs) {
+    this.log = logs.getLog(EmbeddedDefaults.class);
+  }
+
+  @Override
+  public int getOrder() {
+    // After config data (application.yml, command line) has been loaded.
+    return Ordered.LOWEST_PRECEDENCE;
+  }
+
+  @Override
+  public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    Path dataDir = Path.of(env.getProperty("hotrank.data-dir", "./data")).toAbsolutePath();
+    if (!redisConfigured(env) && env.getProperty("hotrank.embedded.redis", Boolean.class, true)) {
+      EmbeddedRedis redis = EmbeddedRedis.start();
+      defaults.put("spring.data.redis.host", "127.0.0.1");
+      defaults.put("spring.data.redis.port", redis.port());
+      defaults.put("hotrank.embedded.redis-port", redis.port());
+      application.addListeners(new StopOnClose(redis));
+      log.info("No Redis configured: started embedded Redis on 127.0.0.1:" + redis.port());
+    }
+    if (!StringUtils.hasText(env.getProperty("spring.datasource.url"))) {
+      createDirectories(dataDir);
+      String url = "jdbc:h2:file:" + dataDir.resolve("hotrank") + ";DB_CLOSE_ON_EXIT=FALSE";
+      defaults.put("spring.datasource.url", url);
+      defaults.put("spring.datasource.username", "sa");
+      defaults.put("spring.datasource.password", "");
+      log.info("No datasource configured: using H2 file database " + url);
+    }
+    if (!defaults.isEmpty()) {
+      env.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, defaults));
+    }
+  }
+
+  private static boolean redisConfigured(ConfigurableEnvironment env) {
+    return StringUtils.hasText(env.getProperty("spring.data.redis.url"))
+        || StringUtils.hasText(env.getProperty("spring.data.redis.host"))
+        || StringUtils.hasText(env.getProperty("spring.data.redis.cluster.nodes"))
+        || StringUtils.hasText(env.getProperty("spring.data.redis.sentinel.master"));
+  }
+
+  private static void createDirectories(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create hotrank.data-dir " + dir, e);
+    }
+  }
+
+  private record StopOnClose(EmbeddedRedis redis) implements ApplicationListener<ContextClosedEvent> {
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+      redis.stop();
+    }
+  }
+
+  /** A Redis server process owned by this JVM. */
+  static final class EmbeddedRedis {
+    private final RedisServer server;
+    private final int port;
+
+    private EmbeddedRedis(RedisServer server, int port) {
+      this.server = server;
+      this.port = port;
+    }
+
+    static EmbeddedRedis start() {
+      IOException last = null;
+      // A free port found by binding can be taken before Redis binds it; try a few.
+      for (int attempt = 0; attempt < 5; attempt++) {
+        int port = freeLoopbackPort();
+        try {
+          RedisServer server =
+              RedisServer.newRedisServer()
+                  .port(port)
+                  .bind("127.0.0.1")
+                  .setting("save \"\"")
+                  .setting("appendonly no")
+                  .onShutdownForceStop(true)
+                  .build();
+          server.start();
+          EmbeddedRedis redis = new EmbeddedRedis(server, port);
+          Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "embedded-redis-stop"));
+          return redis;
+        } catch (IOException | RuntimeException e) {
+          last = e instanceof IOException io ? io : new IOException(e);
+        }
+      }
+      throw new UncheckedIOException("Cannot start the embedded Redis server", last);
+    }
+
+    int port() {
+      return port;
+    }
+
+    synchronized void stop() {
+      try {
+        if (server.isActive()) {
+          server.stop();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot stop the embedded Redis on port " + port, e);
+      }
+    }
+
+    private static int freeLoopbackPort() {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        return socket.getLocalPort();
+      } catch (IOException e) {
+        throw new UncheckedIOException("No free loopback port", e);
+      }
+    }
+  }
+}

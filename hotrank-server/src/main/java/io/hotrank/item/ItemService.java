@@ -1,0 +1,185 @@
+package io.hotrank.item;
+
+import io.hotrank.web.Violations;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates, reads, edits and deletes content items. Validates every field before touching the
+ * database; a refused request changes nothing.
+ */
+@Service
+public class ItemService {
+
+  /** A biz names a content type ("article", "video"): short, lower-case, URL-safe. */
+  public static final Pattern BIZ = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
+
+  static final int MAX_TITLE = 200;
+  static final int MAX_TAGS = 10;
+  static final int MAX_TAG = 32;
+  /** How far a client clock may run ahead before a createdAt counts as in the future. */
+  static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
+  private static final int ID_ATTEMPTS = 5;
+
+  private final ItemStore store;
+  private final Clock clock;
+  private final TransactionTemplate tx;
+  private final TransactionTemplate ownTx;
+
+  ItemService(ItemStore store, Clock clock, PlatformTransactionManager transactions) {
+    this.store = store;
+    this.clock = clock;
+    this.tx = new TransactionTemplate(transactions);
+    this.ownTx = new TransactionTemplate(transactions);
+    this.ownTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+  }
+
+  /**
+   * Creates an item. Without an id, the next free id of the biz is assigned.
+   *
+   * @throws io.hotrank.web.InvalidRequestException naming every invalid field
+   * @throws ItemExistsException if an explicit id is taken
+   */
+  public Item create(ItemRequest request) {
+    Instant now = now();
+    Violations violations = new Violations();
+    validateBiz(request.biz(), "biz", violations);
+    if (request.id() != null) {
+      violations.check(request.id() > 0, "id", "must be a positive integer");
+    }
+    validateFields(request, violations);
+    if (request.createdAt() != null) {
+      violations.check(!request.createdAt().isAfter(now.plus(FUTURE_TOLERANCE)), "createdAt",
+          "must not be in the future");
+    }
+    violations.throwIfAny();
+    Instant createdAt =
+        request.createdAt() == null ? now : request.createdAt().truncatedTo(ChronoUnit.MILLIS);
+    List<String> tags = tags(request);
+    if (request.id() != null) {
+      return insert(request, request.id(), tags, createdAt, now);
+    }
+    for (int attempt = 1; ; attempt++) {
+      long id = ownTx.execute(status -> store.nextId(request.biz()));
+      try {
+        return insert(request, id, tags, createdAt, now);
+      } catch (ItemExistsException taken) {
+        // A client chose this id explicitly; generated ids skip past it.
+        if (attempt == ID_ATTEMPTS) {
+          throw taken;
+        }
+      }
+    }
+  }
+
+  private Item insert(ItemRequest r, long id, List<String> tags, Instant createdAt, Instant now) {
+    tx.executeWithoutResult(status ->
+        store.insert(r.biz(), id, r.authorId(), r.title(), tags, createdAt, now));
+    return get(r.biz(), id);
+  }
+
+  /**
+   * The live item.
+   *
+   * @throws ItemNotFoundException if absent or deleted
+   */
+  public Item get(String biz, long id) {
+    return store.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+  }
+
+  /**
+   * Replaces the descriptive fields of a live item (authorId, title, tags). Its createdAt is
+   * fixed at creation: editing an item never makes it younger on a board.
+   *
+   * @throws io.hotrank.web.InvalidRequestException naming every invalid field, including a
+   *     createdAt, biz or id in the body that differs from the stored item
+   * @throws ItemNotFoundException if absent or deleted
+   */
+  public Item update(String biz, long id, ItemRequest request) {
+    Violations violations = new Violations();
+    validatePath(biz, id, violations);
+    if (request.biz() != null) {
+      violations.check(request.biz().equals(biz), "biz", "must match the URL");
+    }
+    if (request.id() != null) {
+      violations.check(request.id() == id, "id", "must match the URL");
+    }
+    validateFields(request, violations);
+    violations.throwIfAny();
+    return tx.execute(status -> {
+      Item current = get(biz, id);
+      if (request.createdAt() != null
+          && !request.createdAt().truncatedTo(ChronoUnit.MILLIS).equals(current.createdAt())) {
+        Violations immutable = new Violations();
+        immutable.add("createdAt", "cannot change after creation");
+        immutable.throwIfAny();
+      }
+      store.update(biz, id, request.authorId(), request.title(), tags(request), now());
+      return get(biz, id);
+    });
+  }
+
+  /**
+   * Deletes an item: it leaves every board at the next publish. Deleting a deleted item is a
+   * no-op; its id stays taken.
+   *
+   * @throws ItemNotFoundException if no item ever had this biz and id
+   */
+  public void delete(String biz, long id) {
+    Violations violations = new Violations();
+    validatePath(biz, id, violations);
+    violations.throwIfAny();
+    tx.executeWithoutResult(status -> {
+      if (!store.markDeleted(biz, id, now()) && !store.existsIncludingDeleted(biz, id)) {
+        throw new ItemNotFoundException(biz, id, null);
+      }
+    });
+  }
+
+  /** Records a violation unless {@code biz} is a valid biz name. */
+  public static void validateBiz(String biz, String field, Violations violations) {
+    if (violations.check(biz != null && !biz.isEmpty(), field, "is required")) {
+      violations.check(BIZ.matcher(biz).matches(), field,
+          "must match " + BIZ.pattern() + " (lower-case letters, digits, '_' or '-', at most 32)");
+    }
+  }
+
+  private static void validatePath(String biz, long id, Violations violations) {
+    validateBiz(biz, "biz", violations);
+    violations.check(id > 0, "id", "must be a positive integer");
+  }
+
+  private static void validateFields(ItemRequest r, Violations violations) {
+    if (violations.check(r.authorId() != null, "authorId", "is required")) {
+      violations.check(r.authorId() >= 0, "authorId", "must not be negative");
+    }
+    if (violations.check(r.title() != null && !r.title().isBlank(), "title", "is required")) {
+      violations.check(r.title().length() <= MAX_TITLE, "title",
+          "must be at most " + MAX_TITLE + " characters, was " + r.title().length());
+    }
+    List<String> tags = r.tags() == null ? List.of() : r.tags();
+    violations.check(tags.size() <= MAX_TAGS, "tags", "at most " + MAX_TAGS + " tags");
+    for (int i = 0; i < tags.size(); i++) {
+      String tag = tags.get(i);
+      violations.check(tag != null && !tag.isBlank() && tag.length() <= MAX_TAG
+              && tag.indexOf(',') < 0, "tags[" + i + "]",
+          "must be 1 to " + MAX_TAG + " characters without ','");
+    }
+  }
+
+  private static List<String> tags(ItemRequest r) {
+    return r.tags() == null ? List.of() : r.tags().stream().map(String::strip).distinct().toList();
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+}
