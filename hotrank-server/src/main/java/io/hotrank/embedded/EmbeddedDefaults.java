@@ -55,8 +55,7 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
     Path dataDir = Path.of(env.getProperty("hotrank.data-dir", "./data")).toAbsolutePath();
     if (!redisConfigured(env) && env.getProperty("hotrank.embedded.redis", Boolean.class, true)) {
       EmbeddedRedis redis = EmbeddedRedis.start();
-      defaults.put("spring.data.redis.host", "127.0.0.1");
-      defaults.put("spring.data.redis.port", redis.port());
+      defaults.put("spring.data.redis.url", "redis://127.0.0.1:" + redis.port());
       defaults.put("hotrank.embedded.redis-port", redis.port());
       application.addListeners(new StopOnClose(redis));
       log.info("No Redis configured: started embedded Redis on 127.0.0.1:" + redis.port());
@@ -70,7 +69,9 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       log.info("No datasource configured: using H2 file database " + url);
     }
     if (!defaults.isEmpty()) {
-      env.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, defaults));
+      // First, so that a property set but blank (SPRING_DATA_REDIS_URL="") counts as unset; only
+      // keys the user left without a value are in this source.
+      env.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, defaults));
     }
   }
 

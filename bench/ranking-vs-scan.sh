@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The ranking computation over 1,000,000 items next to the raw scan of the same rows, on
+# PostgreSQL, in one run; updates the "Ranking computation vs raw scan" section of BENCHMARKS.md.
+#
+#   bench/ranking-vs-scan.sh [--bench.rounds=5] [--bench.warmups=1] [--bench.report=none]
+#                            [--hotrank.board.scan-page-size=5000] [any --spring.property=value]
+#
+# Environment: HOTRANK_BENCH_PGHOST (127.0.0.1), HOTRANK_BENCH_PGPORT (5432),
+# HOTRANK_BENCH_PGDATABASE (hotrank_bench), HOTRANK_BENCH_PGUSER (postgres), PGPASSWORD,
+# HOTRANK_BENCH_ITEMS (1000000), HOTRANK_BENCH_XMX (256m), HOTRANK_BENCH_SKIP_BUILD=1,
+# HOTRANK_BENCH_REDIS_URL (else the application starts an embedded Redis).
+# Stops by itself: psql and the JVM both end when their work is done.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
+export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"
+export HOTRANK_BENCH_PGDATABASE="${HOTRANK_BENCH_PGDATABASE:-hotrank_bench}"
+export HOTRANK_BENCH_PGUSER="${HOTRANK_BENCH_PGUSER:-postgres}"
+ITEMS="${HOTRANK_BENCH_ITEMS:-1000000}"
+XMX="${HOTRANK_BENCH_XMX:-256m}"
+export HOTRANK_BENCH_COMMAND="bench/ranking-vs-scan.sh${*:+ $*}"
+PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
+      -U "$HOTRANK_BENCH_PGUSER")
+
+log() { echo "[ranking-vs-scan] $*" >&2; }
+
+# 1. PostgreSQL up, database present.
+if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
+  log "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
+  for _ in $(seq 1 30); do
+    pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" && break
+    sleep 1
+  done
+fi
+if [[ "$("${PSQL[@]}" -d postgres -Atc \
+      "SELECT 1 FROM pg_database WHERE datname = '$HOTRANK_BENCH_PGDATABASE'")" != 1 ]]; then
+  log "creating database $HOTRANK_BENCH_PGDATABASE"
+  "${PSQL[@]}" -d postgres -c "CREATE DATABASE \"$HOTRANK_BENCH_PGDATABASE\""
+fi
+
+# 2. Build, and the classpath of hotrank-bench.
+if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  log "building"
+  ./mvnw -q install -DskipTests
+fi
+CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
+./mvnw -q -pl hotrank-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE"
+CP="$ROOT/hotrank-bench/target/classes:$(cat "$CP_FILE")"
+
+# 3. Schema (the application's Flyway migrations), then the items.
+log "applying migrations"
+"$JAVA" -Xmx256m -cp "$CP" io.hotrank.bench.RankingScanBench --migrate-only "$@"
+log "checking/generating $ITEMS items"
+"${PSQL[@]}" -d "$HOTRANK_BENCH_PGDATABASE" -v n="$ITEMS" -v now_ms="$(date +%s%3N)" \
+  -f bench/generate-items.sql
+
+# 4. The measurement.
+log "measuring with -Xmx$XMX"
+exec "$JAVA" -Xmx"$XMX" -cp "$CP" io.hotrank.bench.RankingScanBench \
+  --bench.items="$ITEMS" --bench.report="$ROOT/BENCHMARKS.md" "$@"

@@ -1,0 +1,13 @@
+package io.hotrank;
+
+import org.springframework.test.context.TestPropertySource;
+
+/** The API contract on the embedded default: an H2 file database under the data dir. */
+@TestPropertySource(properties = "hotrank.data-dir=target/test-data/h2")
+class H2ApiTest extends HotrankApiContract {
+
+  @Override
+  String engine() {
+    return "H2";
+  }
+}

@@ -1,0 +1,63 @@
+package io.hotrank;
+
+import io.hotrank.support.HttpJson;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Another hotrank instance in this JVM, sharing the Redis and the database of a running test
+ * context, with its own (empty) local snapshots. Closing it stops it.
+ */
+final class SecondInstance implements AutoCloseable {
+
+  private final ConfigurableApplicationContext context;
+  private final String prefix;
+
+  private SecondInstance(ConfigurableApplicationContext context, String prefix) {
+    this.context = context;
+    this.prefix = prefix;
+  }
+
+  /** Starts an instance configured like the one behind {@code environment}. */
+  static SecondInstance start(Environment environment) {
+    // Command-line arguments: they outrank application.yml, as the copied values must.
+    List<String> args = new ArrayList<>();
+    for (String key : new String[] {
+        "spring.datasource.url", "spring.datasource.username", "spring.datasource.password",
+        "spring.data.redis.url", "spring.data.redis.host", "spring.data.redis.port",
+        "hotrank.redis.key-prefix", "hotrank.data-dir"}) {
+      String value = environment.getProperty(key);
+      if (value != null) {
+        args.add("--" + key + "=" + value);
+      }
+    }
+    args.add("--server.port=0");
+    args.add("--hotrank.board.scheduling=false");
+    ConfigurableApplicationContext context = new SpringApplicationBuilder(HotrankApplication.class)
+        .profiles("test")
+        .run(args.toArray(String[]::new));
+    return new SecondInstance(context, environment.getProperty("hotrank.redis.key-prefix"));
+  }
+
+  HttpJson http() {
+    String port = context.getEnvironment().getProperty("local.server.port");
+    return new HttpJson("http://127.0.0.1:" + port, "test-admin-token");
+  }
+
+  /** Deletes this run's Redis keys whose names end with {@code suffix}. */
+  void deleteRedisKeys(String suffix) {
+    StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+    Set<String> keys = redis.keys(prefix + "*");
+    keys.stream().filter(k -> k.endsWith(suffix)).forEach(redis::delete);
+  }
+
+  @Override
+  public void close() {
+    context.close();
+  }
+}

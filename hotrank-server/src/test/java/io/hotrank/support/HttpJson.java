@@ -1,0 +1,93 @@
+package io.hotrank.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small HTTP client for tests: real requests to a running hotrank, JSON answers. */
+public final class HttpJson {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final String base;
+  private final String adminToken;
+
+  public HttpJson(String base, String adminToken) {
+    this.base = base;
+    this.adminToken = adminToken;
+  }
+
+  /** One answer: status, headers, raw body and the body parsed as JSON (null if none). */
+  public record Answer(int status, Map<String, java.util.List<String>> headers, byte[] raw) {
+    public JsonNode json() {
+      return raw.length == 0 ? null : JSON.readTree(raw);
+    }
+
+    public String header(String name) {
+      return headers.entrySet().stream()
+          .filter(e -> e.getKey().equalsIgnoreCase(name))
+          .map(e -> e.getValue().getFirst())
+          .findFirst().orElse(null);
+    }
+
+    public String body() {
+      return new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  public Answer get(String path, String... headers) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET(), headers);
+  }
+
+  public Answer post(String path, String body, String... headers) {
+    return send(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)), headers);
+  }
+
+  public Answer put(String path, String body) {
+    return send(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  public Answer delete(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+  }
+
+  /** POST as the admin. */
+  public Answer admin(String path) {
+    return post(path, "", "Authorization", "Bearer " + adminToken);
+  }
+
+  /** Serializes a value to JSON for a request body. */
+  public static String json(Object value) {
+    return JSON.writeValueAsString(value);
+  }
+
+  private static Answer send(HttpRequest.Builder request, String... headers) {
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    try {
+      HttpResponse<byte[]> response =
+          CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      return new Answer(response.statusCode(), response.headers().map(), response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
