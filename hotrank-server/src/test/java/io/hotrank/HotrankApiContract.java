@@ -414,7 +414,7 @@ abstract class HotrankApiContract {
     JsonNode boards = http.get("/api/v1/boards").json();
     List<String> names = new ArrayList<>();
     boards.forEach(b -> names.add(b.get("name").asString()));
-    assertThat(names).containsExactly("news-hn", "news-reddit", "news-decay", "ghost", "ticker");
+    assertThat(names).containsExactly("news-hn", "news-reddit", "news-decay", "fallback", "ghost", "ticker");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);
   }
@@ -422,35 +422,166 @@ abstract class HotrankApiContract {
   @Test
   void scheduledBoard_isRecomputedOnItsCron() {
     createItem("tick", 1L, "tick", 1, NOW.minusSeconds(10));
-    long seen = http.get("/api/v1/boards").json().get(4).path("version").asLong(0);
+    long seen = http.get("/api/v1/boards").json().get(5).path("version").asLong(0);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(http.get("/api/v1/boards").json().get(4).get("version").asLong())
+        assertThat(http.get("/api/v1/boards").json().get(5).get("version").asLong())
             .isGreaterThan(seen + 1));
     assertThat(http.get("/api/v1/boards/ticker").json().get("items").get(0).get("itemId").asLong())
         .isEqualTo(1);
   }
 
   /**
-   * A second and a third instance sharing this one's Redis and database: the second has no
-   * local snapshot and reads Redis; with the Redis keys gone, the third reads the database.
+   * Other instances sharing this one's Redis and database. One started before the board was
+   * published misses locally and reads Redis; with the Redis keys gone, one started afterwards
+   * preloads the database snapshot before it reports ready.
    */
   @Test
-  void freshInstance_fallsBackToRedis_thenToTheDatabaseSnapshot() {
+  void otherInstances_fallBackToRedis_thenToTheDatabaseSnapshot() {
+    jdbc.update("DELETE FROM hr_board_snapshot WHERE board = ?", "fallback");
     createItem("news", 1L, "shared", 1, NOW.minusSeconds(60));
-    long version = http.admin("/api/v1/admin/boards/news-hn/recompute").json().get("version").asLong();
     try (SecondInstance second = SecondInstance.start(environment)) {
-      Answer fromRedis = second.http().get("/api/v1/boards/news-hn");
+      assertThat(second.http().get("/api/v1/boards/fallback").status()).isEqualTo(503);
+      long version = http.admin("/api/v1/admin/boards/fallback/recompute").json().get("version").asLong();
+
+      Answer fromRedis = second.http().get("/api/v1/boards/fallback");
       assertThat(fromRedis.status()).isEqualTo(200);
       assertThat(fromRedis.header("X-Hotrank-Source")).isEqualTo("redis");
       assertThat(fromRedis.json().get("version").asLong()).isEqualTo(version);
-      assertThat(second.http().get("/api/v1/boards/news-hn").header("X-Hotrank-Source")).isEqualTo("local");
-      second.deleteRedisKeys("{b:news-hn}:live");
+      assertThat(second.http().get("/api/v1/boards/fallback").header("X-Hotrank-Source"))
+          .isEqualTo("local");
+      second.deleteRedisKeys("{b:fallback}:live");
     }
     try (SecondInstance third = SecondInstance.start(environment)) {
-      Answer fromDb = third.http().get("/api/v1/boards/news-hn");
+      Answer fromDb = third.http().get("/api/v1/boards/fallback?limit=8");
       assertThat(fromDb.status()).isEqualTo(200);
-      assertThat(fromDb.header("X-Hotrank-Source")).isEqualTo("db");
-      assertThat(fromDb.body()).isEqualTo(http.get("/api/v1/boards/news-hn").body());
+      assertThat(fromDb.body()).isEqualTo(http.get("/api/v1/boards/fallback?limit=8").body());
+      JsonNode dbReads = third.http()
+          .get("/actuator/metrics/hotrank.board.reads?tag=source:db&tag=board:fallback").json();
+      assertThat(dbReads.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
     }
+  }
+
+  // ---------------------------------------------------------------- bad input
+
+  /** One refused request: what is sent, the status and the field the problem must name. */
+  record BadInput(String name, String method, String path, String body, int status, String field) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static List<BadInput> badInputs() {
+    String tooMany = "{\"events\":[" + String.join(",", java.util.Collections.nCopies(1001,
+        "{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\"}")) + "]}";
+    String longTitle = "x".repeat(201);
+    return List.of(
+        new BadInput("item: malformed JSON", "POST", "/api/v1/items", "{\"biz\":", 400, "body"),
+        new BadInput("item: negative id", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":-5,\"authorId\":1,\"title\":\"t\"}", 400, "id"),
+        new BadInput("item: id of the wrong type", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":\"seven\",\"authorId\":1,\"title\":\"t\"}", 400, "id"),
+        new BadInput("item: oversized title", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"" + longTitle + "\"}", 400, "title"),
+        new BadInput("item: missing title", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1}", 400, "title"),
+        new BadInput("item: bad biz", "POST", "/api/v1/items",
+            "{\"biz\":\"News!\",\"id\":9,\"authorId\":1,\"title\":\"t\"}", 400, "biz"),
+        new BadInput("item: negative author", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":-1,\"title\":\"t\"}", 400, "authorId"),
+        new BadInput("item: tag with a comma", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"t\",\"tags\":[\"a,b\"]}", 400, "tags[0]"),
+        new BadInput("item: createdAt in the future", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"t\",\"createdAt\":\"2030-01-01T00:00:00Z\"}",
+            400, "createdAt"),
+        new BadInput("item: createdAt not a timestamp", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"t\",\"createdAt\":\"yesterday\"}",
+            400, "createdAt"),
+        new BadInput("item: existing id", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":1,\"authorId\":1,\"title\":\"t\"}", 409, "id"),
+        new BadInput("item: get unknown", "GET", "/api/v1/items/news/999", null, 404, null),
+        new BadInput("item: put unknown", "PUT", "/api/v1/items/news/999",
+            "{\"authorId\":1,\"title\":\"t\"}", 404, null),
+        new BadInput("item: put oversized title", "PUT", "/api/v1/items/news/1",
+            "{\"authorId\":1,\"title\":\"" + longTitle + "\"}", 400, "title"),
+        new BadInput("item: put other id", "PUT", "/api/v1/items/news/1",
+            "{\"id\":2,\"authorId\":1,\"title\":\"t\"}", 400, "id"),
+        new BadInput("item: delete unknown", "DELETE", "/api/v1/items/news/999", null, 404, null),
+        new BadInput("events: malformed JSON", "POST", "/api/v1/events", "{\"events\":[", 400, null),
+        new BadInput("events: missing list", "POST", "/api/v1/events", "{}", 400, "events"),
+        new BadInput("events: empty list", "POST", "/api/v1/events", "{\"events\":[]}", 400, "events"),
+        new BadInput("events: more than 1000", "POST", "/api/v1/events", tooMany, 400, "events"),
+        new BadInput("events: unknown type", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\"},"
+                + "{\"biz\":\"news\",\"itemId\":1,\"type\":\"love\"}]}", 400, "events[1].type"),
+        new BadInput("events: negative item id", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\"},"
+                + "{\"biz\":\"news\",\"itemId\":-1,\"type\":\"like\"}]}", 400, "events[1].itemId"),
+        new BadInput("events: missing type", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":1}]}", 400, "events[0].type"),
+        new BadInput("events: negative user", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\",\"userId\":-3}]}",
+            400, "events[0].userId"),
+        new BadInput("events: item id of the wrong type", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":\"one\",\"type\":\"like\"}]}",
+            400, "events[0].itemId"),
+        new BadInput("events: unknown item", "POST", "/api/v1/events",
+            "{\"events\":[{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\"},"
+                + "{\"biz\":\"news\",\"itemId\":77,\"type\":\"like\"}]}", 404, "events[1].itemId"),
+        new BadInput("board: limit zero", "GET", "/api/v1/boards/news-hn?limit=0", null, 400, "limit"),
+        new BadInput("board: limit above size", "GET", "/api/v1/boards/news-hn?limit=9", null, 400, "limit"),
+        new BadInput("board: negative offset", "GET", "/api/v1/boards/news-hn?offset=-1", null, 400, "offset"),
+        new BadInput("board: offset past the end", "GET", "/api/v1/boards/news-hn?offset=8", null, 400, "offset"),
+        new BadInput("board: limit not a number", "GET", "/api/v1/boards/news-hn?limit=ten", null, 400, "limit"),
+        new BadInput("board: unknown", "GET", "/api/v1/boards/nope", null, 404, null),
+        new BadInput("recompute: no token", "POST", "/api/v1/admin/boards/news-hn/recompute", "", 401, null),
+        new BadInput("recompute: unknown board", "POST", "/api/v1/admin/boards/nope/recompute?admin", "", 404, null));
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("badInputs")
+  void badInput_getsAProblemNamingTheField_andChangesNothing(BadInput bad) {
+    createItem("news", 1L, "untouched", 1, NOW.minusSeconds(60));
+    postEvents("{\"biz\":\"news\",\"itemId\":1,\"type\":\"like\",\"userId\":1}",
+        "{\"biz\":\"news\",\"itemId\":1,\"type\":\"view\"}");
+    String before = http.get("/api/v1/items/news/1").body();
+    Integer items = jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Integer.class);
+    Integer actions = jdbc.queryForObject("SELECT COUNT(*) FROM hr_user_action", Integer.class);
+
+    Answer answer = switch (bad.method()) {
+      case "GET" -> http.get(bad.path());
+      case "PUT" -> http.put(bad.path(), bad.body());
+      case "DELETE" -> http.delete(bad.path());
+      default -> bad.path().endsWith("?admin")
+          ? http.admin(bad.path().replace("?admin", ""))
+          : http.post(bad.path(), bad.body());
+    };
+
+    assertThat(answer.status()).as(answer.body()).isEqualTo(bad.status());
+    assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+    JsonNode problem = answer.json();
+    assertThat(problem.get("status").asInt()).isEqualTo(bad.status());
+    assertThat(problem.get("type").asString()).startsWith("https://hotrank.io/problems/");
+    assertThat(problem.get("title").asString()).isNotBlank();
+    assertThat(problem.get("detail").asString()).isNotBlank();
+    if (bad.field() != null) {
+      List<String> fields = new ArrayList<>();
+      problem.get("errors").forEach(e -> fields.add(e.get("field").asString()));
+      assertThat(fields).contains(bad.field());
+    }
+    assertThat(http.get("/api/v1/items/news/1").body()).isEqualTo(before);
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Integer.class)).isEqualTo(items);
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_user_action", Integer.class)).isEqualTo(actions);
+  }
+
+  @Test
+  void recompute_withAWrongToken_is401_andPublishesNothing() {
+    createItem("news", 1L, "x", 1, NOW.minusSeconds(60));
+    long before = http.get("/api/v1/boards").json().get(0).path("version").asLong(0);
+    Answer answer = http.post("/api/v1/admin/boards/news-hn/recompute", "",
+        "Authorization", "Bearer not-the-token");
+    assertThat(answer.status()).isEqualTo(401);
+    assertThat(answer.header("WWW-Authenticate")).startsWith("Bearer");
+    assertThat(http.get("/api/v1/boards").json().get(0).path("version").asLong(0)).isEqualTo(before);
   }
 }

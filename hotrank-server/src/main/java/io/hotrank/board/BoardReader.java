@@ -3,6 +3,7 @@ package io.hotrank.board;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -38,7 +39,8 @@ public class BoardReader {
   private final BoardSnapshotStore database;
   private final BoardProperties properties;
   private final MeterRegistry meters;
-  private final Map<Source, Counter> reads = new EnumMap<>(Source.class);
+  /** Read counters per board and source, created once: the local hit path allocates nothing. */
+  private final Map<String, Map<Source, Counter>> reads = new HashMap<>();
 
   BoardReader(BoardRegistry registry, LocalBoards local, BoardRedisStore redis,
       BoardSnapshotStore database, BoardProperties properties, MeterRegistry meters) {
@@ -48,8 +50,13 @@ public class BoardReader {
     this.database = database;
     this.properties = properties;
     this.meters = meters;
-    for (Source source : Source.values()) {
-      reads.put(source, meters.counter("hotrank.board.reads", "source", source.header()));
+    for (BoardDefinition board : registry.all()) {
+      Map<Source, Counter> bySource = new EnumMap<>(Source.class);
+      for (Source source : Source.values()) {
+        bySource.put(source, meters.counter("hotrank.board.reads", "board", board.name(),
+            "source", source.header()));
+      }
+      reads.put(board.name(), bySource);
     }
   }
 
@@ -63,7 +70,7 @@ public class BoardReader {
     BoardDefinition board = registry.require(name);
     Optional<BoardSnapshot> held = local.get(board.name());
     if (held.isPresent()) {
-      count(Source.LOCAL);
+      count(board.name(), Source.LOCAL);
       return new Served(held.get(), Source.LOCAL);
     }
     return load(board.name())
@@ -81,7 +88,7 @@ public class BoardReader {
     }
     found.ifPresent(served -> {
       local.install(served.snapshot());
-      count(served.source());
+      count(name, served.source());
     });
     return found;
   }
@@ -97,7 +104,7 @@ public class BoardReader {
     }
   }
 
-  private void count(Source source) {
-    reads.get(source).increment();
+  private void count(String board, Source source) {
+    reads.get(board).get(source).increment();
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
  * The body of {@code POST /api/v1/events}: 1 to 1000 interaction events, applied all or none.
  * Fields are nullable so that validation, not JSON binding, reports what is missing.
  */
-record EventBatch(List<Event> events) {
+public record EventBatch(List<Event> events) {
 
   /** One interaction. {@code at} defaults to the time of receipt. */
-  record Event(String biz, Long itemId, String type, Long userId, Instant at) {}
+  public record Event(String biz, Long itemId, String type, Long userId, Instant at) {}
 }

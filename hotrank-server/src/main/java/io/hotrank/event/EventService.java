@@ -32,7 +32,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * zero" exact for a batch such as unlike, like on an item with no likes.
  */
 @Service
-class EventService {
+public class EventService {
 
   static final int MAX_EVENTS = 1000;
   private static final int DEADLOCK_ATTEMPTS = 3;
@@ -60,7 +60,7 @@ class EventService {
    * @throws io.hotrank.web.InvalidRequestException naming every invalid event field
    * @throws ItemNotFoundException naming the first event whose item is absent or deleted
    */
-  int apply(EventBatch batch) {
+  public int apply(EventBatch batch) {
     List<Accepted> events = validate(batch);
     for (int attempt = 1; ; attempt++) {
       try {

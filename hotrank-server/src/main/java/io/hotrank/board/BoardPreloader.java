@@ -1,0 +1,42 @@
+package io.hotrank.board;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.stereotype.Component;
+
+/**
+ * Loads every board's newest snapshot (Redis, else the database) into the local layer at
+ * startup. Application runners complete before Spring Boot reports the instance ready
+ * ({@code /actuator/health/readiness}), so an instance joining a rolling deploy serves its first
+ * read locally. A board found nowhere is logged and served as soon as it is computed.
+ */
+@Component
+class BoardPreloader implements ApplicationRunner {
+
+  private static final Logger log = LoggerFactory.getLogger(BoardPreloader.class);
+
+  private final BoardRegistry registry;
+  private final BoardReader reader;
+  private final LocalBoards local;
+
+  BoardPreloader(BoardRegistry registry, BoardReader reader, LocalBoards local) {
+    this.registry = registry;
+    this.reader = reader;
+    this.local = local;
+  }
+
+  @Override
+  public void run(ApplicationArguments args) {
+    for (BoardDefinition board : registry.all()) {
+      if (local.get(board.name()).isPresent()) {
+        continue;
+      }
+      reader.load(board.name()).ifPresentOrElse(
+          served -> log.info("Board '{}' v{} preloaded from {}", board.name(),
+              served.snapshot().version(), served.source().header()),
+          () -> log.info("Board '{}' has no snapshot yet; it is served once computed", board.name()));
+    }
+  }
+}
