@@ -1,0 +1,52 @@
+package io.hotrank.board;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BoardDefinitionTest {
+
+  private static BoardSpec spec(String name, String algorithm, Map<String, Double> weights,
+      Integer size, String refresh) {
+    return new BoardSpec(name, "article", algorithm, null, null, weights, Duration.ofDays(1), size, refresh);
+  }
+
+  @Test
+  void validBoard_getsDefaultsAndItsRefreshInterval() {
+    BoardDefinition board = BoardDefinition.from(spec("hot", null, null, null, "0 */5 * * * *"), "p");
+    assertThat(board.algorithm()).isEqualTo("hacker-news");
+    assertThat(board.size()).isEqualTo(100);
+    assertThat(board.refreshInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(BoardDefinition.from(spec("d", "decay", null, 5, "@hourly"), "p").refreshInterval())
+        .isEqualTo(Duration.ofHours(1));
+  }
+
+  @Test
+  void invalidBoard_isRefusedWithEveryBadPropertyNamed() {
+    assertThatThrownBy(() -> BoardDefinition.from(
+            spec("Bad Name", "pagerank", Map.of("like", 1.0), 0, "every minute"), "hotrank.boards[2]"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hotrank.boards[2].name='Bad Name'")
+        .hasMessageContaining("hotrank.boards[2].size=0")
+        .hasMessageContaining("hotrank.boards[2].refresh='every minute'")
+        .hasMessageContaining("hotrank.boards[2].algorithm='pagerank'");
+  }
+
+  @Test
+  void unknownWeight_isRefusedNamingTheBoard() {
+    assertThatThrownBy(() -> BoardDefinition.from(spec("w", "reddit", Map.of("luv", 1.0), 5, null), "hotrank.boards[0]"))
+        .hasMessageContaining("hotrank.boards[0]")
+        .hasMessageContaining("luv");
+  }
+
+  @Test
+  void duplicateNames_areRefused() {
+    BoardSpec a = spec("same", null, null, 5, null);
+    assertThatThrownBy(() -> new BoardRegistry(new BoardSpec.Declared(List.of(a, a))))
+        .hasMessageContaining("hotrank.boards[1].name='same' is declared twice");
+  }
+}
