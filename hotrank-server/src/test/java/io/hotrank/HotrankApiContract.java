@@ -24,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -57,6 +58,7 @@ abstract class HotrankApiContract {
   @Autowired JdbcTemplate jdbc;
   @Autowired MutableClock clock;
   @Autowired Environment environment;
+  @Autowired StringRedisTemplate redis;
   HttpJson http;
 
   /** The engine name for the end-of-run report. */
@@ -432,14 +434,16 @@ abstract class HotrankApiContract {
 
   /**
    * Other instances sharing this one's Redis and database. One started before the board was
-   * published misses locally and reads Redis; with the Redis keys gone, one started afterwards
-   * preloads the database snapshot before it reports ready.
+   * published, and not listening for notices, misses locally and reads Redis; with the Redis
+   * keys gone, one started afterwards preloads the database snapshot before it reports ready.
    */
   @Test
   void otherInstances_fallBackToRedis_thenToTheDatabaseSnapshot() {
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board = ?", "fallback");
+    redis.delete(redis.keys(KEY_PREFIX + "{b:fallback}*"));
     createItem("news", 1L, "shared", 1, NOW.minusSeconds(60));
-    try (SecondInstance second = SecondInstance.start(environment)) {
+    try (SecondInstance second = SecondInstance.start(environment,
+        "--hotrank.board.notices=false", "--hotrank.board.check-interval=1h")) {
       assertThat(second.http().get("/api/v1/boards/fallback").status()).isEqualTo(503);
       long version = http.admin("/api/v1/admin/boards/fallback/recompute").json().get("version").asLong();
 

@@ -23,8 +23,11 @@ final class SecondInstance implements AutoCloseable {
     this.prefix = prefix;
   }
 
-  /** Starts an instance configured like the one behind {@code environment}. */
-  static SecondInstance start(Environment environment) {
+  /**
+   * Starts an instance configured like the one behind {@code environment}, plus {@code extra}
+   * arguments ({@code --name=value}).
+   */
+  static SecondInstance start(Environment environment, String... extra) {
     // Command-line arguments: they outrank application.yml, as the copied values must.
     List<String> args = new ArrayList<>();
     for (String key : new String[] {
@@ -38,6 +41,7 @@ final class SecondInstance implements AutoCloseable {
     }
     args.add("--server.port=0");
     args.add("--hotrank.board.scheduling=false");
+    args.addAll(List.of(extra));
     ConfigurableApplicationContext context = new SpringApplicationBuilder(HotrankApplication.class)
         .profiles("test")
         .run(args.toArray(String[]::new));

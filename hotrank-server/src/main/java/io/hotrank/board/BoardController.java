@@ -3,7 +3,7 @@ package io.hotrank.board;
 import io.hotrank.web.Violations;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +24,7 @@ import org.springframework.web.bind.annotation.RestController;
 class BoardController {
 
   static final String SOURCE_HEADER = "X-Hotrank-Source";
+  static final String ORIGIN_HEADER = "X-Hotrank-Origin";
 
   private final BoardRegistry registry;
   private final BoardReader reader;
@@ -31,6 +32,7 @@ class BoardController {
   private final LocalBoards local;
   private final BoardProperties properties;
   private final Clock clock;
+  private final Map<String, String> cacheControl = new HashMap<>();
 
   BoardController(BoardRegistry registry, BoardReader reader, BoardRecomputer recomputer,
       LocalBoards local, BoardProperties properties, Clock clock) {
@@ -40,6 +42,7 @@ class BoardController {
     this.local = local;
     this.properties = properties;
     this.clock = clock;
+    registry.all().forEach(board -> cacheControl.put(board.name(), cacheControl(board)));
   }
 
   @GetMapping("/api/v1/boards")
@@ -68,28 +71,28 @@ class BoardController {
     BoardDefinition board = registry.require(name);
     int window = limit == null ? Math.min(properties.defaultLimit(), board.size()) : limit;
     int skip = offset == null ? 0 : offset;
-    Violations violations = new Violations();
-    violations.check(window >= 1 && window <= board.size(), "limit",
-        "must be between 1 and " + board.size() + ", was " + window);
-    violations.check(skip >= 0 && skip < board.size(), "offset",
-        "must be between 0 and " + (board.size() - 1) + ", was " + skip);
-    violations.throwIfAny();
-
+    if (window < 1 || window > board.size() || skip < 0 || skip >= board.size()) {
+      Violations violations = new Violations();
+      violations.check(window >= 1 && window <= board.size(), "limit",
+          "must be between 1 and " + board.size() + ", was " + window);
+      violations.check(skip >= 0 && skip < board.size(), "offset",
+          "must be between 0 and " + (board.size() - 1) + ", was " + skip);
+      violations.throwIfAny();
+    }
     BoardReader.Served served = reader.read(name);
     BoardSnapshot snapshot = served.snapshot();
-    String etag = "\"" + snapshot.version() + "\"";
     long age = Math.max(0, Duration.between(snapshot.computedAt(), clock.instant()).toSeconds());
-    ResponseEntity.BodyBuilder response = ResponseEntity.ok()
-        .eTag(etag)
-        .cacheControl(cacheControl(board))
-        .header(SOURCE_HEADER, served.source().header())
-        .header(HttpHeaders.AGE, Long.toString(age));
-    if (matches(ifNoneMatch, etag)) {
-      return ResponseEntity.status(HttpStatus.NOT_MODIFIED)
-          .headers(response.build().getHeaders())
-          .build();
+    HttpHeaders headers = new HttpHeaders();
+    headers.set(HttpHeaders.ETAG, snapshot.etag());
+    headers.set(HttpHeaders.CACHE_CONTROL, cacheControl.get(name));
+    headers.set(SOURCE_HEADER, served.source().header());
+    headers.set(ORIGIN_HEADER, snapshot.origin());
+    headers.set(HttpHeaders.AGE, Long.toString(age));
+    if (matches(ifNoneMatch, snapshot.etag())) {
+      return new ResponseEntity<>(headers, HttpStatus.NOT_MODIFIED);
     }
-    return response.contentType(MediaType.APPLICATION_JSON).body(snapshot.body(skip, window));
+    headers.setContentType(MediaType.APPLICATION_JSON);
+    return new ResponseEntity<>(snapshot.body(skip, window), headers, HttpStatus.OK);
   }
 
   @PostMapping("/api/v1/admin/boards/{name}/recompute")
@@ -103,12 +106,17 @@ class BoardController {
     return view;
   }
 
-  private static CacheControl cacheControl(BoardDefinition board) {
+  /**
+   * A CDN may keep a board for one refresh interval, serve it stale while it revalidates for
+   * another, and serve it stale for a day if hotrank fails.
+   */
+  private static String cacheControl(BoardDefinition board) {
     Duration refresh = board.refreshInterval();
     return CacheControl.maxAge(refresh)
         .cachePublic()
         .staleWhileRevalidate(refresh)
-        .staleIfError(Duration.ofDays(1));
+        .staleIfError(Duration.ofDays(1))
+        .getHeaderValue();
   }
 
   /** RFC 9110 If-None-Match: a list of entity tags, or "*"; weak tags compare equal. */

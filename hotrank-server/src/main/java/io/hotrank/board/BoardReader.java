@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.hotrank.cache.RedisReadGuard;
 import org.springframework.stereotype.Component;
 
 /**
@@ -37,17 +38,20 @@ public class BoardReader {
   private final LocalBoards local;
   private final BoardRedisStore redis;
   private final BoardSnapshotStore database;
+  private final RedisReadGuard guard;
   private final BoardProperties properties;
   private final MeterRegistry meters;
   /** Read counters per board and source, created once: the local hit path allocates nothing. */
   private final Map<String, Map<Source, Counter>> reads = new HashMap<>();
 
   BoardReader(BoardRegistry registry, LocalBoards local, BoardRedisStore redis,
-      BoardSnapshotStore database, BoardProperties properties, MeterRegistry meters) {
+      BoardSnapshotStore database, RedisReadGuard guard, BoardProperties properties,
+      MeterRegistry meters) {
     this.registry = registry;
     this.local = local;
     this.redis = redis;
     this.database = database;
+    this.guard = guard;
     this.properties = properties;
     this.meters = meters;
     for (BoardDefinition board : registry.all()) {
@@ -82,7 +86,7 @@ public class BoardReader {
    * to preload at startup.
    */
   Optional<Served> load(String name) {
-    Optional<Served> found = fetch(name, Source.REDIS, redis::live);
+    Optional<Served> found = fetch(name, Source.REDIS, this::redisLive);
     if (found.isEmpty()) {
       found = fetch(name, Source.DB, database::find);
     }
@@ -93,10 +97,39 @@ public class BoardReader {
     return found;
   }
 
+  /** The live payload in Redis, within the read timeout and through the breaker. */
+  Optional<byte[]> redisLive(String name) {
+    return guard.read("live payload of " + name, () -> redis.live(name));
+  }
+
+  /** The live version in Redis, 0 if none, read within the timeout. */
+  long redisVersion(String name) {
+    return guard.read("version of " + name, () -> redis.liveVersion(name));
+  }
+
+  /** The snapshot Redis holds for a board, read within the timeout; installs it if newer. */
+  Optional<BoardSnapshot> refreshFromRedis(String name) {
+    return redisLive(name).map(payload -> installParsed(payload, Source.REDIS));
+  }
+
+  /** The snapshot the database holds for a board; installs it if newer. */
+  Optional<BoardSnapshot> refreshFromDatabase(String name) {
+    return database.find(name).map(payload -> installParsed(payload, Source.DB));
+  }
+
+  private BoardSnapshot installParsed(byte[] payload, Source source) {
+    BoardSnapshot snapshot = BoardSnapshot.parse(payload, properties.defaultLimit(), source.header());
+    if (local.install(snapshot)) {
+      log.info("Board '{}' v{} installed from {}", snapshot.board(), snapshot.version(),
+          source.header());
+    }
+    return snapshot;
+  }
+
   private Optional<Served> fetch(String name, Source source, Function<String, Optional<byte[]>> layer) {
     try {
       return layer.apply(name)
-          .map(payload -> new Served(BoardSnapshot.parse(payload, properties.defaultLimit()), source));
+          .map(payload -> new Served(BoardSnapshot.parse(payload, properties.defaultLimit(), source.header()), source));
     } catch (RuntimeException e) {
       meters.counter("hotrank.board.read.fallbacks", "board", name, "layer", source.header()).increment();
       log.warn("Board '{}': {} layer unavailable on read ({})", name, source.header(), e.toString());

@@ -32,9 +32,12 @@ public final class BoardSnapshot {
   private final byte[][] items;
   private final int defaultLimit;
   private final byte[] defaultBody;
+  private final String etag;
+  private final String origin;
 
   private BoardSnapshot(String board, long version, Instant computedAt, List<BoardEntry> entries,
-      int defaultLimit) {
+      int defaultLimit, String origin) {
+    this.origin = origin;
     this.board = board;
     this.version = version;
     this.computedAt = computedAt;
@@ -46,6 +49,7 @@ public final class BoardSnapshot {
     }
     this.defaultLimit = defaultLimit;
     this.defaultBody = render(0, defaultLimit);
+    this.etag = "\"" + version + "\"";
   }
 
   /**
@@ -56,15 +60,16 @@ public final class BoardSnapshot {
    */
   public static BoardSnapshot of(String board, long version, Instant computedAt,
       List<BoardEntry> entries, int defaultLimit) {
-    return new BoardSnapshot(board, version, computedAt, entries, defaultLimit);
+    return new BoardSnapshot(board, version, computedAt, entries, defaultLimit, "computed");
   }
 
   /**
    * Rebuilds a snapshot from the payload of another (from Redis or the database).
    *
+   * @param origin where the payload came from ({@code redis}, {@code db}), for diagnostics
    * @throws IllegalArgumentException if the payload is not a board document
    */
-  public static BoardSnapshot parse(byte[] payload, int defaultLimit) {
+  public static BoardSnapshot parse(byte[] payload, int defaultLimit, String origin) {
     try {
       JsonNode doc = JSON.readTree(payload);
       List<BoardEntry> entries = new ArrayList<>();
@@ -79,7 +84,7 @@ public final class BoardSnapshot {
                 c.required("collect").asLong(), c.required("dislike").asLong())));
       }
       return new BoardSnapshot(doc.required("board").asString(), doc.required("version").asLong(),
-          Instant.parse(doc.required("computedAt").asString()), entries, defaultLimit);
+          Instant.parse(doc.required("computedAt").asString()), entries, defaultLimit, origin);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("Not a board payload: " + e.getMessage(), e);
     }
@@ -95,6 +100,27 @@ public final class BoardSnapshot {
 
   public Instant computedAt() {
     return computedAt;
+  }
+
+  /**
+   * Where this instance got the snapshot: {@code computed} here, or loaded from {@code redis}
+   * or {@code db}. Sent as {@code X-Hotrank-Origin}.
+   */
+  public String origin() {
+    return origin;
+  }
+
+  /** The HTTP entity tag of this version, quoted: {@code "<version>"}. */
+  public String etag() {
+    return etag;
+  }
+
+  /**
+   * The body served when a read names no limit or offset (the caller must not modify it): what
+   * static export writes.
+   */
+  public byte[] defaultBody() {
+    return defaultBody;
   }
 
   /** The ranked entries, best first. */
@@ -121,7 +147,7 @@ public final class BoardSnapshot {
    * @param limit entries to return at most, at least 1
    */
   public byte[] body(int offset, int limit) {
-    if (offset == 0 && limit == defaultLimit && defaultBody != null) {
+    if (offset == 0 && limit == defaultLimit) {
       return defaultBody;
     }
     return render(offset, limit);

@@ -2,6 +2,7 @@ package io.hotrank.board;
 
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
@@ -13,6 +14,14 @@ import org.springframework.stereotype.Component;
 public class LocalBoards {
 
   private final ConcurrentHashMap<String, BoardSnapshot> snapshots = new ConcurrentHashMap<>();
+  private final ApplicationEventPublisher events;
+
+  LocalBoards(ApplicationEventPublisher events) {
+    this.events = events;
+  }
+
+  /** Announced, in the installing thread, each time a newer snapshot replaces the local one. */
+  public record Installed(BoardSnapshot snapshot) {}
 
   /** The newest snapshot of a board held here. */
   public Optional<BoardSnapshot> get(String board) {
@@ -20,14 +29,19 @@ public class LocalBoards {
   }
 
   /**
-   * Installs a snapshot unless an equal or newer version is held.
+   * Installs a snapshot unless an equal or newer version is held, then announces it with an
+   * {@link Installed} event.
    *
    * @return true if it was installed
    */
   public boolean install(BoardSnapshot snapshot) {
     BoardSnapshot held = snapshots.merge(snapshot.board(), snapshot,
         (current, offered) -> offered.version() > current.version() ? offered : current);
-    return held == snapshot;
+    if (held != snapshot) {
+      return false;
+    }
+    events.publishEvent(new Installed(snapshot));
+    return true;
   }
 
   /** The version held for a board, 0 if none. */

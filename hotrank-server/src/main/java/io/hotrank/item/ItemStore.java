@@ -4,15 +4,12 @@ import io.hotrank.core.score.Interactions;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -50,8 +47,9 @@ public class ItemStore {
       throw new ItemExistsException(biz, id);
     }
     jdbc.update(
-        "INSERT INTO hr_item_counter (biz, item_id, updated_at) VALUES (?, ?, ?)",
-        biz, id, now.toEpochMilli());
+        "INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?)",
+        biz, id, createdAt.toEpochMilli(), false, now.toEpochMilli());
   }
 
   /** The live item, with its counters. */
@@ -74,12 +72,20 @@ public class ItemStore {
         == 1;
   }
 
-  /** Marks a live item deleted. Returns false if there was no live item. */
+  /**
+   * Marks a live item deleted, in both tables (the ranking scan reads the counter table's copy
+   * of the flag). Returns false if there was no live item. Must run inside a transaction.
+   */
   boolean markDeleted(String biz, long id, Instant now) {
-    return jdbc.update(
+    if (jdbc.update(
             "UPDATE hr_item SET deleted = ?, updated_at = ? WHERE biz = ? AND id = ? AND deleted = ?",
             true, now.toEpochMilli(), biz, id, false)
-        == 1;
+        == 0) {
+      return false;
+    }
+    jdbc.update("UPDATE hr_item_counter SET deleted = ?, updated_at = ? WHERE biz = ? AND item_id = ?",
+        true, now.toEpochMilli(), biz, id);
+    return true;
   }
 
   /** Whether any item, live or deleted, has this biz and id. */
@@ -113,24 +119,19 @@ public class ItemStore {
    */
   public Map<Long, Interactions> lockCounters(String biz, Collection<Long> ids) {
     Long[] sorted = ids.stream().distinct().sorted().toArray(Long[]::new);
-    String in = String.join(", ", Collections.nCopies(sorted.length, "?"));
-    Object[] args = new Object[sorted.length + 1];
+    Object[] args = new Object[sorted.length + 2];
     args[0] = biz;
     System.arraycopy(sorted, 0, args, 1, sorted.length);
+    args[args.length - 1] = false;
     Map<Long, Interactions> counters = new HashMap<>();
     jdbc.query(
-        "SELECT c.item_id, " + COUNTER_COLUMNS + " FROM hr_item_counter c"
-            + " WHERE c.biz = ? AND c.item_id IN (" + in + ") ORDER BY c.item_id FOR UPDATE",
+        "SELECT c.item_id, " + COUNTER_COLUMNS + " FROM hr_item_counter c WHERE c.biz = ?"
+            + " AND c.item_id IN (" + String.join(", ", Collections.nCopies(sorted.length, "?"))
+            + ") AND c.deleted = ? ORDER BY c.item_id FOR UPDATE",
         rs -> {
           counters.put(rs.getLong(1), interactions(rs, 2));
         },
         args);
-    Object[] liveArgs = Arrays.copyOf(args, args.length + 1);
-    liveArgs[args.length] = false;
-    Set<Long> live = new HashSet<>(jdbc.queryForList(
-        "SELECT id FROM hr_item WHERE biz = ? AND id IN (" + in + ") AND deleted = ?",
-        Long.class, liveArgs));
-    counters.keySet().retainAll(live);
     return counters;
   }
 

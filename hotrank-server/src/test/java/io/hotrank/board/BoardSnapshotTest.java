@@ -29,7 +29,7 @@ class BoardSnapshotTest {
   @Test
   void payloadParsedBack_rendersByteIdenticalBodies() {
     BoardSnapshot original = BoardSnapshot.of("b", 42, Instant.parse("2026-01-02T03:04:05Z"), entries(7), 3);
-    BoardSnapshot parsed = BoardSnapshot.parse(original.payload(), 3);
+    BoardSnapshot parsed = BoardSnapshot.parse(original.payload(), 3, "redis");
     assertThat(parsed.version()).isEqualTo(42);
     assertThat(parsed.entries()).isEqualTo(original.entries());
     for (int offset = 0; offset < 8; offset++) {
@@ -63,7 +63,7 @@ class BoardSnapshotTest {
 
   @Test
   void parse_rejectsADocumentThatIsNotABoard() {
-    assertThatThrownBy(() -> BoardSnapshot.parse("{\"board\":\"b\"}".getBytes(StandardCharsets.UTF_8), 3))
+    assertThatThrownBy(() -> BoardSnapshot.parse("{\"board\":\"b\"}".getBytes(StandardCharsets.UTF_8), 3, "db"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -20,10 +20,24 @@ public final class HttpJson {
 
   private final String base;
   private final String adminToken;
+  private final Duration timeout;
 
   public HttpJson(String base, String adminToken) {
+    this(base, adminToken, Duration.ofSeconds(30));
+  }
+
+  private HttpJson(String base, String adminToken, Duration timeout) {
     this.base = base;
     this.adminToken = adminToken;
+    this.timeout = timeout;
+  }
+
+  /**
+   * The same client with a shorter answer timeout: a request that gets no answer in time
+   * fails the test with {@link java.net.http.HttpTimeoutException}.
+   */
+  public HttpJson withTimeout(Duration timeout) {
+    return new HttpJson(base, adminToken, timeout);
   }
 
   /** One answer: status, headers, raw body and the body parsed as JSON (null if none). */
@@ -74,13 +88,13 @@ public final class HttpJson {
     return JSON.writeValueAsString(value);
   }
 
-  private static Answer send(HttpRequest.Builder request, String... headers) {
+  private Answer send(HttpRequest.Builder request, String... headers) {
     for (int i = 0; i + 1 < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }
     try {
       HttpResponse<byte[]> response =
-          CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(),
+          CLIENT.send(request.timeout(timeout).build(),
               HttpResponse.BodyHandlers.ofByteArray());
       return new Answer(response.statusCode(), response.headers().map(), response.body());
     } catch (IOException e) {

@@ -1,0 +1,225 @@
+package io.hotrank.board;
+
+import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.cache.RedisUnavailableException;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.resource.ClientResources;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+
+/**
+ * Keeps this instance's local snapshots converged with what any instance publishes.
+ *
+ * <ul>
+ *   <li>Notices: every publish announces "{@code <board> <version>}" on a Redis channel; a
+ *       notice newer than the local version fetches the payload from Redis at once.
+ *   <li>Periodic check, every {@code hotrank.board.check-interval} (default 5 s): Pub/Sub drops
+ *       messages while a subscriber is disconnected, so each board's versions in Redis and in
+ *       the database are compared with the local one.
+ *   <li>Reconnect: when the Redis client (re)connects, the read breaker may probe at once and
+ *       the check runs at once. A notice, too, proves Redis answers again.
+ * </ul>
+ *
+ * All fetches run on one background thread, never on a request thread. Thread-safe.
+ */
+@Component
+class BoardSync implements MessageListener, SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(BoardSync.class);
+
+  private final BoardRegistry registry;
+  private final LocalBoards local;
+  private final BoardReader reader;
+  private final BoardRedisStore redis;
+  private final BoardSnapshotStore database;
+  private final RedisReadGuard guard;
+  private final ObjectProvider<ClientResources> clientResources;
+  private final ObjectProvider<RedisMessageListenerContainer> notices;
+  private final Duration checkInterval;
+  private final Set<String> pending = ConcurrentHashMap.newKeySet();
+  private ScheduledExecutorService worker;
+  private Disposable reconnects;
+  private volatile boolean running;
+
+  BoardSync(BoardRegistry registry, LocalBoards local, BoardReader reader, BoardRedisStore redis,
+      BoardSnapshotStore database, RedisReadGuard guard,
+      ObjectProvider<ClientResources> clientResources,
+      ObjectProvider<RedisMessageListenerContainer> notices,
+      @Value("${hotrank.board.check-interval:5s}") Duration checkInterval) {
+    this.registry = registry;
+    this.local = local;
+    this.reader = reader;
+    this.redis = redis;
+    this.database = database;
+    this.guard = guard;
+    this.clientResources = clientResources;
+    this.notices = notices;
+    this.checkInterval = checkInterval;
+  }
+
+  @Override
+  public synchronized void start() {
+    worker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "board-sync");
+      thread.setDaemon(true);
+      return thread;
+    });
+    long period = checkInterval.toMillis();
+    worker.execute(this::subscribe);
+    worker.scheduleWithFixedDelay(this::checkAll, period, period, TimeUnit.MILLISECONDS);
+    ClientResources resources = clientResources.getIfAvailable();
+    if (resources != null) {
+      reconnects = resources.eventBus().get()
+          .filter(ConnectionActivatedEvent.class::isInstance)
+          .subscribe(event -> worker.execute(() -> {
+            guard.redisSeemsBack();
+            checkAll();
+          }));
+    }
+    running = true;
+    log.info("Board sync: Pub/Sub notices on '{}', version check every {}", redis.channel(),
+        checkInterval);
+  }
+
+  @Override
+  public synchronized void stop() {
+    running = false;
+    if (reconnects != null) {
+      reconnects.dispose();
+    }
+    RedisMessageListenerContainer container = notices.getIfAvailable();
+    if (container != null && container.isRunning()) {
+      container.stop();
+    }
+    if (worker != null) {
+      worker.shutdownNow();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  /** A publish notice: "{@code <board> <version>}". */
+  @Override
+  public void onMessage(Message message, byte[] pattern) {
+    String[] notice = new String(message.getBody(), StandardCharsets.UTF_8).split(" ");
+    if (notice.length != 2 || registry.find(notice[0]).isEmpty()) {
+      return;
+    }
+    long version;
+    try {
+      version = Long.parseLong(notice[1]);
+    } catch (NumberFormatException e) {
+      log.warn("Ignoring malformed board notice '{}'", String.join(" ", notice));
+      return;
+    }
+    String board = notice[0];
+    guard.redisSeemsBack();
+    if (version > local.version(board) && pending.add(board) && running) {
+      worker.execute(() -> {
+        pending.remove(board);
+        if (version > local.version(board)) {
+          refresh(board);
+        }
+      });
+    }
+  }
+
+  /**
+   * Starts the notice subscription if it is not running. Once running, the container and the
+   * Redis client resubscribe by themselves after a disconnect; until it first succeeds (Redis
+   * down at startup), every periodic check tries again.
+   */
+  private void subscribe() {
+    RedisMessageListenerContainer container = notices.getIfAvailable();
+    if (container == null || (container.isRunning() && container.isListening())) {
+      return;
+    }
+    try {
+      // A start that failed leaves the container "running" but not listening: reset it first.
+      if (container.isRunning()) {
+        container.stop();
+      }
+      container.start();
+      log.info("Subscribed to board notices on '{}'", redis.channel());
+    } catch (RuntimeException e) {
+      log.warn("Cannot subscribe to board notices yet ({}); relying on the version check",
+          e.toString());
+    }
+  }
+
+  /** Compares every board with Redis and the database and fetches what is newer. */
+  void checkAll() {
+    subscribe();
+    for (BoardDefinition board : registry.all()) {
+      try {
+        check(board.name());
+      } catch (RuntimeException e) {
+        log.warn("Board '{}': version check failed ({})", board.name(), e.toString());
+      }
+    }
+  }
+
+  /**
+   * Brings one board up to the newest version Redis or the database holds. The database is
+   * asked too, not only when Redis is down: a Redis restarted empty, or a publish whose Redis
+   * write failed, leaves the newest version only there. When this instance holds a newer version
+   * than Redis, it writes it back, so a Redis that lost its data heals without a recompute.
+   */
+  private void check(String board) {
+    long held = local.version(board);
+    long live = -1;
+    try {
+      live = reader.redisVersion(board);
+      if (live > held) {
+        refresh(board);
+        return;
+      }
+    } catch (RedisUnavailableException e) {
+      log.debug("Board '{}': Redis unavailable for the version check ({})", board, e.getMessage());
+    }
+    if (database.version(board) > held) {
+      reader.refreshFromDatabase(board);
+    } else if (live >= 0 && live < held) {
+      local.get(board).ifPresent(this::repairRedis);
+    }
+  }
+
+  private void repairRedis(BoardSnapshot snapshot) {
+    try {
+      if (redis.publish(snapshot)) {
+        log.info("Board '{}' v{}: Redis held an older version; wrote this one back",
+            snapshot.board(), snapshot.version());
+      }
+    } catch (RuntimeException e) {
+      log.warn("Board '{}': could not write v{} back to Redis ({})", snapshot.board(),
+          snapshot.version(), e.toString());
+    }
+  }
+
+  private void refresh(String board) {
+    try {
+      reader.refreshFromRedis(board);
+    } catch (RedisUnavailableException e) {
+      log.warn("Board '{}': newer version announced but Redis did not answer ({}); the periodic"
+          + " check retries", board, e.getMessage());
+    }
+  }
+}

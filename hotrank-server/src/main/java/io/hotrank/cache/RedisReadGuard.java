@@ -1,0 +1,113 @@
+package io.hotrank.cache;
+
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * Bounds what a slow or dead Redis can cost a reader: each guarded call gets the read timeout
+ * ({@code hotrank.redis.read-timeout}, default 50 ms) and goes through a circuit breaker, so a
+ * hung Redis costs a few timeouts and then nothing until the breaker lets a probe through.
+ *
+ * <p>The call itself runs on a virtual thread and the caller waits at most the timeout. The
+ * client's own command timeout ({@code spring.data.redis.timeout}) stays longer, for writes;
+ * a call abandoned by its caller finishes, or fails, on its virtual thread. Thread-safe.
+ */
+@Component
+public class RedisReadGuard implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(RedisReadGuard.class);
+
+  private final Duration timeout;
+  private final CircuitBreaker breaker;
+  private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+
+  RedisReadGuard(
+      @Value("${hotrank.redis.read-timeout:50ms}") Duration timeout,
+      @Value("${hotrank.redis.breaker-open-for:5s}") Duration openFor,
+      MeterRegistry meters) {
+    this.timeout = timeout;
+    CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+        .slidingWindowSize(10)
+        .minimumNumberOfCalls(3)
+        .failureRateThreshold(50)
+        .waitDurationInOpenState(openFor)
+        .permittedNumberOfCallsInHalfOpenState(2)
+        .automaticTransitionFromOpenToHalfOpenEnabled(false)
+        .recordExceptions(Exception.class)
+        .build();
+    CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(config);
+    this.breaker = registry.circuitBreaker("redis-read");
+    this.breaker.getEventPublisher().onStateTransition(event ->
+        log.warn("Redis read breaker: {}", event.getStateTransition()));
+    TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry).bindTo(meters);
+  }
+
+  /**
+   * Runs a Redis read within the timeout, through the breaker.
+   *
+   * @param what names the read in logs and exceptions
+   * @throws RedisUnavailableException if Redis failed, timed out, or the breaker is open
+   */
+  public <T> T read(String what, Supplier<T> call) {
+    if (!breaker.tryAcquirePermission()) {
+      throw new RedisUnavailableException(what, "circuit breaker open", null);
+    }
+    long start = breaker.getCurrentTimestamp();
+    CompletableFuture<T> future = CompletableFuture.supplyAsync(call, calls);
+    try {
+      T value = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      breaker.onResult(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), value);
+      return value;
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e);
+      throw new RedisUnavailableException(what, "no answer within " + timeout.toMillis() + " ms", e);
+    } catch (ExecutionException e) {
+      breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e.getCause());
+      throw new RedisUnavailableException(what, e.getCause().toString(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      breaker.releasePermission();
+      throw new RedisUnavailableException(what, "interrupted", e);
+    } catch (CallNotPermittedException e) {
+      throw new RedisUnavailableException(what, "circuit breaker open", e);
+    }
+  }
+
+  /**
+   * Evidence that Redis is back (the client reconnected, or a Pub/Sub notice arrived): an open
+   * breaker lets probe calls through now instead of waiting out its open period.
+   */
+  public void redisSeemsBack() {
+    if (breaker.getState() == CircuitBreaker.State.OPEN) {
+      breaker.transitionToHalfOpenState();
+    }
+  }
+
+  /** The breaker state, for health and tests: CLOSED, OPEN, HALF_OPEN. */
+  public String state() {
+    return breaker.getState().name();
+  }
+
+  @Override
+  public void close() {
+    calls.shutdownNow();
+  }
+}

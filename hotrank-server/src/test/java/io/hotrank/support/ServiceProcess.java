@@ -1,0 +1,117 @@
+package io.hotrank.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A hotrank instance as its own operating-system process, started from the test classpath,
+ * for claims about processes (signals, several instances, faults). Its output is kept for
+ * failure messages. Closing it kills what is left of it and its children.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+  private static final Pattern HTTP_PORT = Pattern.compile("Tomcat started on port (\\d+)");
+  public static final String ADMIN_TOKEN = "process-admin-token";
+
+  private final Process process;
+  private final List<String> output = new ArrayList<>();
+  private final int port;
+
+  private ServiceProcess(Process process, Path workDir) throws Exception {
+    this.process = process;
+    this.port = awaitStarted();
+    org.awaitility.Awaitility.await("readiness of the instance on port " + port)
+        .atMost(java.time.Duration.ofSeconds(60))
+        .pollInterval(java.time.Duration.ofMillis(200))
+        .until(() -> http().get("/actuator/health/readiness").status() == 200);
+  }
+
+  /**
+   * Starts {@code io.hotrank.HotrankApplication} with the given {@code --name=value} arguments
+   * (plus a random HTTP port and the admin token) in {@code workDir}, and waits until it
+   * listens and reports ready on {@code /actuator/health/readiness}.
+   */
+  public static ServiceProcess start(Path workDir, String... args) throws Exception {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath, "io.hotrank.HotrankApplication",
+        "--server.port=0", "--hotrank.admin.token=" + ADMIN_TOKEN));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command)
+        .directory(workDir.toFile())
+        .redirectErrorStream(true)
+        .start();
+    try {
+      return new ServiceProcess(process, workDir);
+    } catch (Exception e) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      throw e;
+    }
+  }
+
+  private int awaitStarted() throws Exception {
+    BufferedReader out = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Integer> started = new CompletableFuture<>();
+    Thread.ofVirtual().start(() -> {
+      try {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          synchronized (output) {
+            output.add(line);
+          }
+          Matcher http = HTTP_PORT.matcher(line);
+          if (http.find()) {
+            started.complete(Integer.parseInt(http.group(1)));
+          }
+        }
+      } catch (IOException closedAtExit) {
+        // the JDK closes the pipe when the process exits
+      }
+      started.completeExceptionally(new IllegalStateException("service exited before listening:\n" + output()));
+    });
+    return started.get(90, TimeUnit.SECONDS);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /** An HTTP client for this instance, admin token included. */
+  public HttpJson http() {
+    return new HttpJson("http://127.0.0.1:" + port, ADMIN_TOKEN);
+  }
+
+  /** Everything the process printed so far. */
+  public String output() {
+    synchronized (output) {
+      return String.join("\n", output);
+    }
+  }
+
+  /** Sends SIGTERM and waits for the exit, at most 30 seconds; returns whether it exited. */
+  public boolean terminate() throws InterruptedException {
+    process.destroy();
+    return process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
+}
