@@ -404,6 +404,22 @@ abstract class HotrankApiContract {
   }
 
   @Test
+  void staticExport_writesTheDefaultBodyByteForByte_andAPage() throws Exception {
+    createItem("news", 1L, "exported <b>", 1, NOW.minusSeconds(60));
+    createItem("news", 2L, "second", 1, NOW.minusSeconds(120));
+    long version = http.admin("/api/v1/admin/boards/news-decay/recompute").json().get("version").asLong();
+    java.nio.file.Path dir = java.nio.file.Path.of(environment.getProperty("hotrank.export.dir"), "boards");
+    Answer served = http.get("/api/v1/boards/news-decay");
+    assertThat(served.json().get("version").asLong()).isEqualTo(version);
+    assertThat(java.nio.file.Files.readAllBytes(dir.resolve("news-decay.json"))).isEqualTo(served.raw());
+    assertThat(java.nio.file.Files.readString(dir.resolve("news-decay.html")))
+        .contains("exported &lt;b&gt;").contains("version " + version);
+    try (var leftovers = java.nio.file.Files.list(dir)) {
+      assertThat(leftovers.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+    }
+  }
+
+  @Test
   void boardNeverComputed_is503WithRetryAfter() {
     Answer answer = http.get("/api/v1/boards/ghost");
     assertThat(answer.status()).isEqualTo(503);

@@ -20,15 +20,21 @@ class BoardPreloader implements ApplicationRunner {
   private final BoardRegistry registry;
   private final BoardReader reader;
   private final LocalBoards local;
+  private final BoardRedisStore redis;
 
-  BoardPreloader(BoardRegistry registry, BoardReader reader, LocalBoards local) {
+  BoardPreloader(BoardRegistry registry, BoardReader reader, LocalBoards local,
+      BoardRedisStore redis) {
     this.registry = registry;
     this.reader = reader;
     this.local = local;
+    this.redis = redis;
   }
 
   @Override
   public void run(ApplicationArguments args) {
+    // The first command opens the connection, which takes longer than the read timeout; open
+    // it here, with the client's own timeout, so the preload reads Redis rather than timing out.
+    redis.warmUp();
     for (BoardDefinition board : registry.all()) {
       if (local.get(board.name()).isPresent()) {
         continue;

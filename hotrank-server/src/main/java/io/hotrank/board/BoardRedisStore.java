@@ -39,6 +39,19 @@ class BoardRedisStore {
     this.prefix = prefix;
   }
 
+  /**
+   * Opens the connection with a PING under the client's own timeout. Returns whether Redis
+   * answered; never throws.
+   */
+  boolean warmUp() {
+    try {
+      redis.execute((org.springframework.data.redis.core.RedisCallback<String>) c -> c.ping());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /** The Pub/Sub channel on which publishes are announced as "{@code <board> <version>}". */
   String channel() {
     return prefix + "boards";

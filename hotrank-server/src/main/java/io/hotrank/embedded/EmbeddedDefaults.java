@@ -12,8 +12,7 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.logging.DeferredLogFactory;
-import org.springframework.context.ApplicationListener;
-import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -27,8 +26,9 @@ import redis.embedded.RedisServer;
  * {@code .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary is
  * started on a free loopback port; when no {@code spring.datasource.url} is configured an H2
  * file database under {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the
- * user configures wins. The Redis process is stopped when the application context closes and,
- * as a last resort, by a JVM shutdown hook, so SIGTERM leaves no orphan process.
+ * user configures wins. The Redis process is stopped when the application context closes,
+ * after everything that may still use it, and, as a last resort, by a JVM shutdown hook, so
+ * SIGTERM leaves no orphan process.
  *
  * <p>This runs as an {@link EnvironmentPostProcessor} rather than as a bean because Boot's Redis
  * and datasource auto-configuration read their properties before any of our beans exist.
@@ -54,10 +54,12 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
     Map<String, Object> defaults = new LinkedHashMap<>();
     Path dataDir = Path.of(env.getProperty("hotrank.data-dir", "./data")).toAbsolutePath();
     if (!redisConfigured(env) && env.getProperty("hotrank.embedded.redis", Boolean.class, true)) {
-      EmbeddedRedis redis = EmbeddedRedis.start();
+      EmbeddedRedis redis = EmbeddedRedis.launch();
       defaults.put("spring.data.redis.url", "redis://127.0.0.1:" + redis.port());
       defaults.put("hotrank.embedded.redis-port", redis.port());
-      application.addListeners(new StopOnClose(redis));
+      // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
+      application.addInitializers(context ->
+          context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));
       log.info("No Redis configured: started embedded Redis on 127.0.0.1:" + redis.port());
     }
     if (!StringUtils.hasText(env.getProperty("spring.datasource.url"))) {
@@ -90,15 +92,11 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
     }
   }
 
-  private record StopOnClose(EmbeddedRedis redis) implements ApplicationListener<ContextClosedEvent> {
-    @Override
-    public void onApplicationEvent(ContextClosedEvent event) {
-      redis.stop();
-    }
-  }
-
-  /** A Redis server process owned by this JVM. */
-  static final class EmbeddedRedis {
+  /**
+   * A Redis server process owned by this JVM. As a lifecycle bean it is stopped when the
+   * context closes, after every other lifecycle bean.
+   */
+  static final class EmbeddedRedis implements SmartLifecycle {
     private final RedisServer server;
     private final int port;
 
@@ -107,7 +105,7 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       this.port = port;
     }
 
-    static EmbeddedRedis start() {
+    static EmbeddedRedis launch() {
       IOException last = null;
       // A free port found by binding can be taken before Redis binds it; try a few.
       for (int attempt = 0; attempt < 5; attempt++) {
@@ -136,7 +134,23 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       return port;
     }
 
-    synchronized void stop() {
+    @Override
+    public void start() {
+      // started before the context, by the environment post-processor
+    }
+
+    @Override
+    public boolean isRunning() {
+      return server.isActive();
+    }
+
+    @Override
+    public int getPhase() {
+      return Integer.MIN_VALUE;
+    }
+
+    @Override
+    public synchronized void stop() {
       try {
         if (server.isActive()) {
           server.stop();

@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +50,8 @@ class EmbeddedDefaultProcessTest {
       assertThat(Files.isRegularFile(workDir.resolve("data/hotrank.mv.db"))).isTrue();
       assertThat(Files.readString(workDir.resolve("data/admin-token")).strip()).hasSizeGreaterThan(20);
       HttpJson http = new HttpJson("http://127.0.0.1:" + httpPort, "");
-      assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(200);
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+          .until(() -> http.get("/actuator/health/readiness").status() == 200);
       List<ProcessHandle> redis = service.descendants()
           .filter(p -> p.info().command().orElse("").contains("redis-server")).toList();
       assertThat(redis).hasSize(1);

@@ -1,0 +1,110 @@
+package io.hotrank.board;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.HotrankApplication;
+import io.hotrank.support.TestEngines;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Shutting down while a board computation runs: with a grace period the run finishes and
+ * publishes; without one it is abandoned before publishing. Either way the context closes.
+ */
+class GracefulShutdownTest {
+
+  @TempDir Path dir;
+
+  private static final int ITEMS = 5000;
+
+  /** Starts an instance whose one board scans 5000 items one row per page: a slow computation. */
+  private ConfigurableApplicationContext start(Duration grace) {
+    List<String> args = new ArrayList<>(List.of(
+        "--server.port=0",
+        "--hotrank.data-dir=" + dir,
+        "--hotrank.redis.key-prefix=hrtest:" + UUID.randomUUID() + ":",
+        "--hotrank.board.scan-page-size=1",
+        "--hotrank.board.shutdown-grace=" + grace.toMillis() + "ms",
+        "--hotrank.boards[0].name=slow",
+        "--hotrank.boards[0].biz=slow",
+        "--hotrank.boards[0].size=10",
+        "--hotrank.boards[0].refresh=0 0 0 1 1 *"));
+    TestEngines.env("HOTRANK_TEST_REDIS_URL").ifPresent(url -> args.add("--spring.data.redis.url=" + url));
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(HotrankApplication.class).run(args.toArray(String[]::new));
+    JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+    long now = System.currentTimeMillis();
+    List<Object[]> items = new ArrayList<>();
+    List<Object[]> counters = new ArrayList<>();
+    for (long id = 1; id <= ITEMS; id++) {
+      items.add(new Object[] {"slow", id, 1L, "item " + id, "", now - id * 1000, now, false});
+      counters.add(new Object[] {"slow", id, now - id * 1000, false, id, now});
+    }
+    jdbc.batchUpdate("INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at,"
+        + " deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", items);
+    jdbc.batchUpdate("INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, like_cnt,"
+        + " updated_at) VALUES (?, ?, ?, ?, ?, ?)", counters);
+    return context;
+  }
+
+  /** Runs a recompute in the background and waits until it is computing. */
+  private static CompletableFuture<BoardSnapshot> recomputeInBackground(ConfigurableApplicationContext context) {
+    BoardRecomputer recomputer = context.getBean(BoardRecomputer.class);
+    CompletableFuture<BoardSnapshot> run =
+        CompletableFuture.supplyAsync(() -> recomputer.recompute("slow"));
+    await().atMost(Duration.ofSeconds(10)).until(recomputer::anyRunning);
+    return run;
+  }
+
+  /** The version of the stored snapshot, read from the database file after the context closed. */
+  private long storedVersion() throws Exception {
+    try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("hotrank"), "sa", "");
+        PreparedStatement query = db.prepareStatement(
+            "SELECT version FROM hr_board_snapshot WHERE board = ?")) {
+      query.setString(1, "slow");
+      try (ResultSet rs = query.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  @Test
+  void withoutGrace_aRunningComputationIsAbandoned_andNothingIsPublished() throws Exception {
+    ConfigurableApplicationContext context = start(Duration.ZERO);
+    CompletableFuture<BoardSnapshot> run = recomputeInBackground(context);
+
+    context.close();
+
+    assertThat(run).failsWithin(30, TimeUnit.SECONDS)
+        .withThrowableThat().havingRootCause().isInstanceOf(ComputationAbandonedException.class);
+    assertThat(storedVersion()).isZero();
+  }
+
+  @Test
+  void withGrace_aRunningComputationFinishesAndPublishes_beforeTheContextCloses() throws Exception {
+    ConfigurableApplicationContext context = start(Duration.ofSeconds(60));
+    CompletableFuture<BoardSnapshot> run = recomputeInBackground(context);
+
+    context.close();
+
+    assertThat(run).isDone();
+    BoardSnapshot published = run.get();
+    assertThat(published.size()).isEqualTo(10);
+    assertThat(storedVersion()).isEqualTo(published.version());
+  }
+}
