@@ -1,15 +1,32 @@
 package io.hotrank.board;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
-/** Subscribes {@link BoardSync} to publish notices. */
+/** Subscribes {@link BoardSync} to publish notices; installs the read fast path. */
 @Configuration(proxyBeanMethods = false)
 class BoardConfiguration {
+
+  /**
+   * Runs before Spring's own filters: a hit answered here needs none of them (no body to
+   * decode, no request context); its HTTP metrics are counted by {@code hotrank.board.reads}.
+   */
+  @Bean
+  @ConditionalOnBooleanProperty(name = "hotrank.board.fast-path", matchIfMissing = true)
+  FilterRegistrationBean<BoardReadFilter> boardReadFilter(BoardRegistry registry,
+      BoardReader reader, BoardHttp http) {
+    FilterRegistrationBean<BoardReadFilter> registration =
+        new FilterRegistrationBean<>(new BoardReadFilter(registry, reader, http));
+    registration.addUrlPatterns(BoardReadFilter.PREFIX + "*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    return registration;
+  }
 
   /** {@code hotrank.board.notices=false} leaves convergence to the periodic version check. */
   @Bean

@@ -82,6 +82,18 @@ public class BoardReader {
   }
 
   /**
+   * The local snapshot of a configured board, counted as a local read; null on a local miss
+   * (nothing counted: the caller goes on to {@link #read}). Allocates nothing.
+   */
+  BoardSnapshot localOrNull(String name) {
+    BoardSnapshot held = local.getOrNull(name);
+    if (held != null) {
+      count(name, Source.LOCAL);
+    }
+    return held;
+  }
+
+  /**
    * Loads a board from Redis, else the database, into the local layer. Used on a local miss and
    * to preload at startup.
    */

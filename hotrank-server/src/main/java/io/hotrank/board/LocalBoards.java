@@ -28,6 +28,11 @@ public class LocalBoards {
     return Optional.ofNullable(snapshots.get(board));
   }
 
+  /** The newest snapshot of a board held here, or null; for the allocation-free read path. */
+  BoardSnapshot getOrNull(String board) {
+    return snapshots.get(board);
+  }
+
   /**
    * Installs a snapshot unless an equal or newer version is held, then announces it with an
    * {@link Installed} event.
