@@ -21,6 +21,9 @@ NGINX_PORT=${NGINX_PORT:-18081}
 HEAP=${HEAP:-512m}
 PATH_UNDER_TEST=/api/v1/boards/article-hot
 REPORT=${REPORT:-BENCHMARKS.md}
+HOTRANK_ARGS=${HOTRANK_ARGS:-}      # extra --name=value arguments, e.g. --hotrank.board.fast-path=false
+NGINX_WORKERS=${NGINX_WORKERS:-auto}
+VARIANT=${VARIANT:-}                # appended to the report heading, to keep several variants
 
 if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then
   export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
@@ -36,6 +39,7 @@ fi
 JAR=$(ls hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
 
 WORK=$(mktemp -d /tmp/hotrank-readbench-XXXXXX)
+chmod 755 "$WORK" # nginx workers run as another user
 HOTRANK_PID=""
 cleanup() {
   [ -n "$HOTRANK_PID" ] && kill "$HOTRANK_PID" 2>/dev/null && wait "$HOTRANK_PID" 2>/dev/null || true
@@ -47,7 +51,7 @@ echo "bench: starting hotrank (embedded default, data in $WORK)"
 (cd "$WORK" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$ROOT/$JAR" \
   --server.port=$HOTRANK_PORT --hotrank.admin.token=bench-token \
   --hotrank.export.dir="$WORK/export" --hotrank.board.scheduling=false \
-  --logging.level.root=WARN > "$WORK/hotrank.log" 2>&1) &
+  --logging.level.root=WARN $HOTRANK_ARGS > "$WORK/hotrank.log" 2>&1) &
 HOTRANK_PID=$!
 for _ in $(seq 1 120); do
   curl -sf "localhost:$HOTRANK_PORT/actuator/health/readiness" >/dev/null && break
@@ -77,7 +81,7 @@ PY
 curl -sf -XPOST "localhost:$HOTRANK_PORT/api/v1/admin/boards/article-hot/recompute" -H 'Authorization: Bearer bench-token' >/dev/null
 
 cat > "$WORK/nginx.conf" <<NGINX
-worker_processes auto;
+worker_processes $NGINX_WORKERS;
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log warn;
 events { worker_connections 4096; }
@@ -148,9 +152,12 @@ GC_PAUSES=$(curl -s "localhost:$HOTRANK_PORT/actuator/metrics/jvm.gc.pause" | py
 SOURCE=$(curl -sI "localhost:$HOTRANK_PORT$PATH_UNDER_TEST" | awk -F': ' 'tolower($1)=="x-hotrank-source" {print $2}' | tr -d '\r')
 
 python3 - "$WORK/results" "$REPORT" "$BYTES" "$HEAP" "$HEAP_USED" "$GC_PAUSES" "$SOURCE" \
-    "$ROUNDS" "$DURATION" "$CONNECTIONS" "$THREADS" <<'PY'
+    "$ROUNDS" "$DURATION" "$CONNECTIONS" "$THREADS" "$VARIANT" "$HOTRANK_ARGS" "$NGINX_WORKERS" <<'PY'
 import re, statistics, subprocess, sys, datetime, platform
-results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads = sys.argv[1:]
+results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads, variant, extra, workers = sys.argv[1:]
+env_prefix = " ".join(x for x in [f"ROUNDS={rounds}", f"DURATION={duration}", f"CONNECTIONS={conns}",
+    f"NGINX_WORKERS={workers}" if workers != "auto" else "",
+    f"HOTRANK_ARGS='{extra}'" if extra else "", f"VARIANT='{variant}'" if variant else ""] if x)
 def ms(v):
     m = re.match(r"([\d.]+)(us|ms|s)$", v)
     n, u = float(m.group(1)), m.group(2)
@@ -168,13 +175,13 @@ nginx_v = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr
 wrk_v = subprocess.run(["bash", "-c", "wrk -v 2>&1 | head -n 1"], capture_output=True, text=True).stdout.strip()
 h, n = "hotrank", "nginx"
 lines = [
-    "## Board read: hotrank vs nginx serving the same bytes",
+    "## Board read: hotrank vs nginx serving the same bytes" + (f" ({variant})" if variant else ""),
     "",
     f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M')} UTC; machine: {nproc} CPUs ({cpu_model}); wrk, both servers and nothing else on the same machine, over loopback",
-    f"- Command (from the repository root): `ROUNDS={rounds} DURATION={duration} CONNECTIONS={conns} bench/board-read-vs-nginx.sh`",
+    f"- Command (from the repository root): `{env_prefix} bench/board-read-vs-nginx.sh`",
     f"- Payload: `GET /api/v1/boards/article-hot` (default parameters), {size} bytes; nginx serves the statically exported `article-hot.json`, checked byte-identical (`cmp`) before measuring",
     f"- wrk: `wrk -t{threads} -c{conns} -d{duration} --latency`, keep-alive; {rounds} rounds alternating nginx then hotrank after a 20 s hotrank warm-up; medians of the rounds",
-    f"- hotrank: {java}, `-Xms{heap} -Xmx{heap}`, embedded default, Tomcat with virtual threads, answers from the local snapshot (`X-Hotrank-Source: {source}`); {nginx_v}, `worker_processes auto`, `access_log off`; {wrk_v}",
+    f"- hotrank: {java}, `-Xms{heap} -Xmx{heap}`{' ' + extra if extra else ''}, embedded default, Tomcat with virtual threads, answers from the local snapshot (`X-Hotrank-Source: {source}`); {nginx_v}, `worker_processes {workers}`, `access_log off`; {wrk_v}",
     "",
     "| server | requests/s | p50 | p99 | CPU per request |",
     "|---|---:|---:|---:|---:|",

@@ -414,6 +414,9 @@ abstract class HotrankApiContract {
     assertThat(java.nio.file.Files.readAllBytes(dir.resolve("news-decay.json"))).isEqualTo(served.raw());
     assertThat(java.nio.file.Files.readString(dir.resolve("news-decay.html")))
         .contains("exported &lt;b&gt;").contains("version " + version);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+        java.nio.file.Files.getPosixFilePermissions(dir.resolve("news-decay.json"))))
+        .as("readable by a web server running as another user").endsWith("r--");
     try (var leftovers = java.nio.file.Files.list(dir)) {
       assertThat(leftovers.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
     }

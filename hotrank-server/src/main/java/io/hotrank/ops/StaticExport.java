@@ -9,6 +9,8 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -57,6 +59,10 @@ class StaticExport {
     Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
     try {
       Files.write(temp, content);
+      // Temporary files are private to their owner; the web server serving them usually is not.
+      if (Files.getFileStore(temp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+        Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
+      }
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {

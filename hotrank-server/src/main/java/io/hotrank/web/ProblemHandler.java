@@ -61,23 +61,17 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(BoardUnavailableException.class)
   ResponseEntity<ProblemDetail> boardUnavailable(BoardUnavailableException e) {
-    ResponseEntity<ProblemDetail> response =
+    return withHeader(
         problem(HttpStatus.SERVICE_UNAVAILABLE, "board-unavailable", "Board unavailable",
-            e.getMessage(), List.of());
-    return ResponseEntity.status(response.getStatusCode())
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())))
-        .body(response.getBody());
+            e.getMessage(), List.of()),
+        HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
   }
 
   @ExceptionHandler(UnauthorizedException.class)
   ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
-    ResponseEntity<ProblemDetail> response =
-        problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage(), List.of());
-    return ResponseEntity.status(response.getStatusCode())
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"hotrank-admin\"")
-        .body(response.getBody());
+    return withHeader(
+        problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage(), List.of()),
+        HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"hotrank-admin\"");
   }
 
   @ExceptionHandler(HotrankException.class)
@@ -127,6 +121,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
       problem.setProperty("errors", errors);
     }
     return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+  }
+
+  private static ResponseEntity<ProblemDetail> withHeader(
+      ResponseEntity<ProblemDetail> response, String name, String value) {
+    return ResponseEntity.status(response.getStatusCode())
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .header(name, value)
+        .body(response.getBody());
   }
 
   @SuppressWarnings("unchecked")
