@@ -24,6 +24,7 @@ REPORT=${REPORT:-BENCHMARKS.md}
 HOTRANK_ARGS=${HOTRANK_ARGS:-}      # extra --name=value arguments, e.g. --hotrank.board.fast-path=false
 NGINX_WORKERS=${NGINX_WORKERS:-auto}
 VARIANT=${VARIANT:-}                # appended to the report heading, to keep several variants
+READ_PORT=${READ_PORT:-}            # set: measure hotrank's Netty read port (hotrank.read-server.port)
 
 if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then
   export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
@@ -51,7 +52,8 @@ echo "bench: starting hotrank (embedded default, data in $WORK)"
 (cd "$WORK" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$ROOT/$JAR" \
   --server.port=$HOTRANK_PORT --hotrank.admin.token=bench-token \
   --hotrank.export.dir="$WORK/export" --hotrank.board.scheduling=false \
-  --logging.level.root=WARN $HOTRANK_ARGS > "$WORK/hotrank.log" 2>&1) &
+  --logging.level.root=WARN ${READ_PORT:+--hotrank.read-server.port=$READ_PORT} $HOTRANK_ARGS \
+  > "$WORK/hotrank.log" 2>&1) &
 HOTRANK_PID=$!
 for _ in $(seq 1 120); do
   curl -sf "localhost:$HOTRANK_PORT/actuator/health/readiness" >/dev/null && break
@@ -102,7 +104,8 @@ NGINX
 nginx -c "$WORK/nginx.conf"
 sleep 0.5
 
-curl -s "localhost:$HOTRANK_PORT$PATH_UNDER_TEST" -o "$WORK/from-hotrank.json"
+MEASURED_PORT=${READ_PORT:-$HOTRANK_PORT}
+curl -s "localhost:$MEASURED_PORT$PATH_UNDER_TEST" -o "$WORK/from-hotrank.json"
 curl -s "localhost:$NGINX_PORT$PATH_UNDER_TEST" -o "$WORK/from-nginx.json"
 cmp "$WORK/from-hotrank.json" "$WORK/from-nginx.json"
 BYTES=$(stat -c %s "$WORK/from-hotrank.json")
@@ -137,26 +140,28 @@ run_wrk() { # run_wrk <name> <port> <pids...>: appends a line to $WORK/results
 }
 
 echo "bench: warming up hotrank (JIT) for 20s"
-wrk -t$THREADS -c$CONNECTIONS -d20s "http://127.0.0.1:$HOTRANK_PORT$PATH_UNDER_TEST" >/dev/null
+wrk -t$THREADS -c$CONNECTIONS -d20s "http://127.0.0.1:$MEASURED_PORT$PATH_UNDER_TEST" >/dev/null
 wrk -t$THREADS -c$CONNECTIONS -d5s "http://127.0.0.1:$NGINX_PORT$PATH_UNDER_TEST" >/dev/null
 
 : > "$WORK/results"
 for round in $(seq 1 "$ROUNDS"); do
   echo "bench: round $round of $ROUNDS"
   run_wrk nginx $NGINX_PORT $(nginx_pids)
-  run_wrk hotrank $HOTRANK_PORT $HOTRANK_PID
+  run_wrk hotrank $MEASURED_PORT $HOTRANK_PID
 done
 
 HEAP_USED=$(curl -s "localhost:$HOTRANK_PORT/actuator/metrics/jvm.memory.used?tag=area:heap" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["measurements"][0]["value"]/1048576,1))')
 GC_PAUSES=$(curl -s "localhost:$HOTRANK_PORT/actuator/metrics/jvm.gc.pause" | python3 -c 'import json,sys; m={x["statistic"]:x["value"] for x in json.load(sys.stdin)["measurements"]}; print("%d pauses, %.2f s total" % (m.get("COUNT",0), m.get("TOTAL_TIME",0)))' 2>/dev/null || echo "n/a")
-SOURCE=$(curl -sI "localhost:$HOTRANK_PORT$PATH_UNDER_TEST" | awk -F': ' 'tolower($1)=="x-hotrank-source" {print $2}' | tr -d '\r')
+SOURCE=$(curl -sI "localhost:$MEASURED_PORT$PATH_UNDER_TEST" | awk -F': ' 'tolower($1)=="x-hotrank-source" {print $2}' | tr -d '\r')
 
 python3 - "$WORK/results" "$REPORT" "$BYTES" "$HEAP" "$HEAP_USED" "$GC_PAUSES" "$SOURCE" \
-    "$ROUNDS" "$DURATION" "$CONNECTIONS" "$THREADS" "$VARIANT" "$HOTRANK_ARGS" "$NGINX_WORKERS" <<'PY'
+    "$ROUNDS" "$DURATION" "$CONNECTIONS" "$THREADS" "$VARIANT" "$HOTRANK_ARGS" "$NGINX_WORKERS" \
+    "$READ_PORT" <<'PY'
 import re, statistics, subprocess, sys, datetime, platform
-results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads, variant, extra, workers = sys.argv[1:]
+results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads, variant, extra, workers, read_port = sys.argv[1:]
 env_prefix = " ".join(x for x in [f"ROUNDS={rounds}", f"DURATION={duration}", f"CONNECTIONS={conns}",
     f"NGINX_WORKERS={workers}" if workers != "auto" else "",
+    f"READ_PORT={read_port}" if read_port else "",
     f"HOTRANK_ARGS='{extra}'" if extra else "", f"VARIANT='{variant}'" if variant else ""] if x)
 def ms(v):
     m = re.match(r"([\d.]+)(us|ms|s)$", v)
@@ -181,7 +186,7 @@ lines = [
     f"- Command (from the repository root): `{env_prefix} bench/board-read-vs-nginx.sh`",
     f"- Payload: `GET /api/v1/boards/article-hot` (default parameters), {size} bytes; nginx serves the statically exported `article-hot.json`, checked byte-identical (`cmp`) before measuring",
     f"- wrk: `wrk -t{threads} -c{conns} -d{duration} --latency`, keep-alive; {rounds} rounds alternating nginx then hotrank after a 20 s hotrank warm-up; medians of the rounds",
-    f"- hotrank: {java}, `-Xms{heap} -Xmx{heap}`{' ' + extra if extra else ''}, embedded default, Tomcat with virtual threads, answers from the local snapshot (`X-Hotrank-Source: {source}`); {nginx_v}, `worker_processes {workers}`, `access_log off`; {wrk_v}",
+    f"- hotrank: {java}, `-Xms{heap} -Xmx{heap}`{' ' + extra if extra else ''}, embedded default, {'its Netty read port (`hotrank.read-server.port`)' if read_port else 'Tomcat with virtual threads, the servlet-filter fast path'}, answers from the local snapshot (`X-Hotrank-Source: {source}`); {nginx_v}, `worker_processes {workers}`, `access_log off`; {wrk_v}",
     "",
     "| server | requests/s | p50 | p99 | CPU per request |",
     "|---|---:|---:|---:|---:|",

@@ -423,6 +423,38 @@ abstract class HotrankApiContract {
   }
 
   @Test
+  void readServerPort_answersExactlyLikeTheMainPort() {
+    for (long id = 1; id <= 5; id++) {
+      createItem("news", id, "item " + id, 1, NOW.minusSeconds(300 * id));
+    }
+    http.admin("/api/v1/admin/boards/news-hn/recompute");
+    HttpJson readPort = new HttpJson(
+        "http://127.0.0.1:" + environment.getProperty("local.read-server.port"), "");
+    for (String path : List.of("/api/v1/boards/news-hn", "/api/v1/boards/news-hn?limit=8",
+        "/api/v1/boards/news-hn?offset=1&limit=2", "/api/v1/boards/news-hn?limit=0",
+        "/api/v1/boards/news-hn?limit=ten", "/api/v1/boards/news-hn?offset=99",
+        "/api/v1/boards/nope", "/api/v1/boards/ghost")) {
+      Answer main = http.get(path);
+      Answer fast = readPort.get(path);
+      assertThat(fast.status()).as(path).isEqualTo(main.status());
+      assertThat(fast.header("Content-Type")).as(path).isEqualTo(main.header("Content-Type"));
+      for (String header : List.of("ETag", "Cache-Control", "X-Hotrank-Source", "X-Hotrank-Origin",
+          "Retry-After")) {
+        assertThat(fast.header(header)).as(path + " " + header).isEqualTo(main.header(header));
+      }
+      if (main.status() == 200) {
+        assertThat(fast.raw()).as(path).isEqualTo(main.raw());
+      } else {
+        assertThat(fast.json()).as(path).isEqualTo(main.json());
+      }
+    }
+    String etag = http.get("/api/v1/boards/news-hn").header("ETag");
+    Answer notModified = readPort.get("/api/v1/boards/news-hn", "If-None-Match", etag);
+    assertThat(notModified.status()).isEqualTo(304);
+    assertThat(notModified.raw()).isEmpty();
+  }
+
+  @Test
   void boardNeverComputed_is503WithRetryAfter() {
     Answer answer = http.get("/api/v1/boards/ghost");
     assertThat(answer.status()).isEqualTo(503);

@@ -1,9 +1,12 @@
 package io.hotrank.board;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -26,6 +29,17 @@ class BoardConfiguration {
     registration.addUrlPatterns(BoardReadFilter.PREFIX + "*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return registration;
+  }
+
+  /** The optional Netty listener for board reads; off unless {@code hotrank.read-server.port} is set. */
+  @Bean
+  @ConditionalOnProperty("hotrank.read-server.port")
+  BoardReadServer boardReadServer(BoardRegistry registry, BoardReader reader, BoardHttp http,
+      ConfigurableEnvironment environment,
+      @Value("${hotrank.read-server.address:0.0.0.0}") String address,
+      @Value("${hotrank.read-server.port}") int port,
+      @Value("${hotrank.read-server.threads:0}") int threads) {
+    return new BoardReadServer(registry, reader, http, environment, address, port, threads);
   }
 
   /** {@code hotrank.board.notices=false} leaves convergence to the periodic version check. */
