@@ -15,7 +15,8 @@
 -- otherwise every 'bench' item is replaced. The generated data is deterministic (setseed).
 --
 -- Shape: ids 1..n with created_at increasing with the id (as items arrive over time), evenly
--- spread over [now_ms - window_ms + margin_ms, now_ms]; titles of 40 characters; counters with
+-- spread over [now_ms - window_ms + margin_ms, now_ms], repeated with deleted = false in each
+-- item's hr_item_counter row (as the application keeps them); titles of 40 characters; counters with
 -- a heavy (Pareto, alpha 1.2) tail: half the items have at most one like, a few hundred have
 -- more than a thousand.
 
@@ -39,10 +40,14 @@
   \set margin_ms 43200000
 \endif
 
+-- The counters must carry their item's created_at and deleted (the ranking scan reads them
+-- there), so a counter whose copies disagree with its item makes the data be generated again.
 SELECT (SELECT count(*) FROM hr_item WHERE biz = 'bench') = :n
+   AND (SELECT count(*) FROM hr_item_counter WHERE biz = 'bench') = :n
    AND (SELECT count(*)
           FROM hr_item i JOIN hr_item_counter c ON c.biz = i.biz AND c.item_id = i.id
          WHERE i.biz = 'bench' AND NOT i.deleted
+           AND c.created_at = i.created_at AND c.deleted = i.deleted
            AND i.created_at >= :now_ms::bigint - :window_ms::bigint
            AND i.created_at <= :now_ms::bigint) = :n
        AS bench_items_ok \gset
@@ -73,16 +78,20 @@ SELECT (SELECT count(*) FROM hr_item WHERE biz = 'bench') = :n
                     + ((g - 1) * ((:window_ms::bigint - :margin_ms::bigint)::numeric / :n))::bigint AS t
             FROM generate_series(1::bigint, :n) AS g) s;
 
+  -- created_at and deleted repeat the item's (the same expression for created_at as above).
   INSERT INTO hr_item_counter
-         (biz, item_id, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt, updated_at)
-  SELECT 'bench', s.g, s.likes,
+         (biz, item_id, created_at, deleted,
+          like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt, updated_at)
+  SELECT 'bench', s.g, s.t, false, s.likes,
          floor(s.likes * (5 + 45 * random()))::bigint + floor(power(1.0 - random(), -1.0 / 1.5))::bigint,
          floor(s.likes * 0.2 * random())::bigint,
          floor(s.likes * 0.05 * random())::bigint,
          floor(s.likes * 0.1 * random())::bigint,
          floor(power(1.0 - random(), -1.0 / 2.0))::bigint - 1,
          :now_ms::bigint
-    FROM (SELECT g, least(floor(power(1.0 - random(), -1.0 / 1.2))::bigint - 1, 10000000) AS likes
+    FROM (SELECT g, :now_ms::bigint - :window_ms::bigint + :margin_ms::bigint
+                    + ((g - 1) * ((:window_ms::bigint - :margin_ms::bigint)::numeric / :n))::bigint AS t,
+                 least(floor(power(1.0 - random(), -1.0 / 1.2))::bigint - 1, 10000000) AS likes
             FROM generate_series(1::bigint, :n) AS g) s;
   COMMIT;
 

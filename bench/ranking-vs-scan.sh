@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The ranking computation over 1,000,000 items next to the raw scan of the same rows, on
-# PostgreSQL, in one run; updates the "Ranking computation vs raw scan" section of BENCHMARKS.md.
+# The ranking computation over 1,000,000 items next to two raw scans on PostgreSQL, in one run:
+# the items joined with their counters, and the rows the ranking reads (WindowScan.PAGE without
+# keyset condition and LIMIT). Updates the "Ranking computation vs raw scan" section of
+# BENCHMARKS.md unless --bench.report=none.
 #
 #   bench/ranking-vs-scan.sh [--bench.rounds=5] [--bench.warmups=1] [--bench.report=none]
 #                            [--hotrank.board.scan-page-size=5000] [any --spring.property=value]
@@ -10,6 +12,11 @@
 # HOTRANK_BENCH_ITEMS (1000000), HOTRANK_BENCH_XMX (256m), HOTRANK_BENCH_SKIP_BUILD=1,
 # HOTRANK_BENCH_REDIS_URL (else the application starts an embedded Redis).
 # Stops by itself: psql and the JVM both end when their work is done.
+#
+# The bench database is disposable: when its Flyway history no longer matches the application's
+# migrations (a migration was edited, as V1 was when hr_item_counter got created_at and deleted),
+# the migration step drops everything in it and migrates from scratch, and the items are then
+# generated again (about 10 s for 1M).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,7 +63,8 @@ CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
 ./mvnw -q -pl hotrank-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE"
 CP="$ROOT/hotrank-bench/target/classes:$(cat "$CP_FILE")"
 
-# 3. Schema (the application's Flyway migrations), then the items.
+# 3. Schema (the application's Flyway migrations; a stale schema is dropped first, see above),
+#    then the items.
 log "applying migrations"
 "$JAVA" -Xmx256m -cp "$CP" io.hotrank.bench.RankingScanBench --migrate-only "$@"
 log "checking/generating $ITEMS items"
