@@ -209,7 +209,7 @@ except FileNotFoundError:
 start = text.find(lines[0])
 if start >= 0:
     end = text.find("\n## ", start + 1)
-    text = text[:start] + section + ("" if end < 0 else text[end + 1:])
+    text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
 else:
     text = text.rstrip("\n") + "\n\n" + section
 open(report, "w").write(text)

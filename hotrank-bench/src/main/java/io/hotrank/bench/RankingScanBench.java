@@ -461,7 +461,8 @@ public final class RankingScanBench {
         + " `psql -c \"\\copy (SELECT …) TO '/dev/null'\"`, timed from the JVM around the psql"
         + " process\n", options.warmups, options.rounds));
     md.append("- Load average (1/5/15 min, /proc/loadavg): ").append(r.load())
-        .append(" (a load well above 0 means other work competed for the CPUs)\n\n");
+        .append(" (the run itself accounts for about 1; well above that, other work competed for"
+            + " the CPUs)\n\n");
     md.append("| wall time | median | min | max | computation / this, medians |\n"
         + "|---|---:|---:|---:|---:|\n");
     md.append(row("(a) raw scan of the items joined with their counters (raw join)", r.rawJoin(),
