@@ -225,14 +225,45 @@ abstract class HotrankApiContract {
   }
 
   @Test
-  void itemsWithoutId_getIncreasingIds_skippingIdsTakenExplicitly() {
-    createItem("video", 2L, "explicit", 1, null);
+  void itemsWithoutId_getIncreasingIds_aboveEveryIdTakenExplicitly() {
     long first = createItem("video", null, "generated a", 1, null).json().get("id").asLong();
+    createItem("video", 7L, "explicit", 1, null);
     long second = createItem("video", null, "generated b", 1, null).json().get("id").asLong();
     assertThat(first).isEqualTo(1);
-    assertThat(second).isEqualTo(3);
-    assertThat(http.post("/api/v1/items", "{\"biz\":\"video\",\"id\":2,\"authorId\":1,\"title\":\"again\"}")
+    assertThat(second).isEqualTo(8);
+    assertThat(http.post("/api/v1/items", "{\"biz\":\"video\",\"id\":7,\"authorId\":1,\"title\":\"again\"}")
         .status()).isEqualTo(409);
+  }
+
+  @Test
+  void concurrentCreatesWithoutId_ofANewBiz_allSucceedWithDistinctIds() throws Exception {
+    int threads = 6;
+    int each = 8;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<List<Answer>>> runs = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        runs.add(pool.submit(() -> {
+          List<Answer> answers = new ArrayList<>();
+          for (int i = 0; i < each; i++) {
+            answers.add(http.post("/api/v1/items",
+                "{\"biz\":\"fresh\",\"authorId\":1,\"title\":\"concurrent\"}"));
+          }
+          return answers;
+        }));
+      }
+      List<Long> ids = new ArrayList<>();
+      for (var run : runs) {
+        for (Answer answer : run.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+          assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+          ids.add(answer.json().get("id").asLong());
+        }
+      }
+      assertThat(ids).doesNotHaveDuplicates().hasSize(threads * each);
+      assertThat(ids).allMatch(id -> id >= 1 && id <= threads * each);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

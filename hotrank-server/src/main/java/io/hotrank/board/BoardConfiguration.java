@@ -8,11 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
-/** Subscribes {@link BoardSync} to publish notices; installs the read fast path. */
+/** Installs the read fast path and the optional read port. */
 @Configuration(proxyBeanMethods = false)
 class BoardConfiguration {
 
@@ -40,20 +37,5 @@ class BoardConfiguration {
       @Value("${hotrank.read-server.port}") int port,
       @Value("${hotrank.read-server.threads:0}") int threads) {
     return new BoardReadServer(registry, reader, http, environment, address, port, threads);
-  }
-
-  /** {@code hotrank.board.notices=false} leaves convergence to the periodic version check. */
-  @Bean
-  @ConditionalOnBooleanProperty(name = "hotrank.board.notices", matchIfMissing = true)
-  RedisMessageListenerContainer boardNotices(RedisConnectionFactory connections, BoardSync sync,
-      BoardRedisStore redis) {
-    RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-    container.setConnectionFactory(connections);
-    container.addMessageListener(sync, new ChannelTopic(redis.channel()));
-    // Retry subscribing every second while Redis is away; the periodic check covers the gap.
-    container.setRecoveryInterval(1000);
-    // Started by BoardSync off the main thread: an instance must start while Redis is down.
-    container.setAutoStartup(false);
-    return container;
   }
 }

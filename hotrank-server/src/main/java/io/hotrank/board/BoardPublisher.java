@@ -34,19 +34,42 @@ class BoardPublisher {
   /**
    * Publishes a computation result under a new version.
    *
-   * @return the snapshot published; its version is newer than any this instance has seen
+   * <p>With Redis up, the version comes from its sequence, so concurrent publishers never share
+   * one; a publisher that finds a newer version live in Redis keeps that one rather than its
+   * own. With Redis down, the version is one above the newest this instance or the database
+   * knows; instances that publish at the same moment while Redis is down can then pick the same
+   * number, which the scheduling leases of a later version rule out.
+   *
+   * @return the snapshot this instance serves afterwards
    */
   BoardSnapshot publish(BoardDefinition board, BoardComputer.Result result) {
-    long version = nextVersion(board.name());
+    long floor = floor(board.name());
+    long version = floor + 1;
+    boolean redisUp = true;
+    try {
+      version = redis.nextVersion(board.name(), floor);
+    } catch (RuntimeException e) {
+      redisUp = false;
+      failure("redis", board, version, e);
+    }
     BoardSnapshot snapshot = BoardSnapshot.of(board.name(), version, result.computedAt(),
         result.entries(), properties.defaultLimit());
-    try {
-      if (!redis.publish(snapshot)) {
-        log.warn("Board '{}' v{}: a newer version is live in Redis already; keeping it there",
-            board.name(), version);
+    if (redisUp) {
+      try {
+        if (!redis.publish(snapshot)) {
+          log.warn("Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
+              board.name(), version);
+          return redis.live(board.name())
+              .map(payload -> BoardSnapshot.parse(payload, properties.defaultLimit(), "redis"))
+              .map(live -> {
+                local.install(live);
+                return local.get(board.name()).orElse(live);
+              })
+              .orElse(snapshot);
+        }
+      } catch (RuntimeException e) {
+        failure("redis", board, version, e);
       }
-    } catch (RuntimeException e) {
-      failure("redis", board, version, e);
     }
     local.install(snapshot);
     try {
@@ -57,23 +80,15 @@ class BoardPublisher {
     return snapshot;
   }
 
-  /**
-   * The Redis sequence is the source of versions; the local and database versions keep them
-   * increasing when Redis is down or was replaced by an empty one.
-   */
-  private long nextVersion(String board) {
-    long version = local.version(board) + 1;
+  /** The newest version this instance or the database knows of a board. */
+  private long floor(String board) {
+    long floor = local.version(board);
     try {
-      version = Math.max(version, redis.nextVersion(board));
+      floor = Math.max(floor, database.version(board));
     } catch (RuntimeException e) {
-      log.warn("Board '{}': Redis unavailable for the version sequence ({})", board, e.toString());
+      log.warn("Board '{}': database unavailable for the version floor ({})", board, e.toString());
     }
-    try {
-      version = Math.max(version, database.version(board) + 1);
-    } catch (RuntimeException e) {
-      log.warn("Board '{}': database unavailable for the version check ({})", board, e.toString());
-    }
-    return version;
+    return floor;
   }
 
   private void failure(String layer, BoardDefinition board, long version, RuntimeException e) {

@@ -33,6 +33,8 @@ class BoardRedisStore {
   private final String prefix;
   private final RedisScript<Long> publishScript =
       RedisScript.of(new ClassPathResource("lua/publish-board.lua"), Long.class);
+  private final RedisScript<Long> nextVersionScript =
+      RedisScript.of(new ClassPathResource("lua/next-board-version.lua"), Long.class);
 
   BoardRedisStore(StringRedisTemplate redis, @Value("${hotrank.redis.key-prefix:hr:}") String prefix) {
     this.redis = redis;
@@ -57,11 +59,14 @@ class BoardRedisStore {
     return prefix + "boards";
   }
 
-  /** Takes the next version number of a board from its sequence. */
-  long nextVersion(String board) {
-    Long next = redis.opsForValue().increment(key(board, "seq"));
+  /**
+   * Takes the next version number of a board from its sequence, above {@code floor}; unique
+   * across instances sharing this Redis.
+   */
+  long nextVersion(String board, long floor) {
+    Long next = redis.execute(nextVersionScript, List.of(key(board, "seq")), Long.toString(floor));
     if (next == null) {
-      throw new IllegalStateException("INCR inside a transaction or pipeline");
+      throw new IllegalStateException("version script inside a transaction or pipeline");
     }
     return next;
   }

@@ -18,6 +18,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
@@ -49,7 +51,10 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final BoardSnapshotStore database;
   private final RedisReadGuard guard;
   private final ObjectProvider<ClientResources> clientResources;
-  private final ObjectProvider<RedisMessageListenerContainer> notices;
+  private final RedisConnectionFactory connections;
+  private final boolean noticesEnabled;
+  /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
+  private RedisMessageListenerContainer notices;
   private final Duration checkInterval;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
   private ScheduledExecutorService worker;
@@ -59,7 +64,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
   BoardSync(BoardRegistry registry, LocalBoards local, BoardReader reader, BoardRedisStore redis,
       BoardSnapshotStore database, RedisReadGuard guard,
       ObjectProvider<ClientResources> clientResources,
-      ObjectProvider<RedisMessageListenerContainer> notices,
+      RedisConnectionFactory connections,
+      @Value("${hotrank.board.notices:true}") boolean noticesEnabled,
       @Value("${hotrank.board.check-interval:5s}") Duration checkInterval) {
     this.registry = registry;
     this.local = local;
@@ -68,7 +74,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
     this.database = database;
     this.guard = guard;
     this.clientResources = clientResources;
-    this.notices = notices;
+    this.connections = connections;
+    this.noticesEnabled = noticesEnabled;
     this.checkInterval = checkInterval;
   }
 
@@ -80,6 +87,14 @@ class BoardSync implements MessageListener, SmartLifecycle {
       return thread;
     });
     long period = checkInterval.toMillis();
+    if (noticesEnabled) {
+      notices = new RedisMessageListenerContainer();
+      notices.setConnectionFactory(connections);
+      notices.addMessageListener(this, new ChannelTopic(redis.channel()));
+      // Retry subscribing every second while Redis is away; the periodic check covers the gap.
+      notices.setRecoveryInterval(1000);
+      notices.afterPropertiesSet();
+    }
     worker.execute(this::subscribe);
     worker.scheduleWithFixedDelay(this::checkAll, period, period, TimeUnit.MILLISECONDS);
     ClientResources resources = clientResources.getIfAvailable();
@@ -102,12 +117,17 @@ class BoardSync implements MessageListener, SmartLifecycle {
     if (reconnects != null) {
       reconnects.dispose();
     }
-    RedisMessageListenerContainer container = notices.getIfAvailable();
-    if (container != null && container.isRunning()) {
-      container.stop();
-    }
     if (worker != null) {
       worker.shutdownNow();
+      try {
+        // a subscribe() in progress finishes before the container is stopped under it
+        worker.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (notices != null) {
+      stopNotices(notices);
     }
   }
 
@@ -148,7 +168,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
    * down at startup), every periodic check tries again.
    */
   private void subscribe() {
-    RedisMessageListenerContainer container = notices.getIfAvailable();
+    RedisMessageListenerContainer container = notices;
     if (container == null || (container.isRunning() && container.isListening())) {
       return;
     }
@@ -162,6 +182,28 @@ class BoardSync implements MessageListener, SmartLifecycle {
     } catch (RuntimeException e) {
       log.warn("Cannot subscribe to board notices yet ({}); relying on the version check",
           e.toString());
+    }
+  }
+
+  /**
+   * Unsubscribes and releases the container, waiting at most five seconds: with Redis gone,
+   * unsubscribing can wait on a reply that never comes, and shutdown must not.
+   */
+  private static void stopNotices(RedisMessageListenerContainer container) {
+    Thread stopper = Thread.ofVirtual().start(() -> {
+      try {
+        container.stop();
+        container.destroy();
+      } catch (Exception e) {
+        log.debug("Board notices did not stop cleanly ({})", e.toString());
+      }
+    });
+    try {
+      if (!stopper.join(Duration.ofSeconds(5))) {
+        log.warn("Board notices still unsubscribing after 5 s; shutting down without waiting");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -65,25 +65,27 @@ public class ItemService {
         request.createdAt() == null ? now : request.createdAt().truncatedTo(ChronoUnit.MILLIS);
     List<String> tags = tags(request);
     if (request.id() != null) {
-      return insert(request, request.id(), tags, createdAt, now);
+      long id = request.id();
+      tx.executeWithoutResult(status -> {
+        store.insert(request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
+        store.reserveId(request.biz(), id);
+      });
+      return get(request.biz(), id);
     }
+    // Explicit ids raise the sequence, so a generated id is normally free; an item inserted by
+    // other means (a bulk load) may still hold one, and the next attempt takes another.
     for (int attempt = 1; ; attempt++) {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
       try {
-        return insert(request, id, tags, createdAt, now);
+        tx.executeWithoutResult(status -> store.insert(request.biz(), id, request.authorId(),
+            request.title(), tags, createdAt, now));
+        return get(request.biz(), id);
       } catch (ItemExistsException taken) {
-        // A client chose this id explicitly; generated ids skip past it.
         if (attempt == ID_ATTEMPTS) {
           throw taken;
         }
       }
     }
-  }
-
-  private Item insert(ItemRequest r, long id, List<String> tags, Instant createdAt, Instant now) {
-    tx.executeWithoutResult(status ->
-        store.insert(r.biz(), id, r.authorId(), r.title(), tags, createdAt, now));
-    return get(r.biz(), id);
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.hotrank.storage.SqlDialect;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -26,9 +27,11 @@ public class ItemStore {
       "c.like_cnt, c.view_cnt, c.comment_cnt, c.share_cnt, c.collect_cnt, c.dislike_cnt";
 
   private final JdbcTemplate jdbc;
+  private final SqlDialect dialect;
 
-  ItemStore(JdbcTemplate jdbc) {
+  ItemStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
+    this.dialect = dialect;
   }
 
   /**
@@ -96,20 +99,16 @@ public class ItemStore {
   }
 
   /**
-   * Takes the next generated id of a biz. Must run in its own short transaction: the row lock
-   * taken by the UPDATE serialises concurrent callers.
+   * Takes the next generated id of a biz. Must run in its own short transaction: the sequence
+   * row stays locked until it commits.
    */
   long nextId(String biz) {
-    if (jdbc.update("UPDATE hr_id_sequence SET next_id = next_id + 1 WHERE biz = ?", biz) == 0) {
-      try {
-        jdbc.update("INSERT INTO hr_id_sequence (biz, next_id) VALUES (?, ?)", biz, 2L);
-        return 1L;
-      } catch (DuplicateKeyException raced) {
-        jdbc.update("UPDATE hr_id_sequence SET next_id = next_id + 1 WHERE biz = ?", biz);
-      }
-    }
-    Long next = jdbc.queryForObject("SELECT next_id FROM hr_id_sequence WHERE biz = ?", Long.class, biz);
-    return next - 1;
+    return dialect.takeNextInSequence(jdbc, "hr_id_sequence", biz);
+  }
+
+  /** Keeps generated ids of a biz above an id a client chose. In the insert's transaction. */
+  void reserveId(String biz, long id) {
+    dialect.raiseSequence(jdbc, "hr_id_sequence", biz, id + 1);
   }
 
   /**

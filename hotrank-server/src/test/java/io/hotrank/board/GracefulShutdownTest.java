@@ -2,8 +2,10 @@ package io.hotrank.board;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.hotrank.HotrankApplication;
+import io.hotrank.support.RedisProcess;
 import io.hotrank.support.TestEngines;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -106,5 +108,28 @@ class GracefulShutdownTest {
     BoardSnapshot published = run.get();
     assertThat(published.size()).isEqualTo(10);
     assertThat(storedVersion()).isEqualTo(published.version());
+  }
+
+  /**
+   * Regression: closing the context while the notice subscription was starting, or after Redis
+   * went away, once waited forever inside the listener container's unsubscribe.
+   */
+  @Test
+  void closingRightAfterStart_andAfterRedisIsGone_doesNotHang() throws Exception {
+    try (RedisProcess redis = RedisProcess.start()) {
+      String[] args = {"--server.port=0", "--hotrank.data-dir=" + dir,
+          "--spring.data.redis.url=" + redis.url(), "--hotrank.board.scheduling=false"};
+      ConfigurableApplicationContext quick =
+          new SpringApplicationBuilder(HotrankApplication.class).run(args);
+      assertTimeoutPreemptively(Duration.ofSeconds(30), quick::close, "close right after start");
+
+      ConfigurableApplicationContext orphaned =
+          new SpringApplicationBuilder(HotrankApplication.class).run(args);
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> redis.command("PUBSUB NUMSUB hr:boards").contains(":1"));
+      redis.stop();
+      assertTimeoutPreemptively(Duration.ofSeconds(30), orphaned::close, "close with Redis gone");
+      assertThat(orphaned.isActive()).isFalse();
+    }
   }
 }
