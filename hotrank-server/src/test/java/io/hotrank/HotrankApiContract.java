@@ -464,6 +464,7 @@ abstract class HotrankApiContract {
     for (String path : List.of("/api/v1/boards/news-hn", "/api/v1/boards/news-hn?limit=8",
         "/api/v1/boards/news-hn?offset=1&limit=2", "/api/v1/boards/news-hn?limit=0",
         "/api/v1/boards/news-hn?limit=ten", "/api/v1/boards/news-hn?offset=99",
+        "/api/v1/boards/news-hn?limit=", "/api/v1/boards/news-hn?cursor=abc",
         "/api/v1/boards/nope", "/api/v1/boards/ghost")) {
       Answer main = http.get(path);
       Answer fast = readPort.get(path);
@@ -583,6 +584,11 @@ abstract class HotrankApiContract {
         new BadInput("item: createdAt not a timestamp", "POST", "/api/v1/items",
             "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"t\",\"createdAt\":\"yesterday\"}",
             400, "createdAt"),
+        new BadInput("item: NUL in the title", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"a\\u0000b\"}", 400, "title"),
+        new BadInput("item: createdAt before 1970", "POST", "/api/v1/items",
+            "{\"biz\":\"news\",\"id\":9,\"authorId\":1,\"title\":\"t\",\"createdAt\":\"1969-12-31T23:59:59Z\"}",
+            400, "createdAt"),
         new BadInput("item: existing id", "POST", "/api/v1/items",
             "{\"biz\":\"news\",\"id\":1,\"authorId\":1,\"title\":\"t\"}", 409, "id"),
         new BadInput("item: get unknown", "GET", "/api/v1/items/news/999", null, 404, null),
@@ -620,6 +626,7 @@ abstract class HotrankApiContract {
         new BadInput("board: offset past the end", "GET", "/api/v1/boards/news-hn?offset=8", null, 400, "offset"),
         new BadInput("board: limit not a number", "GET", "/api/v1/boards/news-hn?limit=ten", null, 400, "limit"),
         new BadInput("board: unknown", "GET", "/api/v1/boards/nope", null, 404, null),
+        new BadInput("board: cursor", "GET", "/api/v1/boards/news-hn?cursor=x", null, 400, "cursor"),
         new BadInput("recompute: no token", "POST", "/api/v1/admin/boards/news-hn/recompute", "", 401, null),
         new BadInput("recompute: unknown board", "POST", "/api/v1/admin/boards/nope/recompute?admin", "", 404, null));
   }

@@ -3,6 +3,7 @@ package io.hotrank.board;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.hotrank.web.InvalidRequestException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -55,8 +56,12 @@ class BoardController {
       @PathVariable String name,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset,
+      @RequestParam(required = false) String cursor,
       @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
     BoardDefinition board = registry.require(name);
+    if (cursor != null) {
+      throw new InvalidRequestException("cursor", BoardHttp.CURSOR_MESSAGE);
+    }
     BoardHttp.Window window = http.window(board, limit, offset);
     if (window == null) {
       http.refuse(board, limit, offset);

@@ -62,6 +62,9 @@ class BoardHttp {
     throw new IllegalStateException("refuse() called for a valid window");
   }
 
+  /** Boards page with offset; cursors are for feeds. A cursor is refused, not ignored. */
+  static final String CURSOR_MESSAGE = "is not supported on boards; page with offset";
+
   /** The Cache-Control value of a board. */
   String cacheControl(String board) {
     return cacheControl.get(board);

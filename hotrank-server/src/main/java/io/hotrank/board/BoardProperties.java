@@ -17,4 +17,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 record BoardProperties(
     @DefaultValue("2000") int scanPageSize,
     @DefaultValue("5s") Duration unavailableRetryAfter,
-    @DefaultValue("50") int defaultLimit) {}
+    @DefaultValue("50") int defaultLimit) {
+
+  BoardProperties {
+    if (scanPageSize < 1) {
+      throw new IllegalArgumentException(
+          "hotrank.board.scan-page-size=" + scanPageSize + " must be at least 1");
+    }
+    if (defaultLimit < 1) {
+      throw new IllegalArgumentException(
+          "hotrank.board.default-limit=" + defaultLimit + " must be at least 1");
+    }
+    if (unavailableRetryAfter.isNegative() || unavailableRetryAfter.isZero()) {
+      throw new IllegalArgumentException(
+          "hotrank.board.unavailable-retry-after=" + unavailableRetryAfter + " must be positive");
+    }
+  }
+}

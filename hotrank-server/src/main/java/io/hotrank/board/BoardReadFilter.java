@@ -66,6 +66,9 @@ final class BoardReadFilter implements Filter {
       limit = null;
       offset = null;
     } else {
+      if (request.getParameter("cursor") != null) {
+        return false;
+      }
       try {
         limit = parameter(request, "limit");
         offset = parameter(request, "offset");
@@ -98,8 +101,9 @@ final class BoardReadFilter implements Filter {
     return true;
   }
 
+  /** Like Spring's binding of an optional Integer: absent or empty is null. */
   private static Integer parameter(HttpServletRequest request, String name) {
     String value = request.getParameter(name);
-    return value == null ? null : Integer.valueOf(value);
+    return value == null || value.isEmpty() ? null : Integer.valueOf(value.strip());
   }
 }

@@ -139,7 +139,8 @@ final class BoardReadServer implements SmartLifecycle {
       }
       QueryStringDecoder uri = new QueryStringDecoder(request.uri());
       String path = uri.path();
-      if (request.method() != HttpMethod.GET || !path.startsWith(PREFIX)
+      if ((request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD)
+          || !path.startsWith(PREFIX)
           || path.indexOf('/', PREFIX.length()) >= 0) {
         write(ctx, request, problem(path, HttpResponseStatus.NOT_FOUND, "not-found", "Not found",
             "This port serves GET " + PREFIX + "{name} only", List.of()));
@@ -152,14 +153,19 @@ final class BoardReadServer implements SmartLifecycle {
             "Board not found", new BoardNotFoundException(name).getMessage(), List.of()));
         return;
       }
+      if (parameterOrNull(uri, "cursor") != null) {
+        write(ctx, request, problem(path, HttpResponseStatus.BAD_REQUEST, "invalid-request",
+            "Invalid request", "cursor: " + BoardHttp.CURSOR_MESSAGE,
+            List.of(new FieldViolation("cursor", BoardHttp.CURSOR_MESSAGE))));
+        return;
+      }
       Integer limit;
       Integer offset;
       try {
         limit = parameter(uri, "limit");
         offset = parameter(uri, "offset");
       } catch (NumberFormatException e) {
-        String field = parameterOrNull(uri, "limit") != null && !isInteger(parameterOrNull(uri, "limit"))
-            ? "limit" : "offset";
+        String field = isInteger(parameterOrNull(uri, "limit")) ? "offset" : "limit";
         write(ctx, request, problem(path, HttpResponseStatus.BAD_REQUEST, "invalid-request",
             "Invalid request", field + " must be an integer",
             List.of(new FieldViolation(field, "must be an integer"))));
@@ -247,7 +253,13 @@ final class BoardReadServer implements SmartLifecycle {
   }
 
   private static void write(ChannelHandlerContext ctx, HttpRequest request, FullHttpResponse response) {
-    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+    if (response.status() != HttpResponseStatus.NOT_MODIFIED) {
+      // RFC 9110: a 304 carries no Content-Length; a HEAD answer carries the GET's, no body.
+      response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+    }
+    if (request.method() == HttpMethod.HEAD) {
+      response = response.replace(Unpooled.EMPTY_BUFFER);
+    }
     HttpHeaders.setKeepAlive(response, HttpHeaders.isKeepAlive(request));
     if (HttpHeaders.isKeepAlive(request)) {
       ctx.writeAndFlush(response);
@@ -256,9 +268,10 @@ final class BoardReadServer implements SmartLifecycle {
     }
   }
 
+  /** Like Spring's binding of an optional Integer: absent or empty is null. */
   private static Integer parameter(QueryStringDecoder uri, String name) {
     String value = parameterOrNull(uri, name);
-    return value == null ? null : Integer.valueOf(value);
+    return value == null || value.isEmpty() ? null : Integer.valueOf(value.strip());
   }
 
   private static String parameterOrNull(QueryStringDecoder uri, String name) {
@@ -267,8 +280,11 @@ final class BoardReadServer implements SmartLifecycle {
   }
 
   private static boolean isInteger(String value) {
+    if (value == null || value.isEmpty()) {
+      return true;
+    }
     try {
-      Integer.parseInt(value);
+      Integer.parseInt(value.strip());
       return true;
     } catch (NumberFormatException e) {
       return false;

@@ -21,9 +21,10 @@ class BoardSnapshotStore {
   }
 
   /**
-   * Stores the snapshot unless the stored one is as new or newer. An UPDATE guarded by the
-   * version, then an INSERT for a board never stored; an INSERT that loses a race to another
-   * publisher's means a newer row is there, which is the outcome wanted.
+   * Stores the snapshot unless the stored one is as new or newer: an UPDATE guarded by the
+   * version, then an INSERT for a board never stored, and if that INSERT loses a race, the
+   * guarded UPDATE again. Runs in its own auto-committed statements (a failed INSERT would
+   * abort a surrounding PostgreSQL transaction).
    *
    * @return true if this snapshot is now the stored one
    */
@@ -46,7 +47,12 @@ class BoardSnapshotStore {
           snapshot.board(), snapshot.version(), computedAt, payload);
       return true;
     } catch (DuplicateKeyException raced) {
-      return false;
+      // Another publisher inserted the board's first row meanwhile; keep whichever is newer.
+      return jdbc.update(
+              "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
+                  + " WHERE board = ? AND version < ?",
+              snapshot.version(), computedAt, payload, snapshot.board(), snapshot.version())
+          == 1;
     }
   }
 

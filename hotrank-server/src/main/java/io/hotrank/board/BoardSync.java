@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,8 @@ import reactor.core.Disposable;
  *       the check runs at once. A notice, too, proves Redis answers again.
  * </ul>
  *
- * All fetches run on one background thread, never on a request thread. Thread-safe.
+ * Fetches run on background threads (one for notices, one for checks, so a slow database
+ * never delays a notice), never on a request thread. Thread-safe.
  */
 @Component
 class BoardSync implements MessageListener, SmartLifecycle {
@@ -58,6 +60,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final Duration checkInterval;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
   private ScheduledExecutorService worker;
+  /** Fetches announced versions; separate from {@link #worker}, whose checks may wait on the DB. */
+  private ExecutorService noticeFetcher;
   private Disposable reconnects;
   private volatile boolean running;
 
@@ -83,6 +87,11 @@ class BoardSync implements MessageListener, SmartLifecycle {
   public synchronized void start() {
     worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "board-sync");
+      thread.setDaemon(true);
+      return thread;
+    });
+    noticeFetcher = Executors.newSingleThreadExecutor(r -> {
+      Thread thread = new Thread(r, "board-notices");
       thread.setDaemon(true);
       return thread;
     });
@@ -116,6 +125,9 @@ class BoardSync implements MessageListener, SmartLifecycle {
     running = false;
     if (reconnects != null) {
       reconnects.dispose();
+    }
+    if (noticeFetcher != null) {
+      noticeFetcher.shutdownNow();
     }
     if (worker != null) {
       worker.shutdownNow();
@@ -153,7 +165,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
     String board = notice[0];
     guard.redisSeemsBack();
     if (version > local.version(board) && pending.add(board) && running) {
-      worker.execute(() -> {
+      noticeFetcher.execute(() -> {
         pending.remove(board);
         if (version > local.version(board)) {
           refresh(board);

@@ -59,6 +59,8 @@ public class ItemService {
     if (request.createdAt() != null) {
       violations.check(!request.createdAt().isAfter(now.plus(FUTURE_TOLERANCE)), "createdAt",
           "must not be in the future");
+      violations.check(!request.createdAt().isBefore(Instant.EPOCH), "createdAt",
+          "must not be before 1970-01-01T00:00:00Z");
     }
     violations.throwIfAny();
     Instant createdAt =
@@ -166,15 +168,22 @@ public class ItemService {
     if (violations.check(r.title() != null && !r.title().isBlank(), "title", "is required")) {
       violations.check(r.title().length() <= MAX_TITLE, "title",
           "must be at most " + MAX_TITLE + " characters, was " + r.title().length());
+      violations.check(!hasControlCharacter(r.title()), "title",
+          "must not contain control characters");
     }
     List<String> tags = r.tags() == null ? List.of() : r.tags();
     violations.check(tags.size() <= MAX_TAGS, "tags", "at most " + MAX_TAGS + " tags");
     for (int i = 0; i < tags.size(); i++) {
       String tag = tags.get(i);
       violations.check(tag != null && !tag.isBlank() && tag.length() <= MAX_TAG
-              && tag.indexOf(',') < 0, "tags[" + i + "]",
-          "must be 1 to " + MAX_TAG + " characters without ','");
+              && tag.indexOf(',') < 0 && !hasControlCharacter(tag), "tags[" + i + "]",
+          "must be 1 to " + MAX_TAG + " characters without ',' or control characters");
     }
+  }
+
+  /** NUL and other control characters: PostgreSQL refuses NUL in text, and none belong in a title. */
+  private static boolean hasControlCharacter(String text) {
+    return text.chars().anyMatch(Character::isISOControl);
   }
 
   private static List<String> tags(ItemRequest r) {

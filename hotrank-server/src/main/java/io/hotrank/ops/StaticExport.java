@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -34,21 +36,33 @@ class StaticExport {
   private static final int HTML_ENTRIES = 20;
 
   private final Path boards;
+  private final LocalBoards local;
+  private final Map<String, Long> exported = new HashMap<>();
 
-  StaticExport(@Value("${hotrank.export.dir}") Path dir) throws IOException {
+  StaticExport(@Value("${hotrank.export.dir}") Path dir, LocalBoards local) throws IOException {
     this.boards = dir.resolve("boards").toAbsolutePath();
+    this.local = local;
     Files.createDirectories(boards);
     log.info("Static export of boards to {}", boards);
   }
 
+  /**
+   * Writes the board's current snapshot. Installs can race (a notice from another instance and
+   * this instance's own publish); serialising the writes and exporting what is installed now,
+   * never an older version than the last written, keeps the files on the newest version.
+   */
   @EventListener
-  void onInstalled(LocalBoards.Installed installed) {
-    BoardSnapshot snapshot = installed.snapshot();
+  synchronized void onInstalled(LocalBoards.Installed installed) {
+    BoardSnapshot snapshot = local.get(installed.snapshot().board()).orElse(installed.snapshot());
+    if (exported.getOrDefault(snapshot.board(), 0L) >= snapshot.version()) {
+      return;
+    }
     try {
       // The default window is what GET /api/v1/boards/{name} serves without parameters.
       writeAtomically(boards.resolve(snapshot.board() + ".json"), snapshot.defaultBody());
       writeAtomically(boards.resolve(snapshot.board() + ".html"),
           html(snapshot).getBytes(StandardCharsets.UTF_8));
+      exported.put(snapshot.board(), snapshot.version());
     } catch (IOException e) {
       log.warn("Board '{}' v{}: static export failed ({})", snapshot.board(), snapshot.version(),
           e.toString());

@@ -3,6 +3,7 @@ package io.hotrank.web;
 import io.hotrank.HotrankException;
 import io.hotrank.board.BoardNotFoundException;
 import io.hotrank.board.BoardUnavailableException;
+import io.hotrank.board.ComputationAbandonedException;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemNotFoundException;
 import java.net.URI;
@@ -10,6 +11,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -72,6 +74,24 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return withHeader(
         problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage(), List.of()),
         HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"hotrank-admin\"");
+  }
+
+  @ExceptionHandler(ComputationAbandonedException.class)
+  ResponseEntity<ProblemDetail> abandoned(ComputationAbandonedException e) {
+    return withHeader(
+        problem(HttpStatus.SERVICE_UNAVAILABLE, "shutting-down", "Shutting down", e.getMessage(),
+            List.of()),
+        HttpHeaders.RETRY_AFTER, "5");
+  }
+
+  /** The database (or Redis, on a write) failed: retryable, not the client's fault. */
+  @ExceptionHandler(DataAccessException.class)
+  ResponseEntity<ProblemDetail> storageUnavailable(DataAccessException e) {
+    log.warn("Storage failed while serving a request: {}", e.toString());
+    return withHeader(
+        problem(HttpStatus.SERVICE_UNAVAILABLE, "storage-unavailable", "Storage unavailable",
+            "A storage layer did not answer; try again", List.of()),
+        HttpHeaders.RETRY_AFTER, "5");
   }
 
   @ExceptionHandler(HotrankException.class)
