@@ -487,6 +487,28 @@ abstract class HotrankApiContract {
   }
 
   @Test
+  void concurrentReadsOfABoardNoLayerHas_costTheLayersAboutOneLookup() throws Exception {
+    java.util.function.DoubleSupplier loads = () -> http
+        .get("/actuator/metrics/hotrank.board.read.loads").json()
+        .get("measurements").get(0).get("value").asDouble();
+    double before = loads.getAsDouble();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+    try {
+      List<java.util.concurrent.Future<Integer>> reads = new ArrayList<>();
+      for (int i = 0; i < 48; i++) {
+        reads.add(pool.submit(() -> http.get("/api/v1/boards/ghost").status()));
+      }
+      for (var read : reads) {
+        assertThat(read.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(503);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // One load per 250 ms memory of "nothing there" while the reads last, far below one each.
+    assertThat(loads.getAsDouble() - before).isBetween(0.0, 8.0);
+  }
+
+  @Test
   void boardNeverComputed_is503WithRetryAfter() {
     Answer answer = http.get("/api/v1/boards/ghost");
     assertThat(answer.status()).isEqualTo(503);
@@ -530,7 +552,9 @@ abstract class HotrankApiContract {
       assertThat(second.http().get("/api/v1/boards/fallback").status()).isEqualTo(503);
       long version = http.admin("/api/v1/admin/boards/fallback/recompute").json().get("version").asLong();
 
-      Answer fromRedis = second.http().get("/api/v1/boards/fallback");
+      // a miss is remembered for 250 ms before the layers are asked again
+      Answer fromRedis = await().atMost(Duration.ofSeconds(3))
+          .until(() -> second.http().get("/api/v1/boards/fallback"), a -> a.status() != 503);
       assertThat(fromRedis.status()).isEqualTo(200);
       assertThat(fromRedis.header("X-Hotrank-Source")).isEqualTo("redis");
       assertThat(fromRedis.json().get("version").asLong()).isEqualTo(version);

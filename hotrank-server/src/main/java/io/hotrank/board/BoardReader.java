@@ -6,6 +6,8 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +43,12 @@ public class BoardReader {
   private final RedisReadGuard guard;
   private final BoardProperties properties;
   private final MeterRegistry meters;
+  private static final java.time.Duration NOTHING_MEMORY = java.time.Duration.ofMillis(250);
+
+  private final Map<String, CompletableFuture<Optional<Served>>> loading = new ConcurrentHashMap<>();
+  private final Map<String, Long> nothingUntil = new ConcurrentHashMap<>();
+  private final Counter loads;
+
   /** Read counters per board and source, created once: the local hit path allocates nothing. */
   private final Map<String, Map<Source, Counter>> reads = new HashMap<>();
 
@@ -54,6 +62,7 @@ public class BoardReader {
     this.guard = guard;
     this.properties = properties;
     this.meters = meters;
+    this.loads = meters.counter("hotrank.board.read.loads");
     for (BoardDefinition board : registry.all()) {
       Map<Source, Counter> bySource = new EnumMap<>(Source.class);
       for (Source source : Source.values()) {
@@ -72,13 +81,52 @@ public class BoardReader {
    */
   public Served read(String name) {
     BoardDefinition board = registry.require(name);
-    Optional<BoardSnapshot> held = local.get(board.name());
-    if (held.isPresent()) {
+    BoardSnapshot held = local.getOrNull(board.name());
+    if (held != null) {
       count(board.name(), Source.LOCAL);
-      return new Served(held.get(), Source.LOCAL);
+      return new Served(held, Source.LOCAL);
     }
-    return load(board.name())
+    Long until = nothingUntil.get(name);
+    if (until != null && until - System.nanoTime() > 0) {
+      throw new BoardUnavailableException(name, properties.unavailableRetryAfter());
+    }
+    return loadOnce(name)
         .orElseThrow(() -> new BoardUnavailableException(name, properties.unavailableRetryAfter()));
+  }
+
+  /**
+   * One load per board at a time: concurrent misses wait for the load in progress instead of
+   * each asking Redis and the database (single flight). A load that finds nothing is remembered
+   * for 250 ms, so a board polled before it was ever computed costs the layers four lookups a
+   * second, not one per request.
+   */
+  private Optional<Served> loadOnce(String name) {
+    CompletableFuture<Optional<Served>> mine = new CompletableFuture<>();
+    CompletableFuture<Optional<Served>> running = loading.putIfAbsent(name, mine);
+    if (running != null) {
+      try {
+        return running.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+    }
+    try {
+      loads.increment();
+      Optional<Served> found = load(name);
+      if (found.isEmpty()) {
+        long quiet = Math.min(NOTHING_MEMORY.toNanos(), properties.unavailableRetryAfter().toNanos());
+        nothingUntil.put(name, System.nanoTime() + quiet);
+      } else {
+        nothingUntil.remove(name);
+      }
+      mine.complete(found);
+      return found;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      loading.remove(name, mine);
+    }
   }
 
   /**

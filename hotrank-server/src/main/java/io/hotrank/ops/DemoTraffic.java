@@ -3,6 +3,7 @@ package io.hotrank.ops;
 import io.hotrank.event.EventBatch;
 import io.hotrank.event.EventService;
 import io.hotrank.item.ItemExistsException;
+import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.ItemRequest;
 import io.hotrank.item.ItemService;
 import java.time.Clock;
@@ -136,6 +137,13 @@ class DemoTraffic implements SmartLifecycle {
         batch.add(new EventBatch.Event(biz, itemId, type(), null, null));
       }
       events.apply(new EventBatch(batch));
+    } catch (ItemNotFoundException gone) {
+      // Someone deleted a demo item: stop sending it traffic, or every batch would be refused.
+      synchronized (ids) {
+        ids.remove(Long.valueOf(gone.id()));
+      }
+      rebuildDistribution();
+      log.info("Demo traffic: item {}/{} is gone; no longer sending it events", gone.biz(), gone.id());
     } catch (RuntimeException e) {
       log.warn("Demo traffic: batch failed ({})", e.toString());
     }
