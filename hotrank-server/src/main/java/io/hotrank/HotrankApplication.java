@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Bean;
 public class HotrankApplication {
 
   /**
-   * Starts the service. With no Redis and no datasource configured it runs on the embedded
-   * default (see {@code io.hotrank.embedded}).
+   * Starts the service. With no Redis and no datasource configured it runs on the embedded default
+   * (see {@code io.hotrank.embedded}).
    *
    * @param args Spring Boot command-line arguments, for example {@code --hotrank.demo=true}
    */

@@ -5,11 +5,12 @@ import org.springframework.test.context.TestPropertySource;
 
 /** The API contract on MariaDB or MySQL ({@code HOTRANK_TEST_MYSQL_URL}). */
 @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_MYSQL_URL", matches = ".+")
-@TestPropertySource(properties = {
-    "spring.datasource.url=${HOTRANK_TEST_MYSQL_URL}",
-    "spring.datasource.username=${HOTRANK_TEST_MYSQL_USER:root}",
-    "spring.datasource.password=${HOTRANK_TEST_MYSQL_PASSWORD:}"
-})
+@TestPropertySource(
+    properties = {
+      "spring.datasource.url=${HOTRANK_TEST_MYSQL_URL}",
+      "spring.datasource.username=${HOTRANK_TEST_MYSQL_USER:root}",
+      "spring.datasource.password=${HOTRANK_TEST_MYSQL_PASSWORD:}"
+    })
 class MariaDbApiTest extends HotrankApiContract {
 
   @Override

@@ -5,11 +5,12 @@ import org.springframework.test.context.TestPropertySource;
 
 /** The API contract on PostgreSQL ({@code HOTRANK_TEST_POSTGRES_URL}). */
 @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_POSTGRES_URL", matches = ".+")
-@TestPropertySource(properties = {
-    "spring.datasource.url=${HOTRANK_TEST_POSTGRES_URL}",
-    "spring.datasource.username=${HOTRANK_TEST_POSTGRES_USER:postgres}",
-    "spring.datasource.password=${HOTRANK_TEST_POSTGRES_PASSWORD:}"
-})
+@TestPropertySource(
+    properties = {
+      "spring.datasource.url=${HOTRANK_TEST_POSTGRES_URL}",
+      "spring.datasource.username=${HOTRANK_TEST_POSTGRES_USER:postgres}",
+      "spring.datasource.password=${HOTRANK_TEST_POSTGRES_PASSWORD:}"
+    })
 class PostgresApiTest extends HotrankApiContract {
 
   @Override

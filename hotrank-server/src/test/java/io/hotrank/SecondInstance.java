@@ -30,10 +30,12 @@ final class SecondInstance implements AutoCloseable {
   static SecondInstance start(Environment environment, String... extra) {
     // Command-line arguments: they outrank application.yml, as the copied values must.
     List<String> args = new ArrayList<>();
-    for (String key : new String[] {
-        "spring.datasource.url", "spring.datasource.username", "spring.datasource.password",
-        "spring.data.redis.url", "spring.data.redis.host", "spring.data.redis.port",
-        "hotrank.redis.key-prefix", "hotrank.data-dir"}) {
+    for (String key :
+        new String[] {
+          "spring.datasource.url", "spring.datasource.username", "spring.datasource.password",
+          "spring.data.redis.url", "spring.data.redis.host", "spring.data.redis.port",
+          "hotrank.redis.key-prefix", "hotrank.data-dir"
+        }) {
       String value = environment.getProperty(key);
       if (value != null) {
         args.add("--" + key + "=" + value);
@@ -42,9 +44,10 @@ final class SecondInstance implements AutoCloseable {
     args.add("--server.port=0");
     args.add("--hotrank.board.scheduling=false");
     args.addAll(List.of(extra));
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(HotrankApplication.class)
-        .profiles("test")
-        .run(args.toArray(String[]::new));
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(HotrankApplication.class)
+            .profiles("test")
+            .run(args.toArray(String[]::new));
     return new SecondInstance(context, environment.getProperty("hotrank.redis.key-prefix"));
   }
 

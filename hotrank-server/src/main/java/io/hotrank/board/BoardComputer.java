@@ -12,15 +12,16 @@ import org.springframework.stereotype.Component;
 
 /**
  * Ranks one board: scans its window, scores every item, keeps the Top-N in a bounded heap and
- * attaches the winners' details. Memory is O(N) whatever the number of items scanned.
- * Thread-safe; holds no state between computations.
+ * attaches the winners' details. Memory is O(N) whatever the number of items scanned. Thread-safe;
+ * holds no state between computations.
  */
 @Component
 public class BoardComputer {
 
   /** The board order: score desc, then the younger item first, then the larger id first. */
   static final Comparator<Scored> BEST_FIRST =
-      Comparator.comparingDouble(Scored::score).reversed()
+      Comparator.comparingDouble(Scored::score)
+          .reversed()
           .thenComparing(Comparator.comparingLong(Scored::createdAtMillis).reversed())
           .thenComparing(Comparator.comparingLong(Scored::id).reversed());
 
@@ -46,10 +47,22 @@ public class BoardComputer {
    */
   public Result compute(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
     BoundedTopN<Scored> top = new BoundedTopN<>(board.size(), BEST_FIRST);
-    long scanned = scan.scan(board.biz(), now.minus(board.window()), now, pageSize, cancelled,
-        row -> top.offer(new Scored(row.id(), row.createdAtMillis(),
-            board.score().score(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()), now),
-            row)));
+    long scanned =
+        scan.scan(
+            board.biz(),
+            now.minus(board.window()),
+            now,
+            pageSize,
+            cancelled,
+            row ->
+                top.offer(
+                    new Scored(
+                        row.id(),
+                        row.createdAtMillis(),
+                        board
+                            .score()
+                            .score(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()), now),
+                        row)));
     List<Scored> winners = top.toSortedList();
     Map<Long, WindowScan.Details> details =
         scan.details(board.biz(), winners.stream().map(Scored::id).toList());
@@ -59,8 +72,16 @@ public class BoardComputer {
       if (d == null) {
         continue; // deleted between the scan and the details query
       }
-      entries.add(new BoardEntry(entries.size() + 1, board.biz(), s.id(), s.score(), d.title(),
-          d.authorId(), Instant.ofEpochMilli(s.createdAtMillis()), Item.Counts.of(s.row().counts())));
+      entries.add(
+          new BoardEntry(
+              entries.size() + 1,
+              board.biz(),
+              s.id(),
+              s.score(),
+              d.title(),
+              d.authorId(),
+              Instant.ofEpochMilli(s.createdAtMillis()),
+              Item.Counts.of(s.row().counts())));
     }
     return new Result(now, entries, scanned);
   }

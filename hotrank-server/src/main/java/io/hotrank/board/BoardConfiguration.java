@@ -5,22 +5,22 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.context.annotation.Configuration;
 
 /** Installs the read fast path and the optional read port. */
 @Configuration(proxyBeanMethods = false)
 class BoardConfiguration {
 
   /**
-   * Runs before Spring's own filters: a hit answered here needs none of them (no body to
-   * decode, no request context); its HTTP metrics are counted by {@code hotrank.board.reads}.
+   * Runs before Spring's own filters: a hit answered here needs none of them (no body to decode, no
+   * request context); its HTTP metrics are counted by {@code hotrank.board.reads}.
    */
   @Bean
   @ConditionalOnBooleanProperty(name = "hotrank.board.fast-path", matchIfMissing = true)
-  FilterRegistrationBean<BoardReadFilter> boardReadFilter(BoardRegistry registry,
-      BoardReader reader, BoardHttp http) {
+  FilterRegistrationBean<BoardReadFilter> boardReadFilter(
+      BoardRegistry registry, BoardReader reader, BoardHttp http) {
     FilterRegistrationBean<BoardReadFilter> registration =
         new FilterRegistrationBean<>(new BoardReadFilter(registry, reader, http));
     registration.addUrlPatterns(BoardReadFilter.PREFIX + "*");
@@ -28,10 +28,16 @@ class BoardConfiguration {
     return registration;
   }
 
-  /** The optional Netty listener for board reads; off unless {@code hotrank.read-server.port} is set. */
+  /**
+   * The optional Netty listener for board reads; off unless {@code hotrank.read-server.port} is
+   * set.
+   */
   @Bean
   @ConditionalOnProperty("hotrank.read-server.port")
-  BoardReadServer boardReadServer(BoardRegistry registry, BoardReader reader, BoardHttp http,
+  BoardReadServer boardReadServer(
+      BoardRegistry registry,
+      BoardReader reader,
+      BoardHttp http,
       ConfigurableEnvironment environment,
       @Value("${hotrank.read-server.address:0.0.0.0}") String address,
       @Value("${hotrank.read-server.port}") int port,

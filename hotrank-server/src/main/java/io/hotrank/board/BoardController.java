@@ -1,9 +1,9 @@
 package io.hotrank.board;
 
+import io.hotrank.web.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.hotrank.web.InvalidRequestException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -25,8 +25,12 @@ class BoardController {
   private final LocalBoards local;
   private final BoardHttp http;
 
-  BoardController(BoardRegistry registry, BoardReader reader, BoardRecomputer recomputer,
-      LocalBoards local, BoardHttp http) {
+  BoardController(
+      BoardRegistry registry,
+      BoardReader reader,
+      BoardRecomputer recomputer,
+      LocalBoards local,
+      BoardHttp http) {
     this.registry = registry;
     this.reader = reader;
     this.recomputer = recomputer;
@@ -36,19 +40,22 @@ class BoardController {
 
   @GetMapping("/api/v1/boards")
   List<Map<String, Object>> list() {
-    return registry.all().stream().map(board -> {
-      Map<String, Object> view = new LinkedHashMap<>();
-      view.put("name", board.name());
-      view.put("biz", board.biz());
-      view.put("algorithm", board.algorithm());
-      view.put("size", board.size());
-      view.put("window", board.window().toString());
-      view.put("refresh", board.refresh());
-      BoardSnapshot held = local.get(board.name()).orElse(null);
-      view.put("version", held == null ? null : held.version());
-      view.put("computedAt", held == null ? null : held.computedAt().toString());
-      return view;
-    }).toList();
+    return registry.all().stream()
+        .map(
+            board -> {
+              Map<String, Object> view = new LinkedHashMap<>();
+              view.put("name", board.name());
+              view.put("biz", board.biz());
+              view.put("algorithm", board.algorithm());
+              view.put("size", board.size());
+              view.put("window", board.window().toString());
+              view.put("refresh", board.refresh());
+              BoardSnapshot held = local.get(board.name()).orElse(null);
+              view.put("version", held == null ? null : held.version());
+              view.put("computedAt", held == null ? null : held.computedAt().toString());
+              return view;
+            })
+        .toList();
   }
 
   @GetMapping("/api/v1/boards/{name}")
@@ -78,7 +85,8 @@ class BoardController {
       return new ResponseEntity<>(headers, HttpStatus.NOT_MODIFIED);
     }
     headers.setContentType(MediaType.APPLICATION_JSON);
-    return new ResponseEntity<>(snapshot.body(window.offset(), window.limit()), headers, HttpStatus.OK);
+    return new ResponseEntity<>(
+        snapshot.body(window.offset(), window.limit()), headers, HttpStatus.OK);
   }
 
   @PostMapping("/api/v1/admin/boards/{name}/recompute")

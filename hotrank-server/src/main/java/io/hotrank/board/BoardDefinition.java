@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
- * A validated board: what it ranks, how, over which window, how many entries, how often.
- * Immutable and thread-safe.
+ * A validated board: what it ranks, how, over which window, how many entries, how often. Immutable
+ * and thread-safe.
  *
  * @param name unique board name, used in URLs and Redis keys
  * @param biz the content type it ranks
@@ -65,32 +65,44 @@ public record BoardDefinition(
     try {
       cron = CronExpression.parse(refresh);
     } catch (IllegalArgumentException e) {
-      problems.add(property + ".refresh='" + refresh + "' is not a cron expression (6 fields or"
-          + " a macro such as @hourly): " + e.getMessage());
+      problems.add(
+          property
+              + ".refresh='"
+              + refresh
+              + "' is not a cron expression (6 fields or"
+              + " a macro such as @hourly): "
+              + e.getMessage());
     }
     String algorithm = spec.algorithm() == null ? "hacker-news" : spec.algorithm();
     HotScore score = null;
     try {
       Weights weights = spec.weights() == null ? Weights.likesOnly() : Weights.of(spec.weights());
-      score = switch (algorithm) {
-        case "hacker-news" -> HotScore.hackerNews(weights, spec.gravity() == null ? 1.5 : spec.gravity());
-        case "reddit" -> HotScore.reddit(weights);
-        case "decay" -> HotScore.decay(weights,
-            spec.halfLife() == null ? Duration.ofHours(6) : spec.halfLife());
-        default -> {
-          problems.add(property + ".algorithm='" + algorithm
-              + "' is unknown; expected hacker-news, reddit or decay");
-          yield null;
-        }
-      };
+      score =
+          switch (algorithm) {
+            case "hacker-news" ->
+                HotScore.hackerNews(weights, spec.gravity() == null ? 1.5 : spec.gravity());
+            case "reddit" -> HotScore.reddit(weights);
+            case "decay" ->
+                HotScore.decay(
+                    weights, spec.halfLife() == null ? Duration.ofHours(6) : spec.halfLife());
+            default -> {
+              problems.add(
+                  property
+                      + ".algorithm='"
+                      + algorithm
+                      + "' is unknown; expected hacker-news, reddit or decay");
+              yield null;
+            }
+          };
     } catch (IllegalArgumentException e) {
       problems.add(property + ": " + e.getMessage());
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("Invalid board configuration: " + String.join("; ", problems));
+      throw new IllegalArgumentException(
+          "Invalid board configuration: " + String.join("; ", problems));
     }
-    return new BoardDefinition(spec.name(), spec.biz(), algorithm, score, window, size, refresh,
-        cron, interval(cron));
+    return new BoardDefinition(
+        spec.name(), spec.biz(), algorithm, score, window, size, refresh, cron, interval(cron));
   }
 
   /** The gap between the next two runs of the cron, at least one second. */

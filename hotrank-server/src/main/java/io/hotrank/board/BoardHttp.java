@@ -54,9 +54,13 @@ class BoardHttp {
     int window = limit == null ? Math.min(properties.defaultLimit(), board.size()) : limit;
     int skip = offset == null ? 0 : offset;
     Violations violations = new Violations();
-    violations.check(window >= 1 && window <= board.size(), "limit",
+    violations.check(
+        window >= 1 && window <= board.size(),
+        "limit",
         "must be between 1 and " + board.size() + ", was " + window);
-    violations.check(skip >= 0 && skip < board.size(), "offset",
+    violations.check(
+        skip >= 0 && skip < board.size(),
+        "offset",
         "must be between 0 and " + (board.size() - 1) + ", was " + skip);
     violations.throwIfAny();
     throw new IllegalStateException("refuse() called for a valid window");
@@ -72,8 +76,8 @@ class BoardHttp {
 
   /** Seconds since the snapshot was computed, for the Age header. */
   String age(BoardSnapshot snapshot) {
-    return Long.toString(Math.max(0,
-        (clock.millis() - snapshot.computedAt().toEpochMilli()) / 1000));
+    return Long.toString(
+        Math.max(0, (clock.millis() - snapshot.computedAt().toEpochMilli()) / 1000));
   }
 
   /**

@@ -7,10 +7,10 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
 
 /**
- * Loads every board's newest snapshot (Redis, else the database) into the local layer at
- * startup. Application runners complete before Spring Boot reports the instance ready
- * ({@code /actuator/health/readiness}), so an instance joining a rolling deploy serves its first
- * read locally. A board found nowhere is logged and served as soon as it is computed.
+ * Loads every board's newest snapshot (Redis, else the database) into the local layer at startup.
+ * Application runners complete before Spring Boot reports the instance ready ({@code
+ * /actuator/health/readiness}), so an instance joining a rolling deploy serves its first read
+ * locally. A board found nowhere is logged and served as soon as it is computed.
  */
 @Component
 class BoardPreloader implements ApplicationRunner {
@@ -22,8 +22,8 @@ class BoardPreloader implements ApplicationRunner {
   private final LocalBoards local;
   private final BoardRedisStore redis;
 
-  BoardPreloader(BoardRegistry registry, BoardReader reader, LocalBoards local,
-      BoardRedisStore redis) {
+  BoardPreloader(
+      BoardRegistry registry, BoardReader reader, LocalBoards local, BoardRedisStore redis) {
     this.registry = registry;
     this.reader = reader;
     this.local = local;
@@ -39,10 +39,18 @@ class BoardPreloader implements ApplicationRunner {
       if (local.get(board.name()).isPresent()) {
         continue;
       }
-      reader.load(board.name()).ifPresentOrElse(
-          served -> log.info("Board '{}' v{} preloaded from {}", board.name(),
-              served.snapshot().version(), served.source().header()),
-          () -> log.info("Board '{}' has no snapshot yet; it is served once computed", board.name()));
+      reader
+          .load(board.name())
+          .ifPresentOrElse(
+              served ->
+                  log.info(
+                      "Board '{}' v{} preloaded from {}",
+                      board.name(),
+                      served.snapshot().version(),
+                      served.source().header()),
+              () ->
+                  log.info(
+                      "Board '{}' has no snapshot yet; it is served once computed", board.name()));
     }
   }
 }

@@ -6,10 +6,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Publishes a computed board to every layer: Redis (fresh key swapped live by a script), then
- * this instance's local snapshot, then the database snapshot row. The local snapshot is replaced
- * even when Redis fails, so the instance that computed always serves its newest result; a
- * failing layer is logged and counted, never fatal.
+ * Publishes a computed board to every layer: Redis (fresh key swapped live by a script), then this
+ * instance's local snapshot, then the database snapshot row. The local snapshot is replaced even
+ * when Redis fails, so the instance that computed always serves its newest result; a failing layer
+ * is logged and counted, never fatal.
  */
 @Component
 class BoardPublisher {
@@ -22,8 +22,12 @@ class BoardPublisher {
   private final BoardProperties properties;
   private final MeterRegistry meters;
 
-  BoardPublisher(BoardRedisStore redis, BoardSnapshotStore database, LocalBoards local,
-      BoardProperties properties, MeterRegistry meters) {
+  BoardPublisher(
+      BoardRedisStore redis,
+      BoardSnapshotStore database,
+      LocalBoards local,
+      BoardProperties properties,
+      MeterRegistry meters) {
     this.redis = redis;
     this.database = database;
     this.local = local;
@@ -35,10 +39,10 @@ class BoardPublisher {
    * Publishes a computation result under a new version.
    *
    * <p>With Redis up, the version comes from its sequence, so concurrent publishers never share
-   * one; a publisher that finds a newer version live in Redis keeps that one rather than its
-   * own. With Redis down, the version is one above the newest this instance or the database
-   * knows; instances that publish at the same moment while Redis is down can then pick the same
-   * number, which the scheduling leases of a later version rule out.
+   * one; a publisher that finds a newer version live in Redis keeps that one rather than its own.
+   * With Redis down, the version is one above the newest this instance or the database knows;
+   * instances that publish at the same moment while Redis is down can then pick the same number,
+   * which the scheduling leases of a later version rule out.
    *
    * @return the snapshot this instance serves afterwards
    */
@@ -52,19 +56,28 @@ class BoardPublisher {
       redisUp = false;
       failure("redis", board, version, e);
     }
-    BoardSnapshot snapshot = BoardSnapshot.of(board.name(), version, result.computedAt(),
-        result.entries(), properties.defaultLimit());
+    BoardSnapshot snapshot =
+        BoardSnapshot.of(
+            board.name(),
+            version,
+            result.computedAt(),
+            result.entries(),
+            properties.defaultLimit());
     if (redisUp) {
       try {
         if (!redis.publish(snapshot)) {
-          log.warn("Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
-              board.name(), version);
-          return redis.live(board.name())
+          log.warn(
+              "Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
+              board.name(),
+              version);
+          return redis
+              .live(board.name())
               .map(payload -> BoardSnapshot.parse(payload, properties.defaultLimit(), "redis"))
-              .map(live -> {
-                local.install(live);
-                return local.get(board.name()).orElse(live);
-              })
+              .map(
+                  live -> {
+                    local.install(live);
+                    return local.get(board.name()).orElse(live);
+                  })
               .orElse(snapshot);
         }
       } catch (RuntimeException e) {
@@ -92,8 +105,14 @@ class BoardPublisher {
   }
 
   private void failure(String layer, BoardDefinition board, long version, RuntimeException e) {
-    meters.counter("hotrank.board.publish.failures", "board", board.name(), "layer", layer).increment();
-    log.warn("Board '{}' v{}: publishing to {} failed, other layers still serve it: {}",
-        board.name(), version, layer, e.toString());
+    meters
+        .counter("hotrank.board.publish.failures", "board", board.name(), "layer", layer)
+        .increment();
+    log.warn(
+        "Board '{}' v{}: publishing to {} failed, other layers still serve it: {}",
+        board.name(),
+        version,
+        layer,
+        e.toString());
   }
 }

@@ -10,16 +10,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * The hot path of {@code GET /api/v1/boards/{name}}: when the board is configured, the
- * parameters are valid and the local snapshot is present, answer straight from the servlet
- * filter, copying pre-rendered bytes. Everything else (bad parameters, unknown boards, local
- * misses, fallbacks, errors) continues to {@link BoardController}, which answers alike through
- * {@link BoardHttp}.
+ * The hot path of {@code GET /api/v1/boards/{name}}: when the board is configured, the parameters
+ * are valid and the local snapshot is present, answer straight from the servlet filter, copying
+ * pre-rendered bytes. Everything else (bad parameters, unknown boards, local misses, fallbacks,
+ * errors) continues to {@link BoardController}, which answers alike through {@link BoardHttp}.
  *
- * <p>Why a filter: Spring MVC's dispatch (handler lookup, argument resolution, message
- * conversion, response wrapping) costs more than the whole job here, which is a map lookup
- * and one write; measured with wrk in BENCHMARKS.md. {@code hotrank.board.fast-path=false}
- * turns it off.
+ * <p>Why a filter: Spring MVC's dispatch (handler lookup, argument resolution, message conversion,
+ * response wrapping) costs more than the whole job here, which is a map lookup and one write;
+ * measured with wrk in BENCHMARKS.md. {@code hotrank.board.fast-path=false} turns it off.
  */
 final class BoardReadFilter implements Filter {
 

@@ -43,12 +43,12 @@ import org.springframework.core.env.MapPropertySource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * An optional second listener ({@code hotrank.read-server.port}) that serves only
- * {@code GET /api/v1/boards/{name}}, on Netty instead of the servlet container, for deployments
- * where board reads dominate: a local hit is one lookup and one write of pre-rendered bytes on
- * the event loop. Answers match the main port's (same body bytes, same headers, same problem
- * responses); a local miss, which may wait on Redis or the database, runs on a virtual thread,
- * never on the event loop. Other paths answer 404.
+ * An optional second listener ({@code hotrank.read-server.port}) that serves only {@code GET
+ * /api/v1/boards/{name}}, on Netty instead of the servlet container, for deployments where board
+ * reads dominate: a local hit is one lookup and one write of pre-rendered bytes on the event loop.
+ * Answers match the main port's (same body bytes, same headers, same problem responses); a local
+ * miss, which may wait on Redis or the database, runs on a virtual thread, never on the event loop.
+ * Other paths answer 404.
  *
  * <p>Why: Tomcat's per-request HTTP processing, not hotrank's code, bounds the servlet path's
  * throughput (profiled in BENCHMARKS.md).
@@ -70,8 +70,14 @@ final class BoardReadServer implements SmartLifecycle {
   private EventLoopGroup group;
   private Channel channel;
 
-  BoardReadServer(BoardRegistry registry, BoardReader reader, BoardHttp http,
-      ConfigurableEnvironment environment, String address, int port, int threads) {
+  BoardReadServer(
+      BoardRegistry registry,
+      BoardReader reader,
+      BoardHttp http,
+      ConfigurableEnvironment environment,
+      String address,
+      int port,
+      int threads) {
     this.environment = environment;
     this.registry = registry;
     this.reader = reader;
@@ -86,25 +92,34 @@ final class BoardReadServer implements SmartLifecycle {
     group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     ChannelHandler handler = new ReadHandler();
     try {
-      channel = new ServerBootstrap()
-          .group(group)
-          .channel(NioServerSocketChannel.class)
-          .option(ChannelOption.SO_BACKLOG, 1024)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(), handler);
-            }
-          })
-          .bind(new InetSocketAddress(address, port)).sync().channel();
+      channel =
+          new ServerBootstrap()
+              .group(group)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ch.pipeline()
+                          .addLast(
+                              new HttpServerCodec(), new HttpServerKeepAliveHandler(), handler);
+                    }
+                  })
+              .bind(new InetSocketAddress(address, port))
+              .sync()
+              .channel();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while binding the read server", e);
     }
     // Like local.server.port for the main port: tells tests and tools where it listens.
-    environment.getPropertySources().addFirst(new MapPropertySource("hotrank-read-server",
-        Map.of("local.read-server.port", boundPort())));
+    environment
+        .getPropertySources()
+        .addFirst(
+            new MapPropertySource(
+                "hotrank-read-server", Map.of("local.read-server.port", boundPort())));
     log.info("Board read server listening on {}", channel.localAddress());
   }
 
@@ -142,21 +157,44 @@ final class BoardReadServer implements SmartLifecycle {
       if ((request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD)
           || !path.startsWith(PREFIX)
           || path.indexOf('/', PREFIX.length()) >= 0) {
-        write(ctx, request, problem(path, HttpResponseStatus.NOT_FOUND, "not-found", "Not found",
-            "This port serves GET " + PREFIX + "{name} only", List.of()));
+        write(
+            ctx,
+            request,
+            problem(
+                path,
+                HttpResponseStatus.NOT_FOUND,
+                "not-found",
+                "Not found",
+                "This port serves GET " + PREFIX + "{name} only",
+                List.of()));
         return;
       }
       String name = path.substring(PREFIX.length());
       BoardDefinition board = registry.find(name).orElse(null);
       if (board == null) {
-        write(ctx, request, problem(path, HttpResponseStatus.NOT_FOUND, "board-not-found",
-            "Board not found", new BoardNotFoundException(name).getMessage(), List.of()));
+        write(
+            ctx,
+            request,
+            problem(
+                path,
+                HttpResponseStatus.NOT_FOUND,
+                "board-not-found",
+                "Board not found",
+                new BoardNotFoundException(name).getMessage(),
+                List.of()));
         return;
       }
       if (parameterOrNull(uri, "cursor") != null) {
-        write(ctx, request, problem(path, HttpResponseStatus.BAD_REQUEST, "invalid-request",
-            "Invalid request", "cursor: " + BoardHttp.CURSOR_MESSAGE,
-            List.of(new FieldViolation("cursor", BoardHttp.CURSOR_MESSAGE))));
+        write(
+            ctx,
+            request,
+            problem(
+                path,
+                HttpResponseStatus.BAD_REQUEST,
+                "invalid-request",
+                "Invalid request",
+                "cursor: " + BoardHttp.CURSOR_MESSAGE,
+                List.of(new FieldViolation("cursor", BoardHttp.CURSOR_MESSAGE))));
         return;
       }
       Integer limit;
@@ -166,9 +204,16 @@ final class BoardReadServer implements SmartLifecycle {
         offset = parameter(uri, "offset");
       } catch (NumberFormatException e) {
         String field = isInteger(parameterOrNull(uri, "limit")) ? "offset" : "limit";
-        write(ctx, request, problem(path, HttpResponseStatus.BAD_REQUEST, "invalid-request",
-            "Invalid request", field + " must be an integer",
-            List.of(new FieldViolation(field, "must be an integer"))));
+        write(
+            ctx,
+            request,
+            problem(
+                path,
+                HttpResponseStatus.BAD_REQUEST,
+                "invalid-request",
+                "Invalid request",
+                field + " must be an integer",
+                List.of(new FieldViolation(field, "must be an integer"))));
         return;
       }
       BoardHttp.Window window = http.window(board, limit, offset);
@@ -176,8 +221,16 @@ final class BoardReadServer implements SmartLifecycle {
         try {
           http.refuse(board, limit, offset);
         } catch (InvalidRequestException e) {
-          write(ctx, request, problem(path, HttpResponseStatus.BAD_REQUEST, "invalid-request",
-              "Invalid request", e.getMessage(), e.violations()));
+          write(
+              ctx,
+              request,
+              problem(
+                  path,
+                  HttpResponseStatus.BAD_REQUEST,
+                  "invalid-request",
+                  "Invalid request",
+                  e.getMessage(),
+                  e.violations()));
         }
         return;
       }
@@ -187,24 +240,40 @@ final class BoardReadServer implements SmartLifecycle {
         return;
       }
       // A local miss may wait on Redis or the database: never on the event loop.
-      misses.execute(() -> {
-        FullHttpResponse response;
-        try {
-          BoardReader.Served served = reader.read(name);
-          response = board(served.snapshot(), served.source(), request, window);
-        } catch (BoardUnavailableException e) {
-          response = problem(path, HttpResponseStatus.SERVICE_UNAVAILABLE, "board-unavailable",
-              "Board unavailable", e.getMessage(), List.of());
-          response.headers().set(HttpHeaderNames.RETRY_AFTER,
-              Long.toString(Math.max(1, e.retryAfter().toSeconds())));
-        } catch (RuntimeException e) {
-          log.error("Board read failed on the read server", e);
-          response = problem(path, HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
-              "Internal error", "The server failed; see its log", List.of());
-        }
-        FullHttpResponse answer = response;
-        ctx.executor().execute(() -> write(ctx, request, answer));
-      });
+      misses.execute(
+          () -> {
+            FullHttpResponse response;
+            try {
+              BoardReader.Served served = reader.read(name);
+              response = board(served.snapshot(), served.source(), request, window);
+            } catch (BoardUnavailableException e) {
+              response =
+                  problem(
+                      path,
+                      HttpResponseStatus.SERVICE_UNAVAILABLE,
+                      "board-unavailable",
+                      "Board unavailable",
+                      e.getMessage(),
+                      List.of());
+              response
+                  .headers()
+                  .set(
+                      HttpHeaderNames.RETRY_AFTER,
+                      Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+            } catch (RuntimeException e) {
+              log.error("Board read failed on the read server", e);
+              response =
+                  problem(
+                      path,
+                      HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                      "internal",
+                      "Internal error",
+                      "The server failed; see its log",
+                      List.of());
+            }
+            FullHttpResponse answer = response;
+            ctx.executor().execute(() -> write(ctx, request, answer));
+          });
     }
 
     @Override
@@ -214,14 +283,21 @@ final class BoardReadServer implements SmartLifecycle {
     }
   }
 
-  private FullHttpResponse board(BoardSnapshot snapshot, BoardReader.Source source,
-      HttpRequest request, BoardHttp.Window window) {
-    boolean notModified = BoardHttp.notModified(
-        request.headers().get(HttpHeaderNames.IF_NONE_MATCH), snapshot.etag());
-    FullHttpResponse response = notModified
-        ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED)
-        : new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-            Unpooled.wrappedBuffer(snapshot.body(window.offset(), window.limit())));
+  private FullHttpResponse board(
+      BoardSnapshot snapshot,
+      BoardReader.Source source,
+      HttpRequest request,
+      BoardHttp.Window window) {
+    boolean notModified =
+        BoardHttp.notModified(
+            request.headers().get(HttpHeaderNames.IF_NONE_MATCH), snapshot.etag());
+    FullHttpResponse response =
+        notModified
+            ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED)
+            : new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1,
+                HttpResponseStatus.OK,
+                Unpooled.wrappedBuffer(snapshot.body(window.offset(), window.limit())));
     HttpHeaders headers = response.headers();
     headers.set(HttpHeaderNames.ETAG, snapshot.etag());
     headers.set(HttpHeaderNames.CACHE_CONTROL, http.cacheControl(snapshot.board()));
@@ -235,8 +311,13 @@ final class BoardReadServer implements SmartLifecycle {
   }
 
   /** The same problem document the main port's ProblemHandler renders. */
-  private static FullHttpResponse problem(String path, HttpResponseStatus status, String slug,
-      String title, String detail, List<FieldViolation> errors) {
+  private static FullHttpResponse problem(
+      String path,
+      HttpResponseStatus status,
+      String slug,
+      String title,
+      String detail,
+      List<FieldViolation> errors) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("detail", detail);
     doc.put("instance", path);
@@ -246,13 +327,15 @@ final class BoardReadServer implements SmartLifecycle {
     if (!errors.isEmpty()) {
       doc.put("errors", errors);
     }
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-        Unpooled.wrappedBuffer(JSON.writeValueAsBytes(doc)));
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(doc)));
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json");
     return response;
   }
 
-  private static void write(ChannelHandlerContext ctx, HttpRequest request, FullHttpResponse response) {
+  private static void write(
+      ChannelHandlerContext ctx, HttpRequest request, FullHttpResponse response) {
     if (response.status() != HttpResponseStatus.NOT_MODIFIED) {
       // RFC 9110: a 304 carries no Content-Length; a HEAD answer carries the GET's, no body.
       response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
@@ -290,5 +373,4 @@ final class BoardReadServer implements SmartLifecycle {
       return false;
     }
   }
-
 }

@@ -1,5 +1,6 @@
 package io.hotrank.board;
 
+import io.hotrank.cache.RedisReadGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
@@ -11,13 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.hotrank.cache.RedisReadGuard;
 import org.springframework.stereotype.Component;
 
 /**
- * The read path of boards: the local snapshot, else Redis, else the database snapshot, else
- * {@link BoardUnavailableException}. A snapshot found in Redis or the database becomes the local
- * one, so the next read is local. Thread-safe.
+ * The read path of boards: the local snapshot, else Redis, else the database snapshot, else {@link
+ * BoardUnavailableException}. A snapshot found in Redis or the database becomes the local one, so
+ * the next read is local. Thread-safe.
  */
 @Component
 public class BoardReader {
@@ -26,7 +26,9 @@ public class BoardReader {
 
   /** Where a served snapshot came from; sent as {@code X-Hotrank-Source}. */
   public enum Source {
-    LOCAL, REDIS, DB;
+    LOCAL,
+    REDIS,
+    DB;
 
     public String header() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -45,15 +47,21 @@ public class BoardReader {
   private final MeterRegistry meters;
   private static final java.time.Duration NOTHING_MEMORY = java.time.Duration.ofMillis(250);
 
-  private final Map<String, CompletableFuture<Optional<Served>>> loading = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Optional<Served>>> loading =
+      new ConcurrentHashMap<>();
   private final Map<String, Long> nothingUntil = new ConcurrentHashMap<>();
   private final Counter loads;
 
   /** Read counters per board and source, created once: the local hit path allocates nothing. */
   private final Map<String, Map<Source, Counter>> reads = new HashMap<>();
 
-  BoardReader(BoardRegistry registry, LocalBoards local, BoardRedisStore redis,
-      BoardSnapshotStore database, RedisReadGuard guard, BoardProperties properties,
+  BoardReader(
+      BoardRegistry registry,
+      LocalBoards local,
+      BoardRedisStore redis,
+      BoardSnapshotStore database,
+      RedisReadGuard guard,
+      BoardProperties properties,
       MeterRegistry meters) {
     this.registry = registry;
     this.local = local;
@@ -66,8 +74,10 @@ public class BoardReader {
     for (BoardDefinition board : registry.all()) {
       Map<Source, Counter> bySource = new EnumMap<>(Source.class);
       for (Source source : Source.values()) {
-        bySource.put(source, meters.counter("hotrank.board.reads", "board", board.name(),
-            "source", source.header()));
+        bySource.put(
+            source,
+            meters.counter(
+                "hotrank.board.reads", "board", board.name(), "source", source.header()));
       }
       reads.put(board.name(), bySource);
     }
@@ -95,10 +105,10 @@ public class BoardReader {
   }
 
   /**
-   * One load per board at a time: concurrent misses wait for the load in progress instead of
-   * each asking Redis and the database (single flight). A load that finds nothing is remembered
-   * for 250 ms, so a board polled before it was ever computed costs the layers four lookups a
-   * second, not one per request.
+   * One load per board at a time: concurrent misses wait for the load in progress instead of each
+   * asking Redis and the database (single flight). A load that finds nothing is remembered for 250
+   * ms, so a board polled before it was ever computed costs the layers four lookups a second, not
+   * one per request.
    */
   private Optional<Served> loadOnce(String name) {
     CompletableFuture<Optional<Served>> mine = new CompletableFuture<>();
@@ -114,7 +124,8 @@ public class BoardReader {
       loads.increment();
       Optional<Served> found = load(name);
       if (found.isEmpty()) {
-        long quiet = Math.min(NOTHING_MEMORY.toNanos(), properties.unavailableRetryAfter().toNanos());
+        long quiet =
+            Math.min(NOTHING_MEMORY.toNanos(), properties.unavailableRetryAfter().toNanos());
         nothingUntil.put(name, System.nanoTime() + quiet);
       } else {
         nothingUntil.remove(name);
@@ -142,18 +153,19 @@ public class BoardReader {
   }
 
   /**
-   * Loads a board from Redis, else the database, into the local layer. Used on a local miss and
-   * to preload at startup.
+   * Loads a board from Redis, else the database, into the local layer. Used on a local miss and to
+   * preload at startup.
    */
   Optional<Served> load(String name) {
     Optional<Served> found = fetch(name, Source.REDIS, this::redisLive);
     if (found.isEmpty()) {
       found = fetch(name, Source.DB, database::find);
     }
-    found.ifPresent(served -> {
-      local.install(served.snapshot());
-      count(name, served.source());
-    });
+    found.ifPresent(
+        served -> {
+          local.install(served.snapshot());
+          count(name, served.source());
+        });
     return found;
   }
 
@@ -178,21 +190,34 @@ public class BoardReader {
   }
 
   private BoardSnapshot installParsed(byte[] payload, Source source) {
-    BoardSnapshot snapshot = BoardSnapshot.parse(payload, properties.defaultLimit(), source.header());
+    BoardSnapshot snapshot =
+        BoardSnapshot.parse(payload, properties.defaultLimit(), source.header());
     if (local.install(snapshot)) {
-      log.info("Board '{}' v{} installed from {}", snapshot.board(), snapshot.version(),
+      log.info(
+          "Board '{}' v{} installed from {}",
+          snapshot.board(),
+          snapshot.version(),
           source.header());
     }
     return snapshot;
   }
 
-  private Optional<Served> fetch(String name, Source source, Function<String, Optional<byte[]>> layer) {
+  private Optional<Served> fetch(
+      String name, Source source, Function<String, Optional<byte[]>> layer) {
     try {
-      return layer.apply(name)
-          .map(payload -> new Served(BoardSnapshot.parse(payload, properties.defaultLimit(), source.header()), source));
+      return layer
+          .apply(name)
+          .map(
+              payload ->
+                  new Served(
+                      BoardSnapshot.parse(payload, properties.defaultLimit(), source.header()),
+                      source));
     } catch (RuntimeException e) {
-      meters.counter("hotrank.board.read.fallbacks", "board", name, "layer", source.header()).increment();
-      log.warn("Board '{}': {} layer unavailable on read ({})", name, source.header(), e.toString());
+      meters
+          .counter("hotrank.board.read.fallbacks", "board", name, "layer", source.header())
+          .increment();
+      log.warn(
+          "Board '{}': {} layer unavailable on read ({})", name, source.header(), e.toString());
       return Optional.empty();
     }
   }

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs board computations and publishes their results, one at a time per board in this
- * instance. Scheduled runs skip a board whose previous run is still going; explicit recomputes
- * wait for it. Once {@link #abandonRunning()} is called (shutdown), running computations stop
- * at their next scan page without publishing, and no new one starts. Thread-safe.
+ * Runs board computations and publishes their results, one at a time per board in this instance.
+ * Scheduled runs skip a board whose previous run is still going; explicit recomputes wait for it.
+ * Once {@link #abandonRunning()} is called (shutdown), running computations stop at their next scan
+ * page without publishing, and no new one starts. Thread-safe.
  */
 @Component
 public class BoardRecomputer {
@@ -31,8 +31,12 @@ public class BoardRecomputer {
   private final Map<String, ReentrantLock> running = new ConcurrentHashMap<>();
   private volatile boolean abandoning;
 
-  BoardRecomputer(BoardRegistry registry, BoardComputer computer, BoardPublisher publisher,
-      Clock clock, MeterRegistry meters) {
+  BoardRecomputer(
+      BoardRegistry registry,
+      BoardComputer computer,
+      BoardPublisher publisher,
+      Clock clock,
+      MeterRegistry meters) {
     this.registry = registry;
     this.computer = computer;
     this.publisher = publisher;
@@ -85,14 +89,20 @@ public class BoardRecomputer {
     Timer.Sample sample = Timer.start(meters);
     String outcome = "abandoned";
     try {
-      BoardComputer.Result result = computer.compute(board, clock.instant().truncatedTo(ChronoUnit.MILLIS), () -> abandoning);
+      BoardComputer.Result result =
+          computer.compute(board, clock.instant().truncatedTo(ChronoUnit.MILLIS), () -> abandoning);
       if (abandoning) {
         throw new ComputationAbandonedException(board.name());
       }
       BoardSnapshot published = publisher.publish(board, result);
       outcome = "published";
-      log.info("Board '{}' v{} published ({} entries from {} scanned, trigger={})", board.name(),
-          published.version(), published.size(), result.scanned(), trigger);
+      log.info(
+          "Board '{}' v{} published ({} entries from {} scanned, trigger={})",
+          board.name(),
+          published.version(),
+          published.size(),
+          result.scanned(),
+          trigger);
       return published;
     } catch (RuntimeException e) {
       outcome = e instanceof ComputationAbandonedException ? "abandoned" : "failed";

@@ -11,8 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Repository;
 
 /**
- * The Redis layer of boards. Per board, all keys carry the hash tag {@code {b:<name>}} so that
- * the publish script touches one Cluster slot:
+ * The Redis layer of boards. Per board, all keys carry the hash tag {@code {b:<name>}} so that the
+ * publish script touches one Cluster slot:
  *
  * <ul>
  *   <li>{@code <prefix>{b:<name>}:live} the payload (JSON document of the whole board)
@@ -21,8 +21,8 @@ import org.springframework.stereotype.Repository;
  *   <li>{@code <prefix>{b:<name>}:stage:<version>} a payload being published
  * </ul>
  *
- * Every method throws Spring's {@code DataAccessException} when Redis fails; callers decide how
- * to degrade.
+ * Every method throws Spring's {@code DataAccessException} when Redis fails; callers decide how to
+ * degrade.
  */
 @Repository
 class BoardRedisStore {
@@ -36,7 +36,8 @@ class BoardRedisStore {
   private final RedisScript<Long> nextVersionScript =
       RedisScript.of(new ClassPathResource("lua/next-board-version.lua"), Long.class);
 
-  BoardRedisStore(StringRedisTemplate redis, @Value("${hotrank.redis.key-prefix:hr:}") String prefix) {
+  BoardRedisStore(
+      StringRedisTemplate redis, @Value("${hotrank.redis.key-prefix:hr:}") String prefix) {
     this.redis = redis;
     this.prefix = prefix;
   }
@@ -60,8 +61,8 @@ class BoardRedisStore {
   }
 
   /**
-   * Takes the next version number of a board from its sequence, above {@code floor}; unique
-   * across instances sharing this Redis.
+   * Takes the next version number of a board from its sequence, above {@code floor}; unique across
+   * instances sharing this Redis.
    */
   long nextVersion(String board, long floor) {
     Long next = redis.execute(nextVersionScript, List.of(key(board, "seq")), Long.toString(floor));
@@ -79,10 +80,16 @@ class BoardRedisStore {
   boolean publish(BoardSnapshot snapshot) {
     String board = snapshot.board();
     String stage = key(board, "stage:" + snapshot.version());
-    redis.opsForValue().set(stage, new String(snapshot.payload(), StandardCharsets.UTF_8), STAGE_TTL);
-    Long swapped = redis.execute(publishScript,
-        List.of(stage, key(board, "live"), key(board, "ver"), key(board, "seq")),
-        Long.toString(snapshot.version()), channel(), board);
+    redis
+        .opsForValue()
+        .set(stage, new String(snapshot.payload(), StandardCharsets.UTF_8), STAGE_TTL);
+    Long swapped =
+        redis.execute(
+            publishScript,
+            List.of(stage, key(board, "live"), key(board, "ver"), key(board, "seq")),
+            Long.toString(snapshot.version()),
+            channel(),
+            board);
     return swapped != null && swapped == 1L;
   }
 

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The boards of this deployment, validated once at startup: a bad declaration stops the
- * service with a message naming the property. Immutable and thread-safe.
+ * The boards of this deployment, validated once at startup: a bad declaration stops the service
+ * with a message naming the property. Immutable and thread-safe.
  */
 @Component
 public class BoardRegistry {
@@ -28,19 +28,29 @@ public class BoardRegistry {
     List<String> duplicates = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < declared.boards().size(); i++) {
-      BoardDefinition board = BoardDefinition.from(declared.boards().get(i), "hotrank.boards[" + i + "]");
+      BoardDefinition board =
+          BoardDefinition.from(declared.boards().get(i), "hotrank.boards[" + i + "]");
       if (!seen.add(board.name())) {
         duplicates.add("hotrank.boards[" + i + "].name='" + board.name() + "' is declared twice");
       }
       byName.put(board.name(), board);
     }
     if (!duplicates.isEmpty()) {
-      throw new IllegalArgumentException("Invalid board configuration: " + String.join("; ", duplicates));
+      throw new IllegalArgumentException(
+          "Invalid board configuration: " + String.join("; ", duplicates));
     }
     this.boards = Map.copyOf(byName);
     this.ordered = List.copyOf(byName.values());
-    ordered.forEach(b -> log.info("Board '{}': biz={} algorithm={} window={} size={} refresh='{}'",
-        b.name(), b.biz(), b.algorithm(), b.window(), b.size(), b.refresh()));
+    ordered.forEach(
+        b ->
+            log.info(
+                "Board '{}': biz={} algorithm={} window={} size={} refresh='{}'",
+                b.name(),
+                b.biz(),
+                b.algorithm(),
+                b.window(),
+                b.size(),
+                b.refresh()));
   }
 
   /** Every board, in declaration order. */

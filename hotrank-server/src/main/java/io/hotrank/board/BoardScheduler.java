@@ -14,10 +14,10 @@ import org.springframework.scheduling.support.CronTrigger;
 import org.springframework.stereotype.Component;
 
 /**
- * Triggers each board on its cron (evaluated in UTC). On shutdown it stops triggering first,
- * gives running computations {@code hotrank.board.shutdown-grace} to finish, then makes them
- * abandon before publishing, so the process exits promptly and never publishes half a run.
- * {@code hotrank.board.scheduling=false} turns triggering off (recompute over HTTP still works).
+ * Triggers each board on its cron (evaluated in UTC). On shutdown it stops triggering first, gives
+ * running computations {@code hotrank.board.shutdown-grace} to finish, then makes them abandon
+ * before publishing, so the process exits promptly and never publishes half a run. {@code
+ * hotrank.board.scheduling=false} turns triggering off (recompute over HTTP still works).
  */
 @Component
 class BoardScheduler implements SmartLifecycle {
@@ -32,7 +32,9 @@ class BoardScheduler implements SmartLifecycle {
   private ThreadPoolTaskScheduler scheduler;
   private volatile boolean running;
 
-  BoardScheduler(BoardRegistry registry, BoardRecomputer recomputer,
+  BoardScheduler(
+      BoardRegistry registry,
+      BoardRecomputer recomputer,
       @Value("${hotrank.board.scheduling:true}") boolean enabled,
       @Value("${hotrank.board.shutdown-grace:10s}") Duration grace) {
     this.registry = registry;
@@ -54,8 +56,9 @@ class BoardScheduler implements SmartLifecycle {
     scheduler.setErrorHandler(e -> log.error("Scheduled board computation failed", e));
     scheduler.initialize();
     for (BoardDefinition board : registry.all()) {
-      triggers.add(scheduler.schedule(() -> runScheduled(board),
-          new CronTrigger(board.refresh(), ZoneOffset.UTC)));
+      triggers.add(
+          scheduler.schedule(
+              () -> runScheduled(board), new CronTrigger(board.refresh(), ZoneOffset.UTC)));
     }
     log.info("Scheduled {} board(s)", triggers.size());
   }
@@ -66,8 +69,10 @@ class BoardScheduler implements SmartLifecycle {
     } catch (ComputationAbandonedException e) {
       log.info("{}", e.getMessage());
     } catch (RuntimeException e) {
-      log.error("Board '{}': scheduled computation failed; the previous version stays served",
-          board.name(), e);
+      log.error(
+          "Board '{}': scheduled computation failed; the previous version stays served",
+          board.name(),
+          e);
     }
   }
 

@@ -11,13 +11,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One published version of a board, ready to serve: the JSON of every entry is rendered once,
- * when the snapshot is built, so that a read only copies bytes. Immutable and thread-safe;
- * replaced as a whole when a newer version is published, never modified.
+ * One published version of a board, ready to serve: the JSON of every entry is rendered once, when
+ * the snapshot is built, so that a read only copies bytes. Immutable and thread-safe; replaced as a
+ * whole when a newer version is published, never modified.
  *
- * <p>The same JSON document (all entries) is the payload stored in Redis and in the database,
- * and {@link #parse} rebuilds an identical snapshot from it, so all three layers serve the same
- * bytes for a given version.
+ * <p>The same JSON document (all entries) is the payload stored in Redis and in the database, and
+ * {@link #parse} rebuilds an identical snapshot from it, so all three layers serve the same bytes
+ * for a given version.
  */
 public final class BoardSnapshot {
 
@@ -35,8 +35,13 @@ public final class BoardSnapshot {
   private final String etag;
   private final String origin;
 
-  private BoardSnapshot(String board, long version, Instant computedAt, List<BoardEntry> entries,
-      int defaultLimit, String origin) {
+  private BoardSnapshot(
+      String board,
+      long version,
+      Instant computedAt,
+      List<BoardEntry> entries,
+      int defaultLimit,
+      String origin) {
     this.origin = origin;
     this.board = board;
     this.version = version;
@@ -58,8 +63,8 @@ public final class BoardSnapshot {
    * @param entries ranked best first, ranks 1..n
    * @param defaultLimit the window served when a read names no limit; pre-rendered
    */
-  public static BoardSnapshot of(String board, long version, Instant computedAt,
-      List<BoardEntry> entries, int defaultLimit) {
+  public static BoardSnapshot of(
+      String board, long version, Instant computedAt, List<BoardEntry> entries, int defaultLimit) {
     return new BoardSnapshot(board, version, computedAt, entries, defaultLimit, "computed");
   }
 
@@ -75,16 +80,30 @@ public final class BoardSnapshot {
       List<BoardEntry> entries = new ArrayList<>();
       for (JsonNode e : doc.required("items")) {
         JsonNode c = e.required("counts");
-        entries.add(new BoardEntry(
-            e.required("rank").asInt(), e.required("biz").asString(), e.required("itemId").asLong(),
-            e.required("score").asDouble(), e.required("title").asString(),
-            e.required("authorId").asLong(), Instant.parse(e.required("createdAt").asString()),
-            new Item.Counts(c.required("like").asLong(), c.required("view").asLong(),
-                c.required("comment").asLong(), c.required("share").asLong(),
-                c.required("collect").asLong(), c.required("dislike").asLong())));
+        entries.add(
+            new BoardEntry(
+                e.required("rank").asInt(),
+                e.required("biz").asString(),
+                e.required("itemId").asLong(),
+                e.required("score").asDouble(),
+                e.required("title").asString(),
+                e.required("authorId").asLong(),
+                Instant.parse(e.required("createdAt").asString()),
+                new Item.Counts(
+                    c.required("like").asLong(),
+                    c.required("view").asLong(),
+                    c.required("comment").asLong(),
+                    c.required("share").asLong(),
+                    c.required("collect").asLong(),
+                    c.required("dislike").asLong())));
       }
-      return new BoardSnapshot(doc.required("board").asString(), doc.required("version").asLong(),
-          Instant.parse(doc.required("computedAt").asString()), entries, defaultLimit, origin);
+      return new BoardSnapshot(
+          doc.required("board").asString(),
+          doc.required("version").asLong(),
+          Instant.parse(doc.required("computedAt").asString()),
+          entries,
+          defaultLimit,
+          origin);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("Not a board payload: " + e.getMessage(), e);
     }
@@ -103,8 +122,8 @@ public final class BoardSnapshot {
   }
 
   /**
-   * Where this instance got the snapshot: {@code computed} here, or loaded from {@code redis}
-   * or {@code db}. Sent as {@code X-Hotrank-Origin}.
+   * Where this instance got the snapshot: {@code computed} here, or loaded from {@code redis} or
+   * {@code db}. Sent as {@code X-Hotrank-Origin}.
    */
   public String origin() {
     return origin;
@@ -139,9 +158,8 @@ public final class BoardSnapshot {
   }
 
   /**
-   * The response body for a window of the board. The default window is pre-rendered and
-   * returned as is (callers must not modify it); any other is assembled from pre-rendered
-   * entries.
+   * The response body for a window of the board. The default window is pre-rendered and returned as
+   * is (callers must not modify it); any other is assembled from pre-rendered entries.
    *
    * @param offset entries to skip, at least 0
    * @param limit entries to return at most, at least 1

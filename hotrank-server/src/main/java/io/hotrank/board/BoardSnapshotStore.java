@@ -8,8 +8,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * SQL for {@code hr_board_snapshot}: the newest published version of each board, the last
- * fallback of the read path and the seed of a cold start when Redis is empty or down.
+ * SQL for {@code hr_board_snapshot}: the newest published version of each board, the last fallback
+ * of the read path and the seed of a cold start when Redis is empty or down.
  */
 @Repository
 class BoardSnapshotStore {
@@ -21,20 +21,25 @@ class BoardSnapshotStore {
   }
 
   /**
-   * Stores the snapshot unless the stored one is as new or newer: an UPDATE guarded by the
-   * version, then an INSERT for a board never stored, and if that INSERT loses a race, the
-   * guarded UPDATE again. Runs in its own auto-committed statements (a failed INSERT would
-   * abort a surrounding PostgreSQL transaction).
+   * Stores the snapshot unless the stored one is as new or newer: an UPDATE guarded by the version,
+   * then an INSERT for a board never stored, and if that INSERT loses a race, the guarded UPDATE
+   * again. Runs in its own auto-committed statements (a failed INSERT would abort a surrounding
+   * PostgreSQL transaction).
    *
    * @return true if this snapshot is now the stored one
    */
   boolean save(BoardSnapshot snapshot) {
     String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
     long computedAt = snapshot.computedAt().toEpochMilli();
-    int updated = jdbc.update(
-        "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
-            + " WHERE board = ? AND version < ?",
-        snapshot.version(), computedAt, payload, snapshot.board(), snapshot.version());
+    int updated =
+        jdbc.update(
+            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
+                + " WHERE board = ? AND version < ?",
+            snapshot.version(),
+            computedAt,
+            payload,
+            snapshot.board(),
+            snapshot.version());
     if (updated == 1) {
       return true;
     }
@@ -43,30 +48,40 @@ class BoardSnapshotStore {
     }
     try {
       jdbc.update(
-          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload) VALUES (?, ?, ?, ?)",
-          snapshot.board(), snapshot.version(), computedAt, payload);
+          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload) VALUES (?, ?, ?,"
+              + " ?)",
+          snapshot.board(),
+          snapshot.version(),
+          computedAt,
+          payload);
       return true;
     } catch (DuplicateKeyException raced) {
       // Another publisher inserted the board's first row meanwhile; keep whichever is newer.
       return jdbc.update(
               "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
                   + " WHERE board = ? AND version < ?",
-              snapshot.version(), computedAt, payload, snapshot.board(), snapshot.version())
+              snapshot.version(),
+              computedAt,
+              payload,
+              snapshot.board(),
+              snapshot.version())
           == 1;
     }
   }
 
   /** The stored payload of a board. */
   Optional<byte[]> find(String board) {
-    List<String> payload = jdbc.queryForList(
-        "SELECT payload FROM hr_board_snapshot WHERE board = ?", String.class, board);
+    List<String> payload =
+        jdbc.queryForList(
+            "SELECT payload FROM hr_board_snapshot WHERE board = ?", String.class, board);
     return payload.stream().findFirst().map(p -> p.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The stored version of a board, 0 if none. */
   long version(String board) {
-    List<Long> version = jdbc.queryForList(
-        "SELECT version FROM hr_board_snapshot WHERE board = ?", Long.class, board);
+    List<Long> version =
+        jdbc.queryForList(
+            "SELECT version FROM hr_board_snapshot WHERE board = ?", Long.class, board);
     return version.isEmpty() ? 0 : version.getFirst();
   }
 }

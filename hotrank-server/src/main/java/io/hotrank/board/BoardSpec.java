@@ -6,8 +6,8 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * One entry of {@code hotrank.boards} as written in configuration; any field may be missing
- * until {@link BoardDefinition#from} validates it.
+ * One entry of {@code hotrank.boards} as written in configuration; any field may be missing until
+ * {@link BoardDefinition#from} validates it.
  */
 record BoardSpec(
     String name,

@@ -29,17 +29,17 @@ import reactor.core.Disposable;
  * Keeps this instance's local snapshots converged with what any instance publishes.
  *
  * <ul>
- *   <li>Notices: every publish announces "{@code <board> <version>}" on a Redis channel; a
- *       notice newer than the local version fetches the payload from Redis at once.
+ *   <li>Notices: every publish announces "{@code <board> <version>}" on a Redis channel; a notice
+ *       newer than the local version fetches the payload from Redis at once.
  *   <li>Periodic check, every {@code hotrank.board.check-interval} (default 5 s): Pub/Sub drops
- *       messages while a subscriber is disconnected, so each board's versions in Redis and in
- *       the database are compared with the local one.
- *   <li>Reconnect: when the Redis client (re)connects, the read breaker may probe at once and
- *       the check runs at once. A notice, too, proves Redis answers again.
+ *       messages while a subscriber is disconnected, so each board's versions in Redis and in the
+ *       database are compared with the local one.
+ *   <li>Reconnect: when the Redis client (re)connects, the read breaker may probe at once and the
+ *       check runs at once. A notice, too, proves Redis answers again.
  * </ul>
  *
- * Fetches run on background threads (one for notices, one for checks, so a slow database
- * never delays a notice), never on a request thread. Thread-safe.
+ * Fetches run on background threads (one for notices, one for checks, so a slow database never
+ * delays a notice), never on a request thread. Thread-safe.
  */
 @Component
 class BoardSync implements MessageListener, SmartLifecycle {
@@ -55,18 +55,27 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final ObjectProvider<ClientResources> clientResources;
   private final RedisConnectionFactory connections;
   private final boolean noticesEnabled;
+
   /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
   private RedisMessageListenerContainer notices;
+
   private final Duration checkInterval;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
   private ScheduledExecutorService worker;
+
   /** Fetches announced versions; separate from {@link #worker}, whose checks may wait on the DB. */
   private ExecutorService noticeFetcher;
+
   private Disposable reconnects;
   private volatile boolean running;
 
-  BoardSync(BoardRegistry registry, LocalBoards local, BoardReader reader, BoardRedisStore redis,
-      BoardSnapshotStore database, RedisReadGuard guard,
+  BoardSync(
+      BoardRegistry registry,
+      LocalBoards local,
+      BoardReader reader,
+      BoardRedisStore redis,
+      BoardSnapshotStore database,
+      RedisReadGuard guard,
       ObjectProvider<ClientResources> clientResources,
       RedisConnectionFactory connections,
       @Value("${hotrank.board.notices:true}") boolean noticesEnabled,
@@ -85,16 +94,20 @@ class BoardSync implements MessageListener, SmartLifecycle {
 
   @Override
   public synchronized void start() {
-    worker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "board-sync");
-      thread.setDaemon(true);
-      return thread;
-    });
-    noticeFetcher = Executors.newSingleThreadExecutor(r -> {
-      Thread thread = new Thread(r, "board-notices");
-      thread.setDaemon(true);
-      return thread;
-    });
+    worker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "board-sync");
+              thread.setDaemon(true);
+              return thread;
+            });
+    noticeFetcher =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread thread = new Thread(r, "board-notices");
+              thread.setDaemon(true);
+              return thread;
+            });
     long period = checkInterval.toMillis();
     if (noticesEnabled) {
       notices = new RedisMessageListenerContainer();
@@ -108,15 +121,23 @@ class BoardSync implements MessageListener, SmartLifecycle {
     worker.scheduleWithFixedDelay(this::checkAll, period, period, TimeUnit.MILLISECONDS);
     ClientResources resources = clientResources.getIfAvailable();
     if (resources != null) {
-      reconnects = resources.eventBus().get()
-          .filter(ConnectionActivatedEvent.class::isInstance)
-          .subscribe(event -> worker.execute(() -> {
-            guard.redisSeemsBack();
-            checkAll();
-          }));
+      reconnects =
+          resources
+              .eventBus()
+              .get()
+              .filter(ConnectionActivatedEvent.class::isInstance)
+              .subscribe(
+                  event ->
+                      worker.execute(
+                          () -> {
+                            guard.redisSeemsBack();
+                            checkAll();
+                          }));
     }
     running = true;
-    log.info("Board sync: Pub/Sub notices on '{}', version check every {}", redis.channel(),
+    log.info(
+        "Board sync: Pub/Sub notices on '{}', version check every {}",
+        redis.channel(),
         checkInterval);
   }
 
@@ -165,19 +186,20 @@ class BoardSync implements MessageListener, SmartLifecycle {
     String board = notice[0];
     guard.redisSeemsBack();
     if (version > local.version(board) && pending.add(board) && running) {
-      noticeFetcher.execute(() -> {
-        pending.remove(board);
-        if (version > local.version(board)) {
-          refresh(board);
-        }
-      });
+      noticeFetcher.execute(
+          () -> {
+            pending.remove(board);
+            if (version > local.version(board)) {
+              refresh(board);
+            }
+          });
     }
   }
 
   /**
-   * Starts the notice subscription if it is not running. Once running, the container and the
-   * Redis client resubscribe by themselves after a disconnect; until it first succeeds (Redis
-   * down at startup), every periodic check tries again.
+   * Starts the notice subscription if it is not running. Once running, the container and the Redis
+   * client resubscribe by themselves after a disconnect; until it first succeeds (Redis down at
+   * startup), every periodic check tries again.
    */
   private void subscribe() {
     RedisMessageListenerContainer container = notices;
@@ -192,8 +214,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
       container.start();
       log.info("Subscribed to board notices on '{}'", redis.channel());
     } catch (RuntimeException e) {
-      log.warn("Cannot subscribe to board notices yet ({}); relying on the version check",
-          e.toString());
+      log.warn(
+          "Cannot subscribe to board notices yet ({}); relying on the version check", e.toString());
     }
   }
 
@@ -202,14 +224,17 @@ class BoardSync implements MessageListener, SmartLifecycle {
    * unsubscribing can wait on a reply that never comes, and shutdown must not.
    */
   private static void stopNotices(RedisMessageListenerContainer container) {
-    Thread stopper = Thread.ofVirtual().start(() -> {
-      try {
-        container.stop();
-        container.destroy();
-      } catch (Exception e) {
-        log.debug("Board notices did not stop cleanly ({})", e.toString());
-      }
-    });
+    Thread stopper =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    container.stop();
+                    container.destroy();
+                  } catch (Exception e) {
+                    log.debug("Board notices did not stop cleanly ({})", e.toString());
+                  }
+                });
     try {
       if (!stopper.join(Duration.ofSeconds(5))) {
         log.warn("Board notices still unsubscribing after 5 s; shutting down without waiting");
@@ -232,10 +257,10 @@ class BoardSync implements MessageListener, SmartLifecycle {
   }
 
   /**
-   * Brings one board up to the newest version Redis or the database holds. The database is
-   * asked too, not only when Redis is down: a Redis restarted empty, or a publish whose Redis
-   * write failed, leaves the newest version only there. When this instance holds a newer version
-   * than Redis, it writes it back, so a Redis that lost its data heals without a recompute.
+   * Brings one board up to the newest version Redis or the database holds. The database is asked
+   * too, not only when Redis is down: a Redis restarted empty, or a publish whose Redis write
+   * failed, leaves the newest version only there. When this instance holds a newer version than
+   * Redis, it writes it back, so a Redis that lost its data heals without a recompute.
    */
   private void check(String board) {
     long held = local.version(board);
@@ -259,12 +284,17 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private void repairRedis(BoardSnapshot snapshot) {
     try {
       if (redis.publish(snapshot)) {
-        log.info("Board '{}' v{}: Redis held an older version; wrote this one back",
-            snapshot.board(), snapshot.version());
+        log.info(
+            "Board '{}' v{}: Redis held an older version; wrote this one back",
+            snapshot.board(),
+            snapshot.version());
       }
     } catch (RuntimeException e) {
-      log.warn("Board '{}': could not write v{} back to Redis ({})", snapshot.board(),
-          snapshot.version(), e.toString());
+      log.warn(
+          "Board '{}': could not write v{} back to Redis ({})",
+          snapshot.board(),
+          snapshot.version(),
+          e.toString());
     }
   }
 
@@ -272,8 +302,11 @@ class BoardSync implements MessageListener, SmartLifecycle {
     try {
       reader.refreshFromRedis(board);
     } catch (RedisUnavailableException e) {
-      log.warn("Board '{}': newer version announced but Redis did not answer ({}); the periodic"
-          + " check retries", board, e.getMessage());
+      log.warn(
+          "Board '{}': newer version announced but Redis did not answer ({}); the periodic"
+              + " check retries",
+          board,
+          e.getMessage());
     }
   }
 }

@@ -6,9 +6,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
- * The first level of the read path: this instance's newest snapshot of each board. Entries
- * never expire; they are only replaced by a newer version, so a read that finds one needs no
- * other layer and takes no lock. Thread-safe.
+ * The first level of the read path: this instance's newest snapshot of each board. Entries never
+ * expire; they are only replaced by a newer version, so a read that finds one needs no other layer
+ * and takes no lock. Thread-safe.
  */
 @Component
 public class LocalBoards {
@@ -34,14 +34,17 @@ public class LocalBoards {
   }
 
   /**
-   * Installs a snapshot unless an equal or newer version is held, then announces it with an
-   * {@link Installed} event.
+   * Installs a snapshot unless an equal or newer version is held, then announces it with an {@link
+   * Installed} event.
    *
    * @return true if it was installed
    */
   public boolean install(BoardSnapshot snapshot) {
-    BoardSnapshot held = snapshots.merge(snapshot.board(), snapshot,
-        (current, offered) -> offered.version() > current.version() ? offered : current);
+    BoardSnapshot held =
+        snapshots.merge(
+            snapshot.board(),
+            snapshot,
+            (current, offered) -> offered.version() > current.version() ? offered : current);
     if (held != snapshot) {
       return false;
     }

@@ -14,17 +14,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The SQL of a board computation: a keyset scan of the live items of one biz created inside
- * the window with their counters, then one query joining in the details of the winners.
+ * The SQL of a board computation: a keyset scan of the live items of one biz created inside the
+ * window with their counters, then one query joining in the details of the winners.
  *
- * <p>The scan pages on {@code (created_at, item_id)} along the index
- * {@code hr_item_counter (biz, created_at, item_id)}: each page starts strictly after the last
- * row of the previous one, so the cost of a page does not grow with its position (as OFFSET's
- * would) and rows inserted meanwhile neither shift nor repeat others. It reads the counter
- * table alone, which carries copies of the item's createdAt and deleted flag (see the
- * migration): joining {@code hr_item} per page made PostgreSQL probe one counter row per
- * scanned item, which cost twice the scan itself. Titles and authors are fetched for the Top-N
- * only, in one query, which keeps the scan narrow.
+ * <p>The scan pages on {@code (created_at, item_id)} along the index {@code hr_item_counter (biz,
+ * created_at, item_id)}: each page starts strictly after the last row of the previous one, so the
+ * cost of a page does not grow with its position (as OFFSET's would) and rows inserted meanwhile
+ * neither shift nor repeat others. It reads the counter table alone, which carries copies of the
+ * item's createdAt and deleted flag (see the migration): joining {@code hr_item} per page made
+ * PostgreSQL probe one counter row per scanned item, which cost twice the scan itself. Titles and
+ * authors are fetched for the Top-N only, in one query, which keeps the scan narrow.
  */
 @Repository
 public class WindowScan {
@@ -58,7 +57,12 @@ public class WindowScan {
    * @return the number of rows scanned
    * @throws ComputationAbandonedException if cancelled
    */
-  long scan(String biz, Instant from, Instant to, int pageSize, BooleanSupplier cancelled,
+  long scan(
+      String biz,
+      Instant from,
+      Instant to,
+      int pageSize,
+      BooleanSupplier cancelled,
       java.util.function.Consumer<Row> sink) {
     long afterCreated = from.toEpochMilli();
     // Item ids are positive, so id > 0 admits every row at the lower bound on the first page.
@@ -71,9 +75,17 @@ public class WindowScan {
       }
       List<Row> page = new ArrayList<>(pageSize);
       long lowerBound = afterCreated;
-      jdbc.query(PAGE, rs -> {
-        page.add(new Row(rs.getLong(1), rs.getLong(2), ItemStore.interactions(rs, 3)));
-      }, biz, false, lowerBound, to.toEpochMilli(), first ? lowerBound - 1 : lowerBound, afterId,
+      jdbc.query(
+          PAGE,
+          rs -> {
+            page.add(new Row(rs.getLong(1), rs.getLong(2), ItemStore.interactions(rs, 3)));
+          },
+          biz,
+          false,
+          lowerBound,
+          to.toEpochMilli(),
+          first ? lowerBound - 1 : lowerBound,
+          afterId,
           pageSize);
       page.forEach(sink);
       scanned += page.size();
@@ -102,7 +114,8 @@ public class WindowScan {
     }
     jdbc.query(
         "SELECT id, title, author_id FROM hr_item WHERE biz = ? AND deleted = ? AND id IN ("
-            + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")",
+            + String.join(", ", Collections.nCopies(ids.size(), "?"))
+            + ")",
         rs -> {
           found.put(rs.getLong(1), new Details(rs.getString(2), rs.getLong(3)));
         },

@@ -3,8 +3,8 @@ package io.hotrank.cache;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -21,12 +21,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * Bounds what a slow or dead Redis can cost a reader: each guarded call gets the read timeout
- * ({@code hotrank.redis.read-timeout}, default 50 ms) and goes through a circuit breaker, so a
- * hung Redis costs a few timeouts and then nothing until the breaker lets a probe through.
+ * ({@code hotrank.redis.read-timeout}, default 50 ms) and goes through a circuit breaker, so a hung
+ * Redis costs a few timeouts and then nothing until the breaker lets a probe through.
  *
  * <p>The call itself runs on a virtual thread and the caller waits at most the timeout. The
- * client's own command timeout ({@code spring.data.redis.timeout}) stays longer, for writes;
- * a call abandoned by its caller finishes, or fails, on its virtual thread. Thread-safe.
+ * client's own command timeout ({@code spring.data.redis.timeout}) stays longer, for writes; a call
+ * abandoned by its caller finishes, or fails, on its virtual thread. Thread-safe.
  */
 @Component
 public class RedisReadGuard implements AutoCloseable {
@@ -42,20 +42,22 @@ public class RedisReadGuard implements AutoCloseable {
       @Value("${hotrank.redis.breaker-open-for:5s}") Duration openFor,
       MeterRegistry meters) {
     this.timeout = timeout;
-    CircuitBreakerConfig config = CircuitBreakerConfig.custom()
-        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-        .slidingWindowSize(10)
-        .minimumNumberOfCalls(3)
-        .failureRateThreshold(50)
-        .waitDurationInOpenState(openFor)
-        .permittedNumberOfCallsInHalfOpenState(2)
-        .automaticTransitionFromOpenToHalfOpenEnabled(false)
-        .recordExceptions(Exception.class)
-        .build();
+    CircuitBreakerConfig config =
+        CircuitBreakerConfig.custom()
+            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(10)
+            .minimumNumberOfCalls(3)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(openFor)
+            .permittedNumberOfCallsInHalfOpenState(2)
+            .automaticTransitionFromOpenToHalfOpenEnabled(false)
+            .recordExceptions(Exception.class)
+            .build();
     CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(config);
     this.breaker = registry.circuitBreaker("redis-read");
-    this.breaker.getEventPublisher().onStateTransition(event ->
-        log.warn("Redis read breaker: {}", event.getStateTransition()));
+    this.breaker
+        .getEventPublisher()
+        .onStateTransition(event -> log.warn("Redis read breaker: {}", event.getStateTransition()));
     TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry).bindTo(meters);
   }
 
@@ -78,9 +80,11 @@ public class RedisReadGuard implements AutoCloseable {
     } catch (TimeoutException e) {
       future.cancel(true);
       breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e);
-      throw new RedisUnavailableException(what, "no answer within " + timeout.toMillis() + " ms", e);
+      throw new RedisUnavailableException(
+          what, "no answer within " + timeout.toMillis() + " ms", e);
     } catch (ExecutionException e) {
-      breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e.getCause());
+      breaker.onError(
+          breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e.getCause());
       throw new RedisUnavailableException(what, e.getCause().toString(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

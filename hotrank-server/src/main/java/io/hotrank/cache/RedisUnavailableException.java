@@ -3,8 +3,8 @@ package io.hotrank.cache;
 import io.hotrank.HotrankException;
 
 /**
- * A guarded Redis read did not answer: it failed, exceeded the read timeout, or the circuit
- * breaker is open. Callers fall back to the next layer.
+ * A guarded Redis read did not answer: it failed, exceeded the read timeout, or the circuit breaker
+ * is open. Callers fall back to the next layer.
  */
 public final class RedisUnavailableException extends HotrankException {
 

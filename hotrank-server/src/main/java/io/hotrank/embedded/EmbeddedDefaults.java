@@ -22,13 +22,12 @@ import redis.embedded.RedisServer;
 /**
  * Fills in the embedded default before Spring Boot configures Redis and the datasource.
  *
- * <p>When no Redis is configured ({@code spring.data.redis.url}, {@code .host},
- * {@code .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary is
- * started on a free loopback port; when no {@code spring.datasource.url} is configured an H2
- * file database under {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the
- * user configures wins. The Redis process is stopped when the application context closes,
- * after everything that may still use it, and, as a last resort, by a JVM shutdown hook, so
- * SIGTERM leaves no orphan process.
+ * <p>When no Redis is configured ({@code spring.data.redis.url}, {@code .host}, {@code
+ * .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary is started on
+ * a free loopback port; when no {@code spring.datasource.url} is configured an H2 file database
+ * under {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the user configures
+ * wins. The Redis process is stopped when the application context closes, after everything that may
+ * still use it, and, as a last resort, by a JVM shutdown hook, so SIGTERM leaves no orphan process.
  *
  * <p>This runs as an {@link EnvironmentPostProcessor} rather than as a bean because Boot's Redis
  * and datasource auto-configuration read their properties before any of our beans exist.
@@ -58,8 +57,8 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       defaults.put("spring.data.redis.url", "redis://127.0.0.1:" + redis.port());
       defaults.put("hotrank.embedded.redis-port", redis.port());
       // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
-      application.addInitializers(context ->
-          context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));
+      application.addInitializers(
+          context -> context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));
       log.info("No Redis configured: started embedded Redis on 127.0.0.1:" + redis.port());
     }
     if (!StringUtils.hasText(env.getProperty("spring.datasource.url"))) {
@@ -93,8 +92,8 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
   }
 
   /**
-   * A Redis server process owned by this JVM. As a lifecycle bean it is stopped when the
-   * context closes, after every other lifecycle bean.
+   * A Redis server process owned by this JVM. As a lifecycle bean it is stopped when the context
+   * closes, after every other lifecycle bean.
    */
   static final class EmbeddedRedis implements SmartLifecycle {
     private final RedisServer server;

@@ -26,10 +26,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Applies batches of interaction events to the item counters.
  *
  * <p>A batch is validated as a whole, then applied in one transaction: the counter rows of every
- * item it touches are locked (in a fixed order), the events are applied in order in memory,
- * clamped at zero, and each item gets exactly one UPDATE with its new absolute values. Applying
- * in memory after locking, rather than sending relative increments, is what keeps "never below
- * zero" exact for a batch such as unlike, like on an item with no likes.
+ * item it touches are locked (in a fixed order), the events are applied in order in memory, clamped
+ * at zero, and each item gets exactly one UPDATE with its new absolute values. Applying in memory
+ * after locking, rather than sending relative increments, is what keeps "never below zero" exact
+ * for a batch such as unlike, like on an item with no likes.
  */
 @Service
 public class EventService {
@@ -44,7 +44,11 @@ public class EventService {
   private final Clock clock;
   private final TransactionTemplate tx;
 
-  EventService(ItemStore items, JdbcTemplate jdbc, SqlDialect dialect, Clock clock,
+  EventService(
+      ItemStore items,
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      Clock clock,
       PlatformTransactionManager transactions) {
     this.items = items;
     this.jdbc = jdbc;
@@ -70,8 +74,11 @@ public class EventService {
         if (attempt == DEADLOCK_ATTEMPTS) {
           throw deadlock;
         }
-        log.warn("Event batch of {} events hit a lock conflict, retrying ({}/{})",
-            events.size(), attempt, DEADLOCK_ATTEMPTS);
+        log.warn(
+            "Event batch of {} events hit a lock conflict, retrying ({}/{})",
+            events.size(),
+            attempt,
+            DEADLOCK_ATTEMPTS);
       }
     }
   }
@@ -83,11 +90,12 @@ public class EventService {
       idsByBiz.computeIfAbsent(e.biz, b -> new ArrayList<>()).add(e.itemId);
     }
     Map<String, Map<Long, long[]>> counters = new HashMap<>();
-    idsByBiz.forEach((biz, ids) -> {
-      Map<Long, long[]> byItem = new HashMap<>();
-      items.lockCounters(biz, ids).forEach((id, c) -> byItem.put(id, toArray(c)));
-      counters.put(biz, byItem);
-    });
+    idsByBiz.forEach(
+        (biz, ids) -> {
+          Map<Long, long[]> byItem = new HashMap<>();
+          items.lockCounters(biz, ids).forEach((id, c) -> byItem.put(id, toArray(c)));
+          counters.put(biz, byItem);
+        });
     for (Accepted e : events) {
       if (!counters.get(e.biz).containsKey(e.itemId)) {
         throw new ItemNotFoundException(e.biz, e.itemId, "events[" + e.index + "].itemId");
@@ -100,24 +108,36 @@ public class EventService {
         c[slot] = Math.max(0, c[slot] + e.type.step());
       }
     }
-    counters.forEach((biz, byItem) -> {
-      Map<Long, Interactions> absolute = new HashMap<>();
-      byItem.forEach((id, c) -> absolute.put(id, toInteractions(c)));
-      items.writeCounters(biz, absolute, now);
-    });
+    counters.forEach(
+        (biz, byItem) -> {
+          Map<Long, Interactions> absolute = new HashMap<>();
+          byItem.forEach((id, c) -> absolute.put(id, toInteractions(c)));
+          items.writeCounters(biz, absolute, now);
+        });
   }
 
   /** Records the user's like/collect (or its removal); false if it was already in that state. */
   private boolean changesUserState(Accepted e, Instant now) {
     String action = e.type.counter().wireName();
     if (e.type.step() > 0) {
-      return dialect.insertIgnoringDuplicate(jdbc, "hr_user_action",
-          "biz, item_id, user_id, action, created_at",
-          e.biz, e.itemId, e.userId, action, now.toEpochMilli()) == 1;
+      return dialect.insertIgnoringDuplicate(
+              jdbc,
+              "hr_user_action",
+              "biz, item_id, user_id, action, created_at",
+              e.biz,
+              e.itemId,
+              e.userId,
+              action,
+              now.toEpochMilli())
+          == 1;
     }
     return jdbc.update(
-            "DELETE FROM hr_user_action WHERE biz = ? AND item_id = ? AND user_id = ? AND action = ?",
-            e.biz, e.itemId, e.userId, action)
+            "DELETE FROM hr_user_action WHERE biz = ? AND item_id = ? AND user_id = ? AND action ="
+                + " ?",
+            e.biz,
+            e.itemId,
+            e.userId,
+            action)
         == 1;
   }
 
@@ -128,7 +148,9 @@ public class EventService {
       violations.throwIfAny();
     }
     violations.check(!events.isEmpty(), "events", "must hold at least one event");
-    violations.check(events.size() <= MAX_EVENTS, "events",
+    violations.check(
+        events.size() <= MAX_EVENTS,
+        "events",
         "must hold at most " + MAX_EVENTS + " events, was " + events.size());
     violations.throwIfAny();
     List<Accepted> accepted = new ArrayList<>(events.size());
@@ -145,7 +167,9 @@ public class EventService {
       EventType type = null;
       if (violations.check(e.type() != null, at + ".type", "is required")) {
         type = EventType.fromWireName(e.type()).orElse(null);
-        violations.check(type != null, at + ".type",
+        violations.check(
+            type != null,
+            at + ".type",
             "unknown type '" + e.type() + "'; expected one of " + EventType.WIRE_NAMES);
       }
       if (e.userId() != null) {

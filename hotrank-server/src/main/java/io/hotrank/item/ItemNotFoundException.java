@@ -10,8 +10,8 @@ public final class ItemNotFoundException extends HotrankException {
   private final long id;
 
   /**
-   * @param field the request field that named the item (for example {@code events[2].itemId}),
-   *     or null when the item was named by the URL
+   * @param field the request field that named the item (for example {@code events[2].itemId}), or
+   *     null when the item was named by the URL
    */
   public ItemNotFoundException(String biz, long id, String field) {
     super("Item " + biz + "/" + id + " does not exist" + (field == null ? "" : " (" + field + ")"));

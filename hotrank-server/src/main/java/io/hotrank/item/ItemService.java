@@ -25,8 +25,10 @@ public class ItemService {
   static final int MAX_TITLE = 200;
   static final int MAX_TAGS = 10;
   static final int MAX_TAG = 32;
+
   /** How far a client clock may run ahead before a createdAt counts as in the future. */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
+
   private static final int ID_ATTEMPTS = 5;
 
   private final ItemStore store;
@@ -57,9 +59,13 @@ public class ItemService {
     }
     validateFields(request, violations);
     if (request.createdAt() != null) {
-      violations.check(!request.createdAt().isAfter(now.plus(FUTURE_TOLERANCE)), "createdAt",
+      violations.check(
+          !request.createdAt().isAfter(now.plus(FUTURE_TOLERANCE)),
+          "createdAt",
           "must not be in the future");
-      violations.check(!request.createdAt().isBefore(Instant.EPOCH), "createdAt",
+      violations.check(
+          !request.createdAt().isBefore(Instant.EPOCH),
+          "createdAt",
           "must not be before 1970-01-01T00:00:00Z");
     }
     violations.throwIfAny();
@@ -68,10 +74,12 @@ public class ItemService {
     List<String> tags = tags(request);
     if (request.id() != null) {
       long id = request.id();
-      tx.executeWithoutResult(status -> {
-        store.insert(request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
-        store.reserveId(request.biz(), id);
-      });
+      tx.executeWithoutResult(
+          status -> {
+            store.insert(
+                request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
+            store.reserveId(request.biz(), id);
+          });
       return get(request.biz(), id);
     }
     // Explicit ids raise the sequence, so a generated id is normally free; an item inserted by
@@ -79,8 +87,10 @@ public class ItemService {
     for (int attempt = 1; ; attempt++) {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
       try {
-        tx.executeWithoutResult(status -> store.insert(request.biz(), id, request.authorId(),
-            request.title(), tags, createdAt, now));
+        tx.executeWithoutResult(
+            status ->
+                store.insert(
+                    request.biz(), id, request.authorId(), request.title(), tags, createdAt, now));
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
         if (attempt == ID_ATTEMPTS) {
@@ -100,8 +110,8 @@ public class ItemService {
   }
 
   /**
-   * Replaces the descriptive fields of a live item (authorId, title, tags). Its createdAt is
-   * fixed at creation: editing an item never makes it younger on a board.
+   * Replaces the descriptive fields of a live item (authorId, title, tags). Its createdAt is fixed
+   * at creation: editing an item never makes it younger on a board.
    *
    * @throws io.hotrank.web.InvalidRequestException naming every invalid field, including a
    *     createdAt, biz or id in the body that differs from the stored item
@@ -118,22 +128,23 @@ public class ItemService {
     }
     validateFields(request, violations);
     violations.throwIfAny();
-    return tx.execute(status -> {
-      Item current = get(biz, id);
-      if (request.createdAt() != null
-          && !request.createdAt().truncatedTo(ChronoUnit.MILLIS).equals(current.createdAt())) {
-        Violations immutable = new Violations();
-        immutable.add("createdAt", "cannot change after creation");
-        immutable.throwIfAny();
-      }
-      store.update(biz, id, request.authorId(), request.title(), tags(request), now());
-      return get(biz, id);
-    });
+    return tx.execute(
+        status -> {
+          Item current = get(biz, id);
+          if (request.createdAt() != null
+              && !request.createdAt().truncatedTo(ChronoUnit.MILLIS).equals(current.createdAt())) {
+            Violations immutable = new Violations();
+            immutable.add("createdAt", "cannot change after creation");
+            immutable.throwIfAny();
+          }
+          store.update(biz, id, request.authorId(), request.title(), tags(request), now());
+          return get(biz, id);
+        });
   }
 
   /**
-   * Deletes an item: it leaves every board at the next publish. Deleting a deleted item is a
-   * no-op; its id stays taken.
+   * Deletes an item: it leaves every board at the next publish. Deleting a deleted item is a no-op;
+   * its id stays taken.
    *
    * @throws ItemNotFoundException if no item ever had this biz and id
    */
@@ -141,17 +152,20 @@ public class ItemService {
     Violations violations = new Violations();
     validatePath(biz, id, violations);
     violations.throwIfAny();
-    tx.executeWithoutResult(status -> {
-      if (!store.markDeleted(biz, id, now()) && !store.existsIncludingDeleted(biz, id)) {
-        throw new ItemNotFoundException(biz, id, null);
-      }
-    });
+    tx.executeWithoutResult(
+        status -> {
+          if (!store.markDeleted(biz, id, now()) && !store.existsIncludingDeleted(biz, id)) {
+            throw new ItemNotFoundException(biz, id, null);
+          }
+        });
   }
 
   /** Records a violation unless {@code biz} is a valid biz name. */
   public static void validateBiz(String biz, String field, Violations violations) {
     if (violations.check(biz != null && !biz.isEmpty(), field, "is required")) {
-      violations.check(BIZ.matcher(biz).matches(), field,
+      violations.check(
+          BIZ.matcher(biz).matches(),
+          field,
           "must match " + BIZ.pattern() + " (lower-case letters, digits, '_' or '-', at most 32)");
     }
   }
@@ -166,22 +180,31 @@ public class ItemService {
       violations.check(r.authorId() >= 0, "authorId", "must not be negative");
     }
     if (violations.check(r.title() != null && !r.title().isBlank(), "title", "is required")) {
-      violations.check(r.title().length() <= MAX_TITLE, "title",
+      violations.check(
+          r.title().length() <= MAX_TITLE,
+          "title",
           "must be at most " + MAX_TITLE + " characters, was " + r.title().length());
-      violations.check(!hasControlCharacter(r.title()), "title",
-          "must not contain control characters");
+      violations.check(
+          !hasControlCharacter(r.title()), "title", "must not contain control characters");
     }
     List<String> tags = r.tags() == null ? List.of() : r.tags();
     violations.check(tags.size() <= MAX_TAGS, "tags", "at most " + MAX_TAGS + " tags");
     for (int i = 0; i < tags.size(); i++) {
       String tag = tags.get(i);
-      violations.check(tag != null && !tag.isBlank() && tag.length() <= MAX_TAG
-              && tag.indexOf(',') < 0 && !hasControlCharacter(tag), "tags[" + i + "]",
+      violations.check(
+          tag != null
+              && !tag.isBlank()
+              && tag.length() <= MAX_TAG
+              && tag.indexOf(',') < 0
+              && !hasControlCharacter(tag),
+          "tags[" + i + "]",
           "must be 1 to " + MAX_TAG + " characters without ',' or control characters");
     }
   }
 
-  /** NUL and other control characters: PostgreSQL refuses NUL in text, and none belong in a title. */
+  /**
+   * NUL and other control characters: PostgreSQL refuses NUL in text, and none belong in a title.
+   */
   private static boolean hasControlCharacter(String text) {
     return text.chars().anyMatch(Character::isISOControl);
   }

@@ -25,10 +25,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Demo mode ({@code --hotrank.demo=true}): seeds a few hundred items of the demo biz and sends
- * a steady, Zipf-distributed stream of interactions, so that a new user watches the default
- * board change from one minute to the next. Which items are popular drifts every minute, and a
- * new item appears every minute. Uses the same services as the HTTP API.
+ * Demo mode ({@code --hotrank.demo=true}): seeds a few hundred items of the demo biz and sends a
+ * steady, Zipf-distributed stream of interactions, so that a new user watches the default board
+ * change from one minute to the next. Which items are popular drifts every minute, and a new item
+ * appears every minute. Uses the same services as the HTTP API.
  */
 @Component
 @ConditionalOnBooleanProperty("hotrank.demo")
@@ -53,7 +53,10 @@ class DemoTraffic implements SmartLifecycle {
   private final List<Long> ids = new ArrayList<>();
   private double[] cumulative;
 
-  DemoTraffic(ItemService items, EventService events, Clock clock,
+  DemoTraffic(
+      ItemService items,
+      EventService events,
+      Clock clock,
       @Value("${hotrank.demo-biz:article}") String biz,
       @Value("${hotrank.demo-items:300}") int seedItems,
       @Value("${hotrank.demo-events-per-second:50}") int eventsPerSecond,
@@ -79,14 +82,18 @@ class DemoTraffic implements SmartLifecycle {
     executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "demo-traffic"));
     executor.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
     executor.scheduleAtFixedRate(this::newItem, 1, 1, TimeUnit.MINUTES);
-    log.info("Demo traffic: {} items of biz '{}', {} events/s, Zipf exponent {}",
-        ids.size(), biz, eventsPerSecond, zipfExponent);
+    log.info(
+        "Demo traffic: {} items of biz '{}', {} events/s, Zipf exponent {}",
+        ids.size(),
+        biz,
+        eventsPerSecond,
+        zipfExponent);
   }
 
   private void create(long id, Instant createdAt) {
     try {
-      items.create(new ItemRequest(biz, id, 1 + random.nextLong(50), title(), List.of("demo"),
-          createdAt));
+      items.create(
+          new ItemRequest(biz, id, 1 + random.nextLong(50), title(), List.of("demo"), createdAt));
     } catch (ItemExistsException exists) {
       // Seeded by an earlier demo run: keep it.
     }
@@ -143,7 +150,8 @@ class DemoTraffic implements SmartLifecycle {
         ids.remove(Long.valueOf(gone.id()));
       }
       rebuildDistribution();
-      log.info("Demo traffic: item {}/{} is gone; no longer sending it events", gone.biz(), gone.id());
+      log.info(
+          "Demo traffic: item {}/{} is gone; no longer sending it events", gone.biz(), gone.id());
     } catch (RuntimeException e) {
       log.warn("Demo traffic: batch failed ({})", e.toString());
     }
@@ -182,8 +190,11 @@ class DemoTraffic implements SmartLifecycle {
   }
 
   private String title() {
-    return WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)]
-        + " in practice #" + random.nextInt(1000);
+    return WORDS[random.nextInt(WORDS.length)]
+        + " "
+        + WORDS[random.nextInt(WORDS.length)]
+        + " in practice #"
+        + random.nextInt(1000);
   }
 
   @Override

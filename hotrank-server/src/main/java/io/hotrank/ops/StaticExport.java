@@ -21,12 +21,12 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Static export ({@code hotrank.export.dir}): every snapshot this instance installs is also
- * written as {@code <dir>/boards/<name>.json}, byte-identical to the body of
- * {@code GET /api/v1/boards/<name>} with default parameters, and as a small
- * {@code <dir>/boards/<name>.html}, so that nginx or a CDN can serve boards with no JVM in the
- * path. Each file is written to a temporary name and renamed over the old one, so a reader sees
- * the old file or the new one, never a torn write. Failures are logged; serving goes on.
+ * Static export ({@code hotrank.export.dir}): every snapshot this instance installs is also written
+ * as {@code <dir>/boards/<name>.json}, byte-identical to the body of {@code GET
+ * /api/v1/boards/<name>} with default parameters, and as a small {@code <dir>/boards/<name>.html},
+ * so that nginx or a CDN can serve boards with no JVM in the path. Each file is written to a
+ * temporary name and renamed over the old one, so a reader sees the old file or the new one, never
+ * a torn write. Failures are logged; serving goes on.
  */
 @Component
 @ConditionalOnProperty("hotrank.export.dir")
@@ -47,9 +47,9 @@ class StaticExport {
   }
 
   /**
-   * Writes the board's current snapshot. Installs can race (a notice from another instance and
-   * this instance's own publish); serialising the writes and exporting what is installed now,
-   * never an older version than the last written, keeps the files on the newest version.
+   * Writes the board's current snapshot. Installs can race (a notice from another instance and this
+   * instance's own publish); serialising the writes and exporting what is installed now, never an
+   * older version than the last written, keeps the files on the newest version.
    */
   @EventListener
   synchronized void onInstalled(LocalBoards.Installed installed) {
@@ -60,11 +60,15 @@ class StaticExport {
     try {
       // The default window is what GET /api/v1/boards/{name} serves without parameters.
       writeAtomically(boards.resolve(snapshot.board() + ".json"), snapshot.defaultBody());
-      writeAtomically(boards.resolve(snapshot.board() + ".html"),
+      writeAtomically(
+          boards.resolve(snapshot.board() + ".html"),
           html(snapshot).getBytes(StandardCharsets.UTF_8));
       exported.put(snapshot.board(), snapshot.version());
     } catch (IOException e) {
-      log.warn("Board '{}' v{}: static export failed ({})", snapshot.board(), snapshot.version(),
+      log.warn(
+          "Board '{}' v{}: static export failed ({})",
+          snapshot.board(),
+          snapshot.version(),
           e.toString());
     }
   }
@@ -78,7 +82,8 @@ class StaticExport {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
       }
       try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
@@ -88,16 +93,31 @@ class StaticExport {
   }
 
   private static String html(BoardSnapshot snapshot) {
-    StringBuilder page = new StringBuilder(4096)
-        .append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<title>").append(escape(snapshot.board())).append("</title></head><body>\n")
-        .append("<h1>").append(escape(snapshot.board())).append("</h1>\n")
-        .append("<p>version ").append(snapshot.version()).append(", computed ")
-        .append(snapshot.computedAt()).append(" &middot; <a href=\"")
-        .append(escape(snapshot.board())).append(".json\">JSON</a></p>\n<ol>\n");
-    snapshot.entries().stream().limit(HTML_ENTRIES).forEach((BoardEntry e) -> page
-        .append("<li>").append(escape(e.title())).append(" <small>(")
-        .append(String.format(java.util.Locale.ROOT, "%.4f", e.score())).append(")</small></li>\n"));
+    StringBuilder page =
+        new StringBuilder(4096)
+            .append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+            .append("<title>")
+            .append(escape(snapshot.board()))
+            .append("</title></head><body>\n")
+            .append("<h1>")
+            .append(escape(snapshot.board()))
+            .append("</h1>\n")
+            .append("<p>version ")
+            .append(snapshot.version())
+            .append(", computed ")
+            .append(snapshot.computedAt())
+            .append(" &middot; <a href=\"")
+            .append(escape(snapshot.board()))
+            .append(".json\">JSON</a></p>\n<ol>\n");
+    snapshot.entries().stream()
+        .limit(HTML_ENTRIES)
+        .forEach(
+            (BoardEntry e) ->
+                page.append("<li>")
+                    .append(escape(e.title()))
+                    .append(" <small>(")
+                    .append(String.format(java.util.Locale.ROOT, "%.4f", e.score()))
+                    .append(")</small></li>\n"));
     return page.append("</ol>\n</body></html>\n").toString();
   }
 

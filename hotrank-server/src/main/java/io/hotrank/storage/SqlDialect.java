@@ -15,7 +15,8 @@ import org.springframework.jdbc.core.JdbcOperations;
 public enum SqlDialect {
   H2("h2") {
     @Override
-    public int insertIgnoringDuplicate(JdbcOperations jdbc, String table, String columns, Object... args) {
+    public int insertIgnoringDuplicate(
+        JdbcOperations jdbc, String table, String columns, Object... args) {
       // H2 has no INSERT IGNORE outside its compatibility modes, but unlike PostgreSQL a unique
       // violation leaves the transaction usable, so catching it is safe here.
       try {
@@ -32,10 +33,17 @@ public enum SqlDialect {
       // second attempt updates it.
       for (int attempt = 1; ; attempt++) {
         try {
-          jdbc.update("MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)))) s(name)"
-              + " ON t." + SEQUENCE_KEY + " = s.name"
-              + " WHEN MATCHED THEN UPDATE SET next_id = t.next_id + 1"
-              + " WHEN NOT MATCHED THEN INSERT (" + SEQUENCE_KEY + ", next_id) VALUES (s.name, 2)",
+          jdbc.update(
+              "MERGE INTO "
+                  + table
+                  + " t USING (VALUES (CAST(? AS VARCHAR(64)))) s(name)"
+                  + " ON t."
+                  + SEQUENCE_KEY
+                  + " = s.name"
+                  + " WHEN MATCHED THEN UPDATE SET next_id = t.next_id + 1"
+                  + " WHEN NOT MATCHED THEN INSERT ("
+                  + SEQUENCE_KEY
+                  + ", next_id) VALUES (s.name, 2)",
               key);
           return current(jdbc, table, key);
         } catch (DuplicateKeyException raced) {
@@ -48,18 +56,33 @@ public enum SqlDialect {
 
     @Override
     public void raiseSequence(JdbcOperations jdbc, String table, String key, long atLeast) {
-      jdbc.update("MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
-          + " s(name, floor) ON t." + SEQUENCE_KEY + " = s.name"
-          + " WHEN MATCHED THEN UPDATE SET next_id = GREATEST(t.next_id, s.floor)"
-          + " WHEN NOT MATCHED THEN INSERT (" + SEQUENCE_KEY + ", next_id) VALUES (s.name, s.floor)",
-          key, atLeast);
+      jdbc.update(
+          "MERGE INTO "
+              + table
+              + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
+              + " s(name, floor) ON t."
+              + SEQUENCE_KEY
+              + " = s.name"
+              + " WHEN MATCHED THEN UPDATE SET next_id = GREATEST(t.next_id, s.floor)"
+              + " WHEN NOT MATCHED THEN INSERT ("
+              + SEQUENCE_KEY
+              + ", next_id) VALUES (s.name, s.floor)",
+          key,
+          atLeast);
     }
   },
   MYSQL("mysql") {
     @Override
-    public int insertIgnoringDuplicate(JdbcOperations jdbc, String table, String columns, Object... args) {
+    public int insertIgnoringDuplicate(
+        JdbcOperations jdbc, String table, String columns, Object... args) {
       return jdbc.update(
-          "INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + placeholders(args.length) + ")",
+          "INSERT IGNORE INTO "
+              + table
+              + " ("
+              + columns
+              + ") VALUES ("
+              + placeholders(args.length)
+              + ")",
           args);
     }
 
@@ -67,37 +90,73 @@ public enum SqlDialect {
     public long takeNextInSequence(JdbcOperations jdbc, String table, String key) {
       // One statement: an INSERT IGNORE then UPDATE would take a shared lock first and deadlock
       // with a concurrent caller upgrading the same row.
-      jdbc.update("INSERT INTO " + table + " (" + SEQUENCE_KEY + ", next_id) VALUES (?, 2)"
-          + " ON DUPLICATE KEY UPDATE next_id = next_id + 1", key);
+      jdbc.update(
+          "INSERT INTO "
+              + table
+              + " ("
+              + SEQUENCE_KEY
+              + ", next_id) VALUES (?, 2)"
+              + " ON DUPLICATE KEY UPDATE next_id = next_id + 1",
+          key);
       return current(jdbc, table, key);
     }
 
     @Override
     public void raiseSequence(JdbcOperations jdbc, String table, String key, long atLeast) {
-      jdbc.update("INSERT INTO " + table + " (" + SEQUENCE_KEY + ", next_id) VALUES (?, ?)"
-          + " ON DUPLICATE KEY UPDATE next_id = GREATEST(next_id, VALUES(next_id))", key, atLeast);
+      jdbc.update(
+          "INSERT INTO "
+              + table
+              + " ("
+              + SEQUENCE_KEY
+              + ", next_id) VALUES (?, ?)"
+              + " ON DUPLICATE KEY UPDATE next_id = GREATEST(next_id, VALUES(next_id))",
+          key,
+          atLeast);
     }
   },
   POSTGRESQL("postgresql") {
     @Override
-    public int insertIgnoringDuplicate(JdbcOperations jdbc, String table, String columns, Object... args) {
+    public int insertIgnoringDuplicate(
+        JdbcOperations jdbc, String table, String columns, Object... args) {
       // A unique violation would abort the whole PostgreSQL transaction: never raise one.
-      return jdbc.update(plainInsert(table, columns, args.length) + " ON CONFLICT DO NOTHING", args);
+      return jdbc.update(
+          plainInsert(table, columns, args.length) + " ON CONFLICT DO NOTHING", args);
     }
 
     @Override
     public long takeNextInSequence(JdbcOperations jdbc, String table, String key) {
-      Long taken = jdbc.queryForObject("INSERT INTO " + table + " (" + SEQUENCE_KEY + ", next_id)"
-          + " VALUES (?, 2) ON CONFLICT (" + SEQUENCE_KEY + ") DO UPDATE SET next_id = "
-          + table + ".next_id + 1 RETURNING next_id - 1", Long.class, key);
+      Long taken =
+          jdbc.queryForObject(
+              "INSERT INTO "
+                  + table
+                  + " ("
+                  + SEQUENCE_KEY
+                  + ", next_id)"
+                  + " VALUES (?, 2) ON CONFLICT ("
+                  + SEQUENCE_KEY
+                  + ") DO UPDATE SET next_id = "
+                  + table
+                  + ".next_id + 1 RETURNING next_id - 1",
+              Long.class,
+              key);
       return taken;
     }
 
     @Override
     public void raiseSequence(JdbcOperations jdbc, String table, String key, long atLeast) {
-      jdbc.update("INSERT INTO " + table + " (" + SEQUENCE_KEY + ", next_id) VALUES (?, ?)"
-          + " ON CONFLICT (" + SEQUENCE_KEY + ") DO UPDATE SET next_id = GREATEST(" + table
-          + ".next_id, EXCLUDED.next_id)", key, atLeast);
+      jdbc.update(
+          "INSERT INTO "
+              + table
+              + " ("
+              + SEQUENCE_KEY
+              + ", next_id) VALUES (?, ?)"
+              + " ON CONFLICT ("
+              + SEQUENCE_KEY
+              + ") DO UPDATE SET next_id = GREATEST("
+              + table
+              + ".next_id, EXCLUDED.next_id)",
+          key,
+          atLeast);
     }
   };
 
@@ -128,8 +187,8 @@ public enum SqlDialect {
       JdbcOperations jdbc, String table, String columns, Object... args);
 
   /**
-   * Takes the next value of a named sequence row ({@code key, next_id}), creating the row at 1
-   * when absent, in one atomic step that concurrent callers cannot both win. Must run inside a
+   * Takes the next value of a named sequence row ({@code key, next_id}), creating the row at 1 when
+   * absent, in one atomic step that concurrent callers cannot both win. Must run inside a
    * transaction.
    *
    * @return the value taken
@@ -137,14 +196,15 @@ public enum SqlDialect {
   public abstract long takeNextInSequence(JdbcOperations jdbc, String table, String key);
 
   /**
-   * Makes the next value of a named sequence row at least {@code atLeast}, creating the row
-   * when absent. Must run inside a transaction.
+   * Makes the next value of a named sequence row at least {@code atLeast}, creating the row when
+   * absent. Must run inside a transaction.
    */
   public abstract void raiseSequence(JdbcOperations jdbc, String table, String key, long atLeast);
 
   private static long current(JdbcOperations jdbc, String table, String key) {
-    Long next = jdbc.queryForObject(
-        "SELECT next_id FROM " + table + " WHERE " + SEQUENCE_KEY + " = ?", Long.class, key);
+    Long next =
+        jdbc.queryForObject(
+            "SELECT next_id FROM " + table + " WHERE " + SEQUENCE_KEY + " = ?", Long.class, key);
     return next - 1;
   }
 

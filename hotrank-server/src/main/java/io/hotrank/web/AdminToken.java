@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bearer token that admin endpoints require. Taken from {@code hotrank.admin.token}; when
- * that is blank, a random token is generated once, stored in {@code <data-dir>/admin-token} and
- * reused on later starts. Thread-safe (immutable).
+ * The bearer token that admin endpoints require. Taken from {@code hotrank.admin.token}; when that
+ * is blank, a random token is generated once, stored in {@code <data-dir>/admin-token} and reused
+ * on later starts. Thread-safe (immutable).
  */
 public final class AdminToken {
 

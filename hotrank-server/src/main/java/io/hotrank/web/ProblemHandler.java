@@ -38,7 +38,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(InvalidRequestException.class)
   ResponseEntity<ProblemDetail> invalid(InvalidRequestException e) {
-    return problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage(),
+    return problem(
+        HttpStatus.BAD_REQUEST,
+        "invalid-request",
+        "Invalid request",
+        e.getMessage(),
         e.violations());
   }
 
@@ -46,42 +50,58 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   ResponseEntity<ProblemDetail> itemNotFound(ItemNotFoundException e) {
     List<FieldViolation> errors =
         e.field() == null ? List.of() : List.of(new FieldViolation(e.field(), "no such item"));
-    return problem(HttpStatus.NOT_FOUND, "item-not-found", "Item not found", e.getMessage(), errors);
+    return problem(
+        HttpStatus.NOT_FOUND, "item-not-found", "Item not found", e.getMessage(), errors);
   }
 
   @ExceptionHandler(ItemExistsException.class)
   ResponseEntity<ProblemDetail> itemExists(ItemExistsException e) {
-    return problem(HttpStatus.CONFLICT, "item-exists", "Item exists", e.getMessage(),
+    return problem(
+        HttpStatus.CONFLICT,
+        "item-exists",
+        "Item exists",
+        e.getMessage(),
         List.of(new FieldViolation("id", "already taken")));
   }
 
   @ExceptionHandler(BoardNotFoundException.class)
   ResponseEntity<ProblemDetail> boardNotFound(BoardNotFoundException e) {
-    return problem(HttpStatus.NOT_FOUND, "board-not-found", "Board not found", e.getMessage(),
-        List.of());
+    return problem(
+        HttpStatus.NOT_FOUND, "board-not-found", "Board not found", e.getMessage(), List.of());
   }
 
   @ExceptionHandler(BoardUnavailableException.class)
   ResponseEntity<ProblemDetail> boardUnavailable(BoardUnavailableException e) {
     return withHeader(
-        problem(HttpStatus.SERVICE_UNAVAILABLE, "board-unavailable", "Board unavailable",
-            e.getMessage(), List.of()),
-        HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        problem(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "board-unavailable",
+            "Board unavailable",
+            e.getMessage(),
+            List.of()),
+        HttpHeaders.RETRY_AFTER,
+        Long.toString(Math.max(1, e.retryAfter().toSeconds())));
   }
 
   @ExceptionHandler(UnauthorizedException.class)
   ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
     return withHeader(
         problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage(), List.of()),
-        HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"hotrank-admin\"");
+        HttpHeaders.WWW_AUTHENTICATE,
+        "Bearer realm=\"hotrank-admin\"");
   }
 
   @ExceptionHandler(ComputationAbandonedException.class)
   ResponseEntity<ProblemDetail> abandoned(ComputationAbandonedException e) {
     return withHeader(
-        problem(HttpStatus.SERVICE_UNAVAILABLE, "shutting-down", "Shutting down", e.getMessage(),
+        problem(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "shutting-down",
+            "Shutting down",
+            e.getMessage(),
             List.of()),
-        HttpHeaders.RETRY_AFTER, "5");
+        HttpHeaders.RETRY_AFTER,
+        "5");
   }
 
   /** The database (or Redis, on a write) failed: retryable, not the client's fault. */
@@ -89,22 +109,33 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   ResponseEntity<ProblemDetail> storageUnavailable(DataAccessException e) {
     log.warn("Storage failed while serving a request: {}", e.toString());
     return withHeader(
-        problem(HttpStatus.SERVICE_UNAVAILABLE, "storage-unavailable", "Storage unavailable",
-            "A storage layer did not answer; try again", List.of()),
-        HttpHeaders.RETRY_AFTER, "5");
+        problem(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "storage-unavailable",
+            "Storage unavailable",
+            "A storage layer did not answer; try again",
+            List.of()),
+        HttpHeaders.RETRY_AFTER,
+        "5");
   }
 
   @ExceptionHandler(HotrankException.class)
   ResponseEntity<ProblemDetail> unexpected(HotrankException e) {
     log.error("Unmapped hotrank exception", e);
-    return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error",
-        "The server failed; see its log", List.of());
+    return problem(
+        HttpStatus.INTERNAL_SERVER_ERROR,
+        "internal",
+        "Internal error",
+        "The server failed; see its log",
+        List.of());
   }
 
   /** Malformed JSON, or a value of the wrong JSON type: name the field where Jackson can. */
   @Override
   protected ResponseEntity<Object> handleHttpMessageNotReadable(
-      HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status,
+      HttpMessageNotReadableException e,
+      HttpHeaders headers,
+      HttpStatusCode status,
       WebRequest request) {
     String field = "body";
     String message = "is not valid JSON";
@@ -118,18 +149,32 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         break;
       }
     }
-    return widen(problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-        field + " " + message, List.of(new FieldViolation(field, message))));
+    return widen(
+        problem(
+            HttpStatus.BAD_REQUEST,
+            "invalid-request",
+            "Invalid request",
+            field + " " + message,
+            List.of(new FieldViolation(field, message))));
   }
 
   @Override
   protected ResponseEntity<Object> handleTypeMismatch(
       TypeMismatchException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-    String field = e instanceof MethodArgumentTypeMismatchException m ? m.getName() : e.getPropertyName();
-    String message = "must be " + (e.getRequiredType() == null
-        ? "a valid value" : "an " + e.getRequiredType().getSimpleName().toLowerCase());
-    return widen(problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-        field + " " + message, List.of(new FieldViolation(field, message))));
+    String field =
+        e instanceof MethodArgumentTypeMismatchException m ? m.getName() : e.getPropertyName();
+    String message =
+        "must be "
+            + (e.getRequiredType() == null
+                ? "a valid value"
+                : "an " + e.getRequiredType().getSimpleName().toLowerCase());
+    return widen(
+        problem(
+            HttpStatus.BAD_REQUEST,
+            "invalid-request",
+            "Invalid request",
+            field + " " + message,
+            List.of(new FieldViolation(field, message))));
   }
 
   static ResponseEntity<ProblemDetail> problem(
@@ -140,7 +185,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     if (!errors.isEmpty()) {
       problem.setProperty("errors", errors);
     }
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+    return ResponseEntity.status(status)
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
   }
 
   private static ResponseEntity<ProblemDetail> withHeader(

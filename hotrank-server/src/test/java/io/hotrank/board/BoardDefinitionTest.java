@@ -10,14 +10,16 @@ import org.junit.jupiter.api.Test;
 
 class BoardDefinitionTest {
 
-  private static BoardSpec spec(String name, String algorithm, Map<String, Double> weights,
-      Integer size, String refresh) {
-    return new BoardSpec(name, "article", algorithm, null, null, weights, Duration.ofDays(1), size, refresh);
+  private static BoardSpec spec(
+      String name, String algorithm, Map<String, Double> weights, Integer size, String refresh) {
+    return new BoardSpec(
+        name, "article", algorithm, null, null, weights, Duration.ofDays(1), size, refresh);
   }
 
   @Test
   void validBoard_getsDefaultsAndItsRefreshInterval() {
-    BoardDefinition board = BoardDefinition.from(spec("hot", null, null, null, "0 */5 * * * *"), "p");
+    BoardDefinition board =
+        BoardDefinition.from(spec("hot", null, null, null, "0 */5 * * * *"), "p");
     assertThat(board.algorithm()).isEqualTo("hacker-news");
     assertThat(board.size()).isEqualTo(100);
     assertThat(board.refreshInterval()).isEqualTo(Duration.ofMinutes(5));
@@ -27,8 +29,11 @@ class BoardDefinitionTest {
 
   @Test
   void invalidBoard_isRefusedWithEveryBadPropertyNamed() {
-    assertThatThrownBy(() -> BoardDefinition.from(
-            spec("Bad Name", "pagerank", Map.of("like", 1.0), 0, "every minute"), "hotrank.boards[2]"))
+    assertThatThrownBy(
+            () ->
+                BoardDefinition.from(
+                    spec("Bad Name", "pagerank", Map.of("like", 1.0), 0, "every minute"),
+                    "hotrank.boards[2]"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("hotrank.boards[2].name='Bad Name'")
         .hasMessageContaining("hotrank.boards[2].size=0")
@@ -38,7 +43,10 @@ class BoardDefinitionTest {
 
   @Test
   void unknownWeight_isRefusedNamingTheBoard() {
-    assertThatThrownBy(() -> BoardDefinition.from(spec("w", "reddit", Map.of("luv", 1.0), 5, null), "hotrank.boards[0]"))
+    assertThatThrownBy(
+            () ->
+                BoardDefinition.from(
+                    spec("w", "reddit", Map.of("luv", 1.0), 5, null), "hotrank.boards[0]"))
         .hasMessageContaining("hotrank.boards[0]")
         .hasMessageContaining("luv");
   }

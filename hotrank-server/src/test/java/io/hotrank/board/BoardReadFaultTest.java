@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The read path under faults, with hotrank instances, Redis and the database each running as
- * their own processes, started, stopped, killed and frozen by the test.
+ * The read path under faults, with hotrank instances, Redis and the database each running as their
+ * own processes, started, stopped, killed and frozen by the test.
  */
 class BoardReadFaultTest {
 
@@ -28,19 +28,21 @@ class BoardReadFaultTest {
 
   /** Arguments of an instance using the given Redis and database, scheduling off. */
   private static List<String> args(RedisProcess redis, H2ServerProcess db, String... extra) {
-    List<String> args = new ArrayList<>(List.of(
-        "--spring.data.redis.url=" + redis.url(),
-        "--spring.datasource.url=" + db.url(),
-        "--spring.datasource.username=sa",
-        "--spring.datasource.password=",
-        "--hotrank.board.scheduling=false",
-        "--hotrank.board.unavailable-retry-after=3s",
-        "--hotrank.boards[0].name=article-hot",
-        "--hotrank.boards[0].biz=article",
-        "--hotrank.boards[0].refresh=0 0 0 1 1 *",
-        "--hotrank.boards[1].name=cold",
-        "--hotrank.boards[1].biz=cold",
-        "--hotrank.boards[1].refresh=0 0 0 1 1 *"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--spring.data.redis.url=" + redis.url(),
+                "--spring.datasource.url=" + db.url(),
+                "--spring.datasource.username=sa",
+                "--spring.datasource.password=",
+                "--hotrank.board.scheduling=false",
+                "--hotrank.board.unavailable-retry-after=3s",
+                "--hotrank.boards[0].name=article-hot",
+                "--hotrank.boards[0].biz=article",
+                "--hotrank.boards[0].refresh=0 0 0 1 1 *",
+                "--hotrank.boards[1].name=cold",
+                "--hotrank.boards[1].biz=cold",
+                "--hotrank.boards[1].refresh=0 0 0 1 1 *"));
     args.addAll(List.of(extra));
     return args;
   }
@@ -53,15 +55,25 @@ class BoardReadFaultTest {
   /** Creates three items with likes and recomputes the board; returns the version. */
   private static long seedAndRecompute(HttpJson http) {
     for (int id = 1; id <= 3; id++) {
-      Answer created = http.post("/api/v1/items",
-          "{\"biz\":\"article\",\"id\":" + id + ",\"authorId\":1,\"title\":\"item " + id + "\"}");
+      Answer created =
+          http.post(
+              "/api/v1/items",
+              "{\"biz\":\"article\",\"id\":"
+                  + id
+                  + ",\"authorId\":1,\"title\":\"item "
+                  + id
+                  + "\"}");
       assertThat(created.status()).as(created.body()).isIn(201, 409);
       StringBuilder likes = new StringBuilder();
       for (int k = 0; k < id; k++) {
-        likes.append(k == 0 ? "" : ",").append("{\"biz\":\"article\",\"itemId\":").append(id)
+        likes
+            .append(k == 0 ? "" : ",")
+            .append("{\"biz\":\"article\",\"itemId\":")
+            .append(id)
             .append(",\"type\":\"like\"}");
       }
-      assertThat(http.post("/api/v1/events", "{\"events\":[" + likes + "]}").status()).isEqualTo(202);
+      assertThat(http.post("/api/v1/events", "{\"events\":[" + likes + "]}").status())
+          .isEqualTo(202);
     }
     return recompute(http);
   }
@@ -125,19 +137,26 @@ class BoardReadFaultTest {
 
         redis.startAgain();
         // Both instances resubscribe by themselves...
-        await("a and b subscribed again").atMost(Duration.ofSeconds(20))
+        await("a and b subscribed again")
+            .atMost(Duration.ofSeconds(20))
             .until(() -> redis.command("PUBSUB NUMSUB hr:boards").contains(":2"));
         // ...and a's next publishes reach the new, empty Redis.
-        await("a publishing to Redis again").atMost(Duration.ofSeconds(20)).until(() -> {
-          long v = recompute(a.http());
-          return redis.command("GET hr:{b:article-hot}:ver").contains("\r\n" + v + "\r\n");
-        });
+        await("a publishing to Redis again")
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> {
+                  long v = recompute(a.http());
+                  return redis.command("GET hr:{b:article-hot}:ver").contains("\r\n" + v + "\r\n");
+                });
         long v2 = recompute(a.http());
-        await("b serves v" + v2 + " from Redis").atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
-          Answer fromRedis = b.http().get(BOARD);
-          assertThat(fromRedis.json().get("version").asLong()).isEqualTo(v2);
-          assertThat(fromRedis.header("X-Hotrank-Origin")).isEqualTo("redis");
-        });
+        await("b serves v" + v2 + " from Redis")
+            .atMost(Duration.ofSeconds(2))
+            .untilAsserted(
+                () -> {
+                  Answer fromRedis = b.http().get(BOARD);
+                  assertThat(fromRedis.json().get("version").asLong()).isEqualTo(v2);
+                  assertThat(fromRedis.header("X-Hotrank-Origin")).isEqualTo("redis");
+                });
       }
     }
   }
@@ -147,21 +166,39 @@ class BoardReadFaultTest {
     try (RedisProcess redis = RedisProcess.start();
         H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
         ServiceProcess a = start("a", args(redis, db));
-        ServiceProcess b = start("b", args(redis, db, "--hotrank.board.check-interval=2s",
-            "--spring.data.redis.client-name=hotrank-b"));
-        ServiceProcess c = start("c", args(redis, db, "--hotrank.board.check-interval=2s",
-            "--hotrank.board.notices=false"))) {
+        ServiceProcess b =
+            start(
+                "b",
+                args(
+                    redis,
+                    db,
+                    "--hotrank.board.check-interval=2s",
+                    "--spring.data.redis.client-name=hotrank-b"));
+        ServiceProcess c =
+            start(
+                "c",
+                args(
+                    redis,
+                    db,
+                    "--hotrank.board.check-interval=2s",
+                    "--hotrank.board.notices=false"))) {
       long v1 = seedAndRecompute(a.http());
-      await("b serves v" + v1 + " after the notice").atMost(Duration.ofSeconds(1))
+      await("b serves v" + v1 + " after the notice")
+          .atMost(Duration.ofSeconds(1))
           .until(() -> servedVersion(b) == v1);
 
       String pubsub = redis.command("CLIENT LIST TYPE pubsub");
-      String id = pubsub.lines().filter(l -> l.contains("name=hotrank-b"))
-          .map(l -> l.replaceAll(".*\\bid=(\\d+).*", "$1")).findFirst()
-          .orElseThrow(() -> new AssertionError("no Pub/Sub connection of b:\n" + pubsub));
+      String id =
+          pubsub
+              .lines()
+              .filter(l -> l.contains("name=hotrank-b"))
+              .map(l -> l.replaceAll(".*\\bid=(\\d+).*", "$1"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no Pub/Sub connection of b:\n" + pubsub));
       assertThat(redis.command("CLIENT KILL ID " + id)).startsWith(":1");
       long v2 = recompute(a.http());
-      await("b serves v" + v2 + " within its check interval").atMost(Duration.ofSeconds(3))
+      await("b serves v" + v2 + " within its check interval")
+          .atMost(Duration.ofSeconds(3))
           .until(() -> servedVersion(b) == v2);
 
       long v3 = recompute(a.http());
@@ -175,8 +212,15 @@ class BoardReadFaultTest {
   void hungRedis_costsAReadOneTimeout_thenTheBreakerOpens() throws Exception {
     try (RedisProcess redis = RedisProcess.start();
         H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-        ServiceProcess service = start("a", args(redis, db, "--hotrank.redis.read-timeout=50ms",
-            "--spring.data.redis.timeout=20s", "--hotrank.redis.breaker-open-for=60s"))) {
+        ServiceProcess service =
+            start(
+                "a",
+                args(
+                    redis,
+                    db,
+                    "--hotrank.redis.read-timeout=50ms",
+                    "--spring.data.redis.timeout=20s",
+                    "--hotrank.redis.breaker-open-for=60s"))) {
       seedAndRecompute(service.http());
       redis.freeze();
       // Without the guard a read of a board missing locally would wait for Redis's 20 s command
@@ -189,8 +233,9 @@ class BoardReadFaultTest {
         assertThat(hot.status()).isEqualTo(200);
         assertThat(hot.header("X-Hotrank-Source")).isEqualTo("local");
       }
-      Answer breaker = impatient.get(
-          "/actuator/metrics/resilience4j.circuitbreaker.state?tag=name:redis-read&tag=state:open");
+      Answer breaker =
+          impatient.get(
+              "/actuator/metrics/resilience4j.circuitbreaker.state?tag=name:redis-read&tag=state:open");
       assertThat(breaker.status()).as(breaker.body()).isEqualTo(200);
       assertThat(breaker.json().get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
       redis.thaw();

@@ -19,16 +19,24 @@ class BoardSnapshotTest {
   private static List<BoardEntry> entries(int n) {
     List<BoardEntry> entries = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      entries.add(new BoardEntry(i, "article", 100 + i, 1.0 / i + 1e-17 * i,
-          "title \"" + i + "\" \u00e9\u4e2d", 7, Instant.parse("2026-01-02T03:04:05.678Z"),
-          new Item.Counts(i, 2L * i, 3, 4, 5, 6)));
+      entries.add(
+          new BoardEntry(
+              i,
+              "article",
+              100 + i,
+              1.0 / i + 1e-17 * i,
+              "title \"" + i + "\" \u00e9\u4e2d",
+              7,
+              Instant.parse("2026-01-02T03:04:05.678Z"),
+              new Item.Counts(i, 2L * i, 3, 4, 5, 6)));
     }
     return entries;
   }
 
   @Test
   void payloadParsedBack_rendersByteIdenticalBodies() {
-    BoardSnapshot original = BoardSnapshot.of("b", 42, Instant.parse("2026-01-02T03:04:05Z"), entries(7), 3);
+    BoardSnapshot original =
+        BoardSnapshot.of("b", 42, Instant.parse("2026-01-02T03:04:05Z"), entries(7), 3);
     BoardSnapshot parsed = BoardSnapshot.parse(original.payload(), 3, "redis");
     assertThat(parsed.version()).isEqualTo(42);
     assertThat(parsed.entries()).isEqualTo(original.entries());
@@ -48,7 +56,8 @@ class BoardSnapshotTest {
     assertThat(window.get("items")).hasSize(3);
     assertThat(window.get("items").get(0).get("rank").asInt()).isEqualTo(2);
     assertThat(window.get("items").get(2).get("rank").asInt()).isEqualTo(4);
-    assertThat(window.get("items").get(0).get("title").asString()).isEqualTo("title \"2\" \u00e9\u4e2d");
+    assertThat(window.get("items").get(0).get("title").asString())
+        .isEqualTo("title \"2\" \u00e9\u4e2d");
     assertThat(JSON.readTree(snapshot.body(0, 2)).get("items")).hasSize(2);
     assertThat(JSON.readTree(snapshot.body(4, 50)).get("items")).hasSize(1);
     assertThat(JSON.readTree(snapshot.body(5, 50)).get("items")).isEmpty();
@@ -58,12 +67,15 @@ class BoardSnapshotTest {
   void emptyBoard_rendersAnEmptyItemList() {
     BoardSnapshot empty = BoardSnapshot.of("b", 3, Instant.EPOCH, List.of(), 50);
     assertThat(new String(empty.body(0, 50), StandardCharsets.UTF_8))
-        .isEqualTo("{\"board\":\"b\",\"version\":3,\"computedAt\":\"1970-01-01T00:00:00Z\",\"total\":0,\"items\":[]}");
+        .isEqualTo(
+            "{\"board\":\"b\",\"version\":3,\"computedAt\":\"1970-01-01T00:00:00Z\",\"total\":0,\"items\":[]}");
   }
 
   @Test
   void parse_rejectsADocumentThatIsNotABoard() {
-    assertThatThrownBy(() -> BoardSnapshot.parse("{\"board\":\"b\"}".getBytes(StandardCharsets.UTF_8), 3, "db"))
+    assertThatThrownBy(
+            () ->
+                BoardSnapshot.parse("{\"board\":\"b\"}".getBytes(StandardCharsets.UTF_8), 3, "db"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

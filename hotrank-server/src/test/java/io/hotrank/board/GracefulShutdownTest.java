@@ -25,8 +25,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Shutting down while a board computation runs: with a grace period the run finishes and
- * publishes; without one it is abandoned before publishing. Either way the context closes.
+ * Shutting down while a board computation runs: with a grace period the run finishes and publishes;
+ * without one it is abandoned before publishing. Either way the context closes.
  */
 class GracefulShutdownTest {
 
@@ -36,17 +36,20 @@ class GracefulShutdownTest {
 
   /** Starts an instance whose one board scans 5000 items one row per page: a slow computation. */
   private ConfigurableApplicationContext start(Duration grace) {
-    List<String> args = new ArrayList<>(List.of(
-        "--server.port=0",
-        "--hotrank.data-dir=" + dir,
-        "--hotrank.redis.key-prefix=hrtest:" + UUID.randomUUID() + ":",
-        "--hotrank.board.scan-page-size=1",
-        "--hotrank.board.shutdown-grace=" + grace.toMillis() + "ms",
-        "--hotrank.boards[0].name=slow",
-        "--hotrank.boards[0].biz=slow",
-        "--hotrank.boards[0].size=10",
-        "--hotrank.boards[0].refresh=0 0 0 1 1 *"));
-    TestEngines.env("HOTRANK_TEST_REDIS_URL").ifPresent(url -> args.add("--spring.data.redis.url=" + url));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--server.port=0",
+                "--hotrank.data-dir=" + dir,
+                "--hotrank.redis.key-prefix=hrtest:" + UUID.randomUUID() + ":",
+                "--hotrank.board.scan-page-size=1",
+                "--hotrank.board.shutdown-grace=" + grace.toMillis() + "ms",
+                "--hotrank.boards[0].name=slow",
+                "--hotrank.boards[0].biz=slow",
+                "--hotrank.boards[0].size=10",
+                "--hotrank.boards[0].refresh=0 0 0 1 1 *"));
+    TestEngines.env("HOTRANK_TEST_REDIS_URL")
+        .ifPresent(url -> args.add("--spring.data.redis.url=" + url));
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(HotrankApplication.class).run(args.toArray(String[]::new));
     JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
@@ -57,15 +60,20 @@ class GracefulShutdownTest {
       items.add(new Object[] {"slow", id, 1L, "item " + id, "", now - id * 1000, now, false});
       counters.add(new Object[] {"slow", id, now - id * 1000, false, id, now});
     }
-    jdbc.batchUpdate("INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at,"
-        + " deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", items);
-    jdbc.batchUpdate("INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, like_cnt,"
-        + " updated_at) VALUES (?, ?, ?, ?, ?, ?)", counters);
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at,"
+            + " deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        items);
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, like_cnt,"
+            + " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        counters);
     return context;
   }
 
   /** Runs a recompute in the background and waits until it is computing. */
-  private static CompletableFuture<BoardSnapshot> recomputeInBackground(ConfigurableApplicationContext context) {
+  private static CompletableFuture<BoardSnapshot> recomputeInBackground(
+      ConfigurableApplicationContext context) {
     BoardRecomputer recomputer = context.getBean(BoardRecomputer.class);
     CompletableFuture<BoardSnapshot> run =
         CompletableFuture.supplyAsync(() -> recomputer.recompute("slow"));
@@ -75,9 +83,10 @@ class GracefulShutdownTest {
 
   /** The version of the stored snapshot, read from the database file after the context closed. */
   private long storedVersion() throws Exception {
-    try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("hotrank"), "sa", "");
-        PreparedStatement query = db.prepareStatement(
-            "SELECT version FROM hr_board_snapshot WHERE board = ?")) {
+    try (Connection db =
+            DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("hotrank"), "sa", "");
+        PreparedStatement query =
+            db.prepareStatement("SELECT version FROM hr_board_snapshot WHERE board = ?")) {
       query.setString(1, "slow");
       try (ResultSet rs = query.executeQuery()) {
         return rs.next() ? rs.getLong(1) : 0;
@@ -92,8 +101,11 @@ class GracefulShutdownTest {
 
     context.close();
 
-    assertThat(run).failsWithin(30, TimeUnit.SECONDS)
-        .withThrowableThat().havingRootCause().isInstanceOf(ComputationAbandonedException.class);
+    assertThat(run)
+        .failsWithin(30, TimeUnit.SECONDS)
+        .withThrowableThat()
+        .havingRootCause()
+        .isInstanceOf(ComputationAbandonedException.class);
     assertThat(storedVersion()).isZero();
   }
 
@@ -111,21 +123,26 @@ class GracefulShutdownTest {
   }
 
   /**
-   * Regression: closing the context while the notice subscription was starting, or after Redis
-   * went away, once waited forever inside the listener container's unsubscribe.
+   * Regression: closing the context while the notice subscription was starting, or after Redis went
+   * away, once waited forever inside the listener container's unsubscribe.
    */
   @Test
   void closingRightAfterStart_andAfterRedisIsGone_doesNotHang() throws Exception {
     try (RedisProcess redis = RedisProcess.start()) {
-      String[] args = {"--server.port=0", "--hotrank.data-dir=" + dir,
-          "--spring.data.redis.url=" + redis.url(), "--hotrank.board.scheduling=false"};
+      String[] args = {
+        "--server.port=0",
+        "--hotrank.data-dir=" + dir,
+        "--spring.data.redis.url=" + redis.url(),
+        "--hotrank.board.scheduling=false"
+      };
       ConfigurableApplicationContext quick =
           new SpringApplicationBuilder(HotrankApplication.class).run(args);
       assertTimeoutPreemptively(Duration.ofSeconds(30), quick::close, "close right after start");
 
       ConfigurableApplicationContext orphaned =
           new SpringApplicationBuilder(HotrankApplication.class).run(args);
-      await().atMost(Duration.ofSeconds(10))
+      await()
+          .atMost(Duration.ofSeconds(10))
           .until(() -> redis.command("PUBSUB NUMSUB hr:boards").contains(":1"));
       redis.stop();
       assertTimeoutPreemptively(Duration.ofSeconds(30), orphaned::close, "close with Redis gone");

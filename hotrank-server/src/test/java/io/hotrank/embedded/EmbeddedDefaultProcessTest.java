@@ -24,23 +24,31 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The embedded default as a user meets it: the service started as its own process with no
- * configuration runs a real Redis binary and an H2 file database, and SIGTERM stops both with
- * the JVM, leaving no orphan Redis process.
+ * configuration runs a real Redis binary and an H2 file database, and SIGTERM stops both with the
+ * JVM, leaving no orphan Redis process.
  */
 class EmbeddedDefaultProcessTest {
 
-  private static final Pattern REDIS_PORT = Pattern.compile("started embedded Redis on 127\\.0\\.0\\.1:(\\d+)");
+  private static final Pattern REDIS_PORT =
+      Pattern.compile("started embedded Redis on 127\\.0\\.0\\.1:(\\d+)");
   private static final Pattern HTTP_PORT = Pattern.compile("Tomcat started on port (\\d+)");
 
   @Test
   void sigterm_stopsTheServiceAndItsEmbeddedRedis(@TempDir Path workDir) throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process service = new ProcessBuilder(java.toString(), "-cp", classpath,
-        "io.hotrank.HotrankApplication", "--server.port=0", "--hotrank.board.scheduling=false")
-        .directory(workDir.toFile())
-        .redirectErrorStream(true)
-        .start();
+    Process service =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                classpath,
+                "io.hotrank.HotrankApplication",
+                "--server.port=0",
+                "--hotrank.board.scheduling=false")
+            .directory(workDir.toFile())
+            .redirectErrorStream(true)
+            .start();
     List<String> log = new ArrayList<>();
     try {
       int[] ports = awaitStarted(service, log);
@@ -48,12 +56,17 @@ class EmbeddedDefaultProcessTest {
       int httpPort = ports[1];
       assertThat(ping(redisPort)).isTrue();
       assertThat(Files.isRegularFile(workDir.resolve("data/hotrank.mv.db"))).isTrue();
-      assertThat(Files.readString(workDir.resolve("data/admin-token")).strip()).hasSizeGreaterThan(20);
+      assertThat(Files.readString(workDir.resolve("data/admin-token")).strip())
+          .hasSizeGreaterThan(20);
       HttpJson http = new HttpJson("http://127.0.0.1:" + httpPort, "");
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
           .until(() -> http.get("/actuator/health/readiness").status() == 200);
-      List<ProcessHandle> redis = service.descendants()
-          .filter(p -> p.info().command().orElse("").contains("redis-server")).toList();
+      List<ProcessHandle> redis =
+          service
+              .descendants()
+              .filter(p -> p.info().command().orElse("").contains("redis-server"))
+              .toList();
       assertThat(redis).hasSize(1);
 
       service.destroy(); // SIGTERM
@@ -70,32 +83,35 @@ class EmbeddedDefaultProcessTest {
 
   /** Reads the service's output until it has started; returns {redis port, http port}. */
   private static int[] awaitStarted(Process service, List<String> log) throws Exception {
-    BufferedReader out = new BufferedReader(
-        new InputStreamReader(service.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<int[]> started = CompletableFuture.supplyAsync(() -> {
-      int redisPort = -1;
-      try {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          synchronized (log) {
-            log.add(line);
-          }
-          Matcher redis = REDIS_PORT.matcher(line);
-          if (redis.find()) {
-            redisPort = Integer.parseInt(redis.group(1));
-          }
-          Matcher http = HTTP_PORT.matcher(line);
-          if (http.find()) {
-            int[] ports = {redisPort, Integer.parseInt(http.group(1))};
-            // keep draining so the child never blocks on a full pipe; ends at its exit
-            Thread.ofVirtual().start(() -> drain(out));
-            return ports;
-          }
-        }
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-      throw new IllegalStateException("service exited before starting:\n" + String.join("\n", log));
-    });
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(service.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<int[]> started =
+        CompletableFuture.supplyAsync(
+            () -> {
+              int redisPort = -1;
+              try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                  synchronized (log) {
+                    log.add(line);
+                  }
+                  Matcher redis = REDIS_PORT.matcher(line);
+                  if (redis.find()) {
+                    redisPort = Integer.parseInt(redis.group(1));
+                  }
+                  Matcher http = HTTP_PORT.matcher(line);
+                  if (http.find()) {
+                    int[] ports = {redisPort, Integer.parseInt(http.group(1))};
+                    // keep draining so the child never blocks on a full pipe; ends at its exit
+                    Thread.ofVirtual().start(() -> drain(out));
+                    return ports;
+                  }
+                }
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+              throw new IllegalStateException(
+                  "service exited before starting:\n" + String.join("\n", log));
+            });
     return started.get(90, TimeUnit.SECONDS);
   }
 

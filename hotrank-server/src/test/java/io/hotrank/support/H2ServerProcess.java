@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A database server process of a test's own: H2 in TCP server mode over a directory, so a test
- * can kill the database and bring it back without touching any shared database.
+ * A database server process of a test's own: H2 in TCP server mode over a directory, so a test can
+ * kill the database and bring it back without touching any shared database.
  */
 public final class H2ServerProcess implements AutoCloseable {
 
@@ -30,13 +30,23 @@ public final class H2ServerProcess implements AutoCloseable {
   }
 
   public void startAgain() throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classpath, "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port),
-        "-ifNotExists", "-baseDir", dir.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("h2-server.log").toFile())
-        .start();
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    process =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classpath,
+                "org.h2.tools.Server",
+                "-tcp",
+                "-tcpPort",
+                Integer.toString(port),
+                "-ifNotExists",
+                "-baseDir",
+                dir.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("h2-server.log").toFile())
+            .start();
     org.awaitility.Awaitility.await("H2 server listening on " + port)
         .atMost(java.time.Duration.ofSeconds(30))
         .pollInterval(java.time.Duration.ofMillis(100))

@@ -33,8 +33,8 @@ public final class HttpJson {
   }
 
   /**
-   * The same client with a shorter answer timeout: a request that gets no answer in time
-   * fails the test with {@link java.net.http.HttpTimeoutException}.
+   * The same client with a shorter answer timeout: a request that gets no answer in time fails the
+   * test with {@link java.net.http.HttpTimeoutException}.
    */
   public HttpJson withTimeout(Duration timeout) {
     return new HttpJson(base, adminToken, timeout);
@@ -50,7 +50,8 @@ public final class HttpJson {
       return headers.entrySet().stream()
           .filter(e -> e.getKey().equalsIgnoreCase(name))
           .map(e -> e.getValue().getFirst())
-          .findFirst().orElse(null);
+          .findFirst()
+          .orElse(null);
     }
 
     public String body() {
@@ -63,15 +64,18 @@ public final class HttpJson {
   }
 
   public Answer post(String path, String body, String... headers) {
-    return send(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)), headers);
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)),
+        headers);
   }
 
   public Answer put(String path, String body) {
-    return send(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   public Answer delete(String path) {
@@ -94,8 +98,7 @@ public final class HttpJson {
     }
     try {
       HttpResponse<byte[]> response =
-          CLIENT.send(request.timeout(timeout).build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+          CLIENT.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Answer(response.statusCode(), response.headers().map(), response.body());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

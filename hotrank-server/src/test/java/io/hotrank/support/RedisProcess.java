@@ -39,16 +39,22 @@ public final class RedisProcess implements AutoCloseable {
 
   /** Starts the server (again) on the same port, empty: it keeps nothing on disk. */
   public void startAgain() throws IOException {
-    java.util.Set<Long> before = redisChildren().map(ProcessHandle::pid)
-        .collect(java.util.stream.Collectors.toSet());
-    server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-        .setting("save \"\"").setting("appendonly no").build();
+    java.util.Set<Long> before =
+        redisChildren().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
+    server =
+        RedisServer.newRedisServer()
+            .port(port)
+            .bind("127.0.0.1")
+            .setting("save \"\"")
+            .setting("appendonly no")
+            .build();
     server.start();
     handle = redisChildren().filter(p -> !before.contains(p.pid())).findFirst().orElse(null);
   }
 
   private static java.util.stream.Stream<ProcessHandle> redisChildren() {
-    return ProcessHandle.current().children()
+    return ProcessHandle.current()
+        .children()
         .filter(p -> p.info().command().orElse("").contains("redis-server"));
   }
 

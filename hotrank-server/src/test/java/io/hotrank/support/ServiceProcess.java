@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A hotrank instance as its own operating-system process, started from the test classpath,
- * for claims about processes (signals, several instances, faults). Its output is kept for
- * failure messages. Closing it kills what is left of it and its children.
+ * A hotrank instance as its own operating-system process, started from the test classpath, for
+ * claims about processes (signals, several instances, faults). Its output is kept for failure
+ * messages. Closing it kills what is left of it and its children.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -37,20 +37,26 @@ public final class ServiceProcess implements AutoCloseable {
 
   /**
    * Starts {@code io.hotrank.HotrankApplication} with the given {@code --name=value} arguments
-   * (plus a random HTTP port and the admin token) in {@code workDir}, and waits until it
-   * listens and reports ready on {@code /actuator/health/readiness}.
+   * (plus a random HTTP port and the admin token) in {@code workDir}, and waits until it listens
+   * and reports ready on {@code /actuator/health/readiness}.
    */
   public static ServiceProcess start(Path workDir, String... args) throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath, "io.hotrank.HotrankApplication",
-        "--server.port=0", "--hotrank.admin.token=" + ADMIN_TOKEN));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classpath,
+                "io.hotrank.HotrankApplication",
+                "--server.port=0",
+                "--hotrank.admin.token=" + ADMIN_TOKEN));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command)
-        .directory(workDir.toFile())
-        .redirectErrorStream(true)
-        .start();
+    Process process =
+        new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true).start();
     try {
       return new ServiceProcess(process, workDir);
     } catch (Exception e) {
@@ -61,25 +67,28 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   private int awaitStarted() throws Exception {
-    BufferedReader out = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<Integer> started = new CompletableFuture<>();
-    Thread.ofVirtual().start(() -> {
-      try {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          synchronized (output) {
-            output.add(line);
-          }
-          Matcher http = HTTP_PORT.matcher(line);
-          if (http.find()) {
-            started.complete(Integer.parseInt(http.group(1)));
-          }
-        }
-      } catch (IOException closedAtExit) {
-        // the JDK closes the pipe when the process exits
-      }
-      started.completeExceptionally(new IllegalStateException("service exited before listening:\n" + output()));
-    });
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                  synchronized (output) {
+                    output.add(line);
+                  }
+                  Matcher http = HTTP_PORT.matcher(line);
+                  if (http.find()) {
+                    started.complete(Integer.parseInt(http.group(1)));
+                  }
+                }
+              } catch (IOException closedAtExit) {
+                // the JDK closes the pipe when the process exits
+              }
+              started.completeExceptionally(
+                  new IllegalStateException("service exited before listening:\n" + output()));
+            });
     return started.get(90, TimeUnit.SECONDS);
   }
 

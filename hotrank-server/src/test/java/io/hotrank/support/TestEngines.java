@@ -9,8 +9,8 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Which real engines the integration tests run against, from the environment, and a report of
- * which of them actually ran, printed when the test plan ends (registered as a JUnit listener).
+ * Which real engines the integration tests run against, from the environment, and a report of which
+ * of them actually ran, printed when the test plan ends (registered as a JUnit listener).
  *
  * <ul>
  *   <li>{@code HOTRANK_TEST_REDIS_URL}: a Redis to share (keys under a random prefix, never
@@ -34,7 +34,8 @@ public final class TestEngines implements TestExecutionListener {
 
   /** How the integration tests reach Redis, for the report. */
   public static String redisDescription() {
-    return env("HOTRANK_TEST_REDIS_URL").map(url -> "Redis at " + url)
+    return env("HOTRANK_TEST_REDIS_URL")
+        .map(url -> "Redis at " + url)
         .orElse("embedded Redis binary");
   }
 
@@ -42,13 +43,24 @@ public final class TestEngines implements TestExecutionListener {
   public void testPlanExecutionFinished(TestPlan testPlan) {
     Map<String, String> planned = new TreeMap<>();
     planned.put("H2", "always");
-    planned.put("MariaDB/MySQL", env("HOTRANK_TEST_MYSQL_URL").orElse("skipped: HOTRANK_TEST_MYSQL_URL unset"));
-    planned.put("PostgreSQL", env("HOTRANK_TEST_POSTGRES_URL").orElse("skipped: HOTRANK_TEST_POSTGRES_URL unset"));
+    planned.put(
+        "MariaDB/MySQL",
+        env("HOTRANK_TEST_MYSQL_URL").orElse("skipped: HOTRANK_TEST_MYSQL_URL unset"));
+    planned.put(
+        "PostgreSQL",
+        env("HOTRANK_TEST_POSTGRES_URL").orElse("skipped: HOTRANK_TEST_POSTGRES_URL unset"));
     StringBuilder report = new StringBuilder("\n==== hotrank test engines ====\n");
     report.append("Redis: ").append(redisDescription()).append('\n');
-    planned.forEach((engine, how) -> report.append(EXERCISED.contains(engine) ? "RAN      " : "NOT RUN  ")
-        .append(engine).append(" (").append(how).append(")\n"));
-    EXERCISED.stream().filter(e -> !planned.containsKey(e))
+    planned.forEach(
+        (engine, how) ->
+            report
+                .append(EXERCISED.contains(engine) ? "RAN      " : "NOT RUN  ")
+                .append(engine)
+                .append(" (")
+                .append(how)
+                .append(")\n"));
+    EXERCISED.stream()
+        .filter(e -> !planned.containsKey(e))
         .forEach(e -> report.append("RAN      ").append(e).append('\n'));
     report.append("==============================");
     if (!EXERCISED.isEmpty()) {

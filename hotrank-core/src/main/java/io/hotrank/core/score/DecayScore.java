@@ -14,34 +14,34 @@ import java.util.Objects;
  */
 final class DecayScore implements HotScore {
 
-    private final Weights weights;
-    private final Duration halfLife;
-    private final double halfLifeMillis;
+  private final Weights weights;
+  private final Duration halfLife;
+  private final double halfLifeMillis;
 
-    DecayScore(Weights weights, Duration halfLife) {
-        this.weights = Objects.requireNonNull(weights, "weights");
-        Objects.requireNonNull(halfLife, "halfLife");
-        if (halfLife.isNegative() || halfLife.isZero()) {
-            throw new IllegalArgumentException("halfLife must be positive but was " + halfLife);
-        }
-        this.halfLife = halfLife;
-        this.halfLifeMillis = halfLife.getSeconds() * 1_000.0 + halfLife.getNano() / 1_000_000.0;
+  DecayScore(Weights weights, Duration halfLife) {
+    this.weights = Objects.requireNonNull(weights, "weights");
+    Objects.requireNonNull(halfLife, "halfLife");
+    if (halfLife.isNegative() || halfLife.isZero()) {
+      throw new IllegalArgumentException("halfLife must be positive but was " + halfLife);
     }
+    this.halfLife = halfLife;
+    this.halfLifeMillis = halfLife.getSeconds() * 1_000.0 + halfLife.getNano() / 1_000_000.0;
+  }
 
-    @Override
-    public double score(Interactions counts, Instant createdAt, Instant now) {
-        double points = weights.points(counts);
-        double ageMillis = Age.between(createdAt, now).millis();
-        return points * Math.pow(2.0, -ageMillis / halfLifeMillis);
-    }
+  @Override
+  public double score(Interactions counts, Instant createdAt, Instant now) {
+    double points = weights.points(counts);
+    double ageMillis = Age.between(createdAt, now).millis();
+    return points * Math.pow(2.0, -ageMillis / halfLifeMillis);
+  }
 
-    @Override
-    public String algorithm() {
-        return "decay";
-    }
+  @Override
+  public String algorithm() {
+    return "decay";
+  }
 
-    @Override
-    public String toString() {
-        return "HotScore[decay, halfLife=" + halfLife + ", " + weights + "]";
-    }
+  @Override
+  public String toString() {
+    return "HotScore[decay, halfLife=" + halfLife + ", " + weights + "]";
+  }
 }

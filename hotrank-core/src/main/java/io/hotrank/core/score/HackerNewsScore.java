@@ -15,31 +15,31 @@ import java.util.Objects;
  */
 final class HackerNewsScore implements HotScore {
 
-    private final Weights weights;
-    private final double gravity;
+  private final Weights weights;
+  private final double gravity;
 
-    HackerNewsScore(Weights weights, double gravity) {
-        this.weights = Objects.requireNonNull(weights, "weights");
-        if (!(gravity > 0.0) || !Double.isFinite(gravity)) {
-            throw new IllegalArgumentException("gravity must be finite and > 0 but was " + gravity);
-        }
-        this.gravity = gravity;
+  HackerNewsScore(Weights weights, double gravity) {
+    this.weights = Objects.requireNonNull(weights, "weights");
+    if (!(gravity > 0.0) || !Double.isFinite(gravity)) {
+      throw new IllegalArgumentException("gravity must be finite and > 0 but was " + gravity);
     }
+    this.gravity = gravity;
+  }
 
-    @Override
-    public double score(Interactions counts, Instant createdAt, Instant now) {
-        double points = weights.points(counts);
-        double hours = Age.between(createdAt, now).hours();
-        return (points - 1.0) / Math.pow(hours + 2.0, gravity);
-    }
+  @Override
+  public double score(Interactions counts, Instant createdAt, Instant now) {
+    double points = weights.points(counts);
+    double hours = Age.between(createdAt, now).hours();
+    return (points - 1.0) / Math.pow(hours + 2.0, gravity);
+  }
 
-    @Override
-    public String algorithm() {
-        return "hacker-news";
-    }
+  @Override
+  public String algorithm() {
+    return "hacker-news";
+  }
 
-    @Override
-    public String toString() {
-        return "HotScore[hacker-news, gravity=" + gravity + ", " + weights + "]";
-    }
+  @Override
+  public String toString() {
+    return "HotScore[hacker-news, gravity=" + gravity + ", " + weights + "]";
+  }
 }

@@ -4,8 +4,8 @@ package io.hotrank.core.score;
  * How many times each kind of interaction has happened to one item.
  *
  * <p>All counts are non-negative; construction fails with an {@link IllegalArgumentException}
- * naming the first offending field otherwise. Instances are immutable and therefore safe to
- * share between threads.
+ * naming the first offending field otherwise. Instances are immutable and therefore safe to share
+ * between threads.
  *
  * @param like number of likes (up-votes)
  * @param view number of views
@@ -14,28 +14,29 @@ package io.hotrank.core.score;
  * @param collect number of times the item was collected (bookmarked, favourited)
  * @param dislike number of dislikes (down-votes)
  */
-public record Interactions(long like, long view, long comment, long share, long collect, long dislike) {
+public record Interactions(
+    long like, long view, long comment, long share, long collect, long dislike) {
 
-    /** An item nobody has interacted with yet: every count is zero. */
-    public static final Interactions NONE = new Interactions(0, 0, 0, 0, 0, 0);
+  /** An item nobody has interacted with yet: every count is zero. */
+  public static final Interactions NONE = new Interactions(0, 0, 0, 0, 0, 0);
 
-    /**
-     * Validates the counts.
-     *
-     * @throws IllegalArgumentException if any count is negative; the message names the field
-     */
-    public Interactions {
-        requireNonNegative("like", like);
-        requireNonNegative("view", view);
-        requireNonNegative("comment", comment);
-        requireNonNegative("share", share);
-        requireNonNegative("collect", collect);
-        requireNonNegative("dislike", dislike);
+  /**
+   * Validates the counts.
+   *
+   * @throws IllegalArgumentException if any count is negative; the message names the field
+   */
+  public Interactions {
+    requireNonNegative("like", like);
+    requireNonNegative("view", view);
+    requireNonNegative("comment", comment);
+    requireNonNegative("share", share);
+    requireNonNegative("collect", collect);
+    requireNonNegative("dislike", dislike);
+  }
+
+  private static void requireNonNegative(String field, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(field + " must be >= 0 but was " + value);
     }
-
-    private static void requireNonNegative(String field, long value) {
-        if (value < 0) {
-            throw new IllegalArgumentException(field + " must be >= 0 but was " + value);
-        }
-    }
+  }
 }

@@ -21,43 +21,43 @@ import java.util.Objects;
  */
 final class RedditScore implements HotScore {
 
-    private static final long EPOCH_SECONDS = 1134028003L;
-    private static final double SECONDS_PER_ORDER = 45000.0;
-    private static final double SEVEN_PLACES = 1e7;
+  private static final long EPOCH_SECONDS = 1134028003L;
+  private static final double SECONDS_PER_ORDER = 45000.0;
+  private static final double SEVEN_PLACES = 1e7;
 
-    private final Weights weights;
+  private final Weights weights;
 
-    RedditScore(Weights weights) {
-        this.weights = Objects.requireNonNull(weights, "weights");
+  RedditScore(Weights weights) {
+    this.weights = Objects.requireNonNull(weights, "weights");
+  }
+
+  @Override
+  public double score(Interactions counts, Instant createdAt, Instant now) {
+    Objects.requireNonNull(now, "now");
+    double x = weights.upvotes(counts) - counts.dislike();
+    double order = Math.log10(Math.max(Math.abs(x), 1.0));
+    double sign = Math.signum(x);
+    long seconds = createdAt.getEpochSecond() - EPOCH_SECONDS;
+    double raw = sign * order + seconds / SECONDS_PER_ORDER;
+    // The reference rounds to 7 places so that scores compare stably across machines.
+    // Math.round(v * 1e7) / 1e7 rounds halves toward positive infinity and can differ from the
+    // reference's Python round(v, 7) by one unit in the seventh place when v is (almost)
+    // exactly halfway; that is far below what one second of creation time is worth (2.2e-5).
+    // Non-finite values (possible only with absurd weights) are returned as is because
+    // Math.round would silently clamp them to Long.MAX_VALUE or 0.
+    if (!Double.isFinite(raw)) {
+      return raw;
     }
+    return Math.round(raw * SEVEN_PLACES) / SEVEN_PLACES;
+  }
 
-    @Override
-    public double score(Interactions counts, Instant createdAt, Instant now) {
-        Objects.requireNonNull(now, "now");
-        double x = weights.upvotes(counts) - counts.dislike();
-        double order = Math.log10(Math.max(Math.abs(x), 1.0));
-        double sign = Math.signum(x);
-        long seconds = createdAt.getEpochSecond() - EPOCH_SECONDS;
-        double raw = sign * order + seconds / SECONDS_PER_ORDER;
-        // The reference rounds to 7 places so that scores compare stably across machines.
-        // Math.round(v * 1e7) / 1e7 rounds halves toward positive infinity and can differ from the
-        // reference's Python round(v, 7) by one unit in the seventh place when v is (almost)
-        // exactly halfway; that is far below what one second of creation time is worth (2.2e-5).
-        // Non-finite values (possible only with absurd weights) are returned as is because
-        // Math.round would silently clamp them to Long.MAX_VALUE or 0.
-        if (!Double.isFinite(raw)) {
-            return raw;
-        }
-        return Math.round(raw * SEVEN_PLACES) / SEVEN_PLACES;
-    }
+  @Override
+  public String algorithm() {
+    return "reddit";
+  }
 
-    @Override
-    public String algorithm() {
-        return "reddit";
-    }
-
-    @Override
-    public String toString() {
-        return "HotScore[reddit, " + weights + "]";
-    }
+  @Override
+  public String toString() {
+    return "HotScore[reddit, " + weights + "]";
+  }
 }
