@@ -1,6 +1,7 @@
 package io.hotrank;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -23,6 +24,9 @@ class ModuleBoundariesTest {
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.hotrank");
+    // A rule over no classes would pass whatever the code does: make sure both modules are in.
+    assertThat(classes.contain("io.hotrank.board.BoardReader")).isTrue();
+    assertThat(classes.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
   }
 
   @Test

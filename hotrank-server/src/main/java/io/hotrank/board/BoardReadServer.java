@@ -188,13 +188,8 @@ final class BoardReadServer implements SmartLifecycle {
         write(
             ctx,
             request,
-            problem(
-                path,
-                HttpResponseStatus.BAD_REQUEST,
-                "invalid-request",
-                "Invalid request",
-                "cursor: " + BoardHttp.CURSOR_MESSAGE,
-                List.of(new FieldViolation("cursor", BoardHttp.CURSOR_MESSAGE))));
+            invalid(
+                path, "cursor: " + BoardHttp.CURSOR_MESSAGE, "cursor", BoardHttp.CURSOR_MESSAGE));
         return;
       }
       Integer limit;
@@ -207,13 +202,7 @@ final class BoardReadServer implements SmartLifecycle {
         write(
             ctx,
             request,
-            problem(
-                path,
-                HttpResponseStatus.BAD_REQUEST,
-                "invalid-request",
-                "Invalid request",
-                field + " must be an integer",
-                List.of(new FieldViolation(field, "must be an integer"))));
+            invalid(path, field + " must be an integer", field, "must be an integer"));
         return;
       }
       BoardHttp.Window window = http.window(board, limit, offset);
@@ -308,6 +297,18 @@ final class BoardReadServer implements SmartLifecycle {
       headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     }
     return response;
+  }
+
+  /** A 400 naming one field, as the main port renders it. */
+  private static FullHttpResponse invalid(
+      String path, String detail, String field, String message) {
+    return problem(
+        path,
+        HttpResponseStatus.BAD_REQUEST,
+        "invalid-request",
+        "Invalid request",
+        detail,
+        List.of(new FieldViolation(field, message)));
   }
 
   /** The same problem document the main port's ProblemHandler renders. */

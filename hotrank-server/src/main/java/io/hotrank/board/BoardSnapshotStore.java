@@ -31,16 +31,7 @@ class BoardSnapshotStore {
   boolean save(BoardSnapshot snapshot) {
     String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
     long computedAt = snapshot.computedAt().toEpochMilli();
-    int updated =
-        jdbc.update(
-            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
-                + " WHERE board = ? AND version < ?",
-            snapshot.version(),
-            computedAt,
-            payload,
-            snapshot.board(),
-            snapshot.version());
-    if (updated == 1) {
+    if (updateIfNewer(snapshot, payload, computedAt)) {
       return true;
     }
     if (version(snapshot.board()) > 0) {
@@ -48,8 +39,8 @@ class BoardSnapshotStore {
     }
     try {
       jdbc.update(
-          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload) VALUES (?, ?, ?,"
-              + " ?)",
+          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload)"
+              + " VALUES (?, ?, ?, ?)",
           snapshot.board(),
           snapshot.version(),
           computedAt,
@@ -57,16 +48,20 @@ class BoardSnapshotStore {
       return true;
     } catch (DuplicateKeyException raced) {
       // Another publisher inserted the board's first row meanwhile; keep whichever is newer.
-      return jdbc.update(
-              "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
-                  + " WHERE board = ? AND version < ?",
-              snapshot.version(),
-              computedAt,
-              payload,
-              snapshot.board(),
-              snapshot.version())
-          == 1;
+      return updateIfNewer(snapshot, payload, computedAt);
     }
+  }
+
+  private boolean updateIfNewer(BoardSnapshot snapshot, String payload, long computedAt) {
+    return jdbc.update(
+            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
+                + " WHERE board = ? AND version < ?",
+            snapshot.version(),
+            computedAt,
+            payload,
+            snapshot.board(),
+            snapshot.version())
+        == 1;
   }
 
   /** The stored payload of a board. */

@@ -149,13 +149,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         break;
       }
     }
-    return widen(
-        problem(
-            HttpStatus.BAD_REQUEST,
-            "invalid-request",
-            "Invalid request",
-            field + " " + message,
-            List.of(new FieldViolation(field, message))));
+    return invalidField(field, message);
   }
 
   @Override
@@ -168,6 +162,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             + (e.getRequiredType() == null
                 ? "a valid value"
                 : "an " + e.getRequiredType().getSimpleName().toLowerCase());
+    return invalidField(field, message);
+  }
+
+  private static ResponseEntity<Object> invalidField(String field, String message) {
     return widen(
         problem(
             HttpStatus.BAD_REQUEST,
