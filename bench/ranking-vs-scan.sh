@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ranking computation over 1,000,000 items next to two raw scans on PostgreSQL, in one run:
-# the items joined with their counters, and the rows the ranking reads (WindowScan.PAGE without
+# the items joined with their counters, and the rows the ranking reads (CounterStore.WINDOW_PAGE without
 # keyset condition and LIMIT). Updates the "Ranking computation vs raw scan" section of
 # BENCHMARKS.md unless --bench.report=none.
 #

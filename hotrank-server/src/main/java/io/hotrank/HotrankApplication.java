@@ -1,10 +1,8 @@
 package io.hotrank;
 
-import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
-import org.springframework.context.annotation.Bean;
 
 /** Entry point of the hotrank service. */
 @SpringBootApplication
@@ -15,15 +13,9 @@ public class HotrankApplication {
    * Starts the service. With no Redis and no datasource configured it runs on the embedded default
    * (see {@code io.hotrank.embedded}).
    *
-   * @param args Spring Boot command-line arguments, for example {@code --hotrank.demo=true}
+   * @param args Spring Boot command-line arguments, for example {@code --hotrank.demo.enabled=true}
    */
   public static void main(String[] args) {
     SpringApplication.run(HotrankApplication.class, args);
-  }
-
-  /** The time source of scores, windows and timestamps; tests replace it with a settable one. */
-  @Bean
-  Clock clock() {
-    return Clock.systemUTC();
   }
 }

@@ -1,6 +1,9 @@
 package io.hotrank;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -10,23 +13,64 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the capability packages layered: items know nothing of what consumes them, events build on
- * items only, boards read items but not events, and the shared parts (storage, cache) know no
- * capability. The web package maps capability exceptions to problems in one class.
+ * Keeps the package structure one that new capabilities can join without cycles: no cycle between
+ * top-level packages; the shared parts (problem, time, storage, cache, web, embedded) know no
+ * capability; capabilities are layered (items, then events and boards, then ops); and a board
+ * sub-package is internal to boards, which are themselves layered (publish, then compute and read).
  */
 class ModuleBoundariesTest {
 
-  private static JavaClasses classes;
+  private static final String[] CAPABILITIES = {
+    "io.hotrank.item..", "io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops.."
+  };
+
+  private static JavaClasses hotrank;
 
   @BeforeAll
   static void importClasses() {
-    classes =
+    hotrank =
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.hotrank");
-    // A rule over no classes would pass whatever the code does: make sure both modules are in.
-    assertThat(classes.contain("io.hotrank.board.BoardReader")).isTrue();
-    assertThat(classes.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
+    // A rule over no classes would pass whatever the code does: make sure every layer is in.
+    assertThat(hotrank.contain("io.hotrank.board.read.BoardReader")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.board.publish.BoardPublisher")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.board.compute.BoardComputer")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.problem.HotrankException")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
+  }
+
+  @Test
+  void topLevelPackages_formNoCycle() {
+    slices().matching("io.hotrank.(*)..").should().beFreeOfCycles().check(hotrank);
+  }
+
+  @Test
+  void sharedParts_knowNoCapability() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "io.hotrank.problem..",
+            "io.hotrank.time..",
+            "io.hotrank.storage..",
+            "io.hotrank.cache..",
+            "io.hotrank.web..",
+            "io.hotrank.embedded..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(CAPABILITIES)
+        .check(hotrank);
+  }
+
+  @Test
+  void theErrorModel_dependsOnNothingOfHotrank() {
+    classes()
+        .that()
+        .resideInAPackage("io.hotrank.problem..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.hotrank.problem..", "java..", "org.jspecify..")
+        .check(hotrank);
   }
 
   @Test
@@ -36,61 +80,84 @@ class ModuleBoundariesTest {
         .resideInAPackage("io.hotrank.item..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(
-            "io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops..", "io.hotrank.cache..")
-        .check(classes);
+        .resideInAnyPackage("io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops..")
+        .check(hotrank);
   }
 
   @Test
-  void events_buildOnItemsOnly() {
+  void eventsAndBoards_knowNeitherEachOtherNorOps() {
     noClasses()
         .that()
         .resideInAPackage("io.hotrank.event..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.hotrank.board..", "io.hotrank.ops..", "io.hotrank.cache..")
-        .check(classes);
-  }
-
-  @Test
-  void boards_doNotDependOnEventsOrOps() {
+        .resideInAnyPackage("io.hotrank.board..", "io.hotrank.ops..")
+        .check(hotrank);
     noClasses()
         .that()
         .resideInAPackage("io.hotrank.board..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("io.hotrank.event..", "io.hotrank.ops..")
-        .check(classes);
+        .check(hotrank);
   }
 
+  /**
+   * Outside {@code io.hotrank.board..}, only the API package {@code io.hotrank.board} may be used;
+   * its sub-packages are internals, public only so that they can call each other.
+   */
   @Test
-  void sharedParts_knowNoCapability() {
+  void boardSubPackages_areInternalToBoards() {
     noClasses()
         .that()
-        .resideInAnyPackage("io.hotrank.storage..", "io.hotrank.cache..", "io.hotrank.embedded..")
+        .resideOutsideOfPackage("io.hotrank.board..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.hotrank.item..",
-            "io.hotrank.event..",
-            "io.hotrank.board..",
-            "io.hotrank.ops..",
-            "io.hotrank.web..")
-        .check(classes);
+            "io.hotrank.board.publish..", "io.hotrank.board.compute..", "io.hotrank.board.read..")
+        .check(hotrank);
+  }
+
+  /**
+   * Inside boards: the API package knows no sub-package; publishing (local layer, Redis, snapshot
+   * table, replication) knows neither computing nor reading; computing and reading both build on
+   * publishing and not on each other.
+   */
+  @Test
+  void boardSubPackages_areLayered() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInAnyPackage("io.hotrank.board..")
+        .layer("api")
+        .definedBy("io.hotrank.board")
+        .layer("publish")
+        .definedBy("io.hotrank.board.publish..")
+        .layer("compute")
+        .definedBy("io.hotrank.board.compute..")
+        .layer("read")
+        .definedBy("io.hotrank.board.read..")
+        .whereLayer("read")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("compute")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("publish")
+        .mayOnlyBeAccessedByLayers("compute", "read")
+        .check(hotrank);
   }
 
   @Test
-  void onlyTheProblemHandler_ofTheWebPackage_knowsCapabilities() {
+  void capabilityCode_readsTimeOnlyFromInjectedSources() {
     noClasses()
         .that()
-        .resideInAPackage("io.hotrank.web..")
-        .and()
-        .doNotHaveSimpleName("ProblemHandler")
+        .resideInAnyPackage(CAPABILITIES)
+        .or()
+        .resideInAnyPackage("io.hotrank.cache..")
         .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "io.hotrank.item..", "io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops..")
-        .check(classes);
+        .callMethod(System.class, "nanoTime")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(java.time.Instant.class, "now")
+        .check(hotrank);
   }
 
   @Test
@@ -101,6 +168,6 @@ class ModuleBoundariesTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("org.springframework..", "io.lettuce..", "java.sql..", "javax.sql..")
-        .check(classes);
+        .check(hotrank);
   }
 }

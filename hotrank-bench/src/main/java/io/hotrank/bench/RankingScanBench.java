@@ -2,9 +2,9 @@ package io.hotrank.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.hotrank.HotrankApplication;
-import io.hotrank.board.BoardRecomputer;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.board.WindowScan;
+import io.hotrank.board.compute.BoardRecomputer;
+import io.hotrank.item.CounterStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -55,7 +55,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The ranking computation of one board over 1,000,000 items on PostgreSQL, next to two raw scans by
  * {@code psql \copy ... TO '/dev/null'}, in one run, alternating, plus the peak heap of the
  * computation. The raw scans are (a) the items joined with their counters, what the ranking used to
- * read, and (b) the rows the ranking reads now: {@link WindowScan#PAGE} without its keyset
+ * read, and (b) the rows the ranking reads now: {@link CounterStore#WINDOW_PAGE} without its keyset
  * condition and LIMIT, i.e. {@code hr_item_counter} alone along its window index. Run by {@code
  * bench/ranking-vs-scan.sh}, which starts PostgreSQL, builds, runs the migrations ({@code
  * --migrate-only}), generates the items ({@code bench/generate-items.sql}) and then this main with
@@ -98,9 +98,9 @@ public final class RankingScanBench {
               + " i.biz AND c.item_id = i.id WHERE i.biz = '%s' AND i.deleted = false AND"
               + " i.created_at >= %s AND i.created_at <= %s ORDER BY i.created_at, i.id");
 
-  /** Raw scan (b): the rows the ranking reads, derived from WindowScan.PAGE. */
+  /** Raw scan (b): the rows the ranking reads, derived from CounterStore.WINDOW_PAGE. */
   static final RawScan RAW_OWN =
-      new RawScan("raw scan, rows the ranking reads", ownScanTemplate(WindowScan.PAGE));
+      new RawScan("raw scan, rows the ranking reads", ownScanTemplate(CounterStore.WINDOW_PAGE));
 
   /** One raw scan: a SELECT with {@code %s} for the biz literal and the two window bounds. */
   record RawScan(String label, String template) {
@@ -118,18 +118,18 @@ public final class RankingScanBench {
   }
 
   /**
-   * {@code page} (WindowScan.PAGE) without its keyset condition and LIMIT, its four remaining
-   * parameters (biz, deleted, window start, window end) turned into a literal false and {@code %s}
-   * placeholders: the same columns, table, WHERE and ORDER BY, read in one go. Fails if PAGE no
-   * longer has that shape, so that the bench is updated with it rather than measuring something
-   * else.
+   * {@code page} (CounterStore.WINDOW_PAGE) without its keyset condition and LIMIT, its four
+   * remaining parameters (biz, deleted, window start, window end) turned into a literal false and
+   * {@code %s} placeholders: the same columns, table, WHERE and ORDER BY, read in one go. Fails if
+   * PAGE no longer has that shape, so that the bench is updated with it rather than measuring
+   * something else.
    */
   static String ownScanTemplate(String page) {
-    String keyset = " AND (c.created_at > ? OR c.item_id > ?)";
+    String keyset = " AND (created_at > ? OR item_id > ?)";
     String limit = " LIMIT ?";
     if (!page.contains(keyset) || !page.endsWith(limit) || page.contains("%")) {
       throw new IllegalStateException(
-          "WindowScan.PAGE changed shape; update"
+          "CounterStore.WINDOW_PAGE changed shape; update"
               + " RankingScanBench.ownScanTemplate (expected '"
               + keyset
               + "' and a trailing '"
@@ -143,7 +143,7 @@ public final class RankingScanBench {
     String[] values = {"'%s'", "false", "%s", "%s"};
     if (parts.length != values.length + 1) {
       throw new IllegalStateException(
-          "WindowScan.PAGE changed shape; update"
+          "CounterStore.WINDOW_PAGE changed shape; update"
               + " RankingScanBench.ownScanTemplate (expected 4 parameters besides the keyset and"
               + " LIMIT ones: biz, deleted, window start, window end): "
               + page);
@@ -645,7 +645,7 @@ public final class RankingScanBench {
         .append(RAW_JOIN.sqlForReport())
         .append("`\n");
     md.append(
-            "- Raw own SQL, `WindowScan.PAGE` without its keyset condition and LIMIT, derived"
+            "- Raw own SQL, `CounterStore.WINDOW_PAGE` without its keyset condition and LIMIT, derived"
                 + " from it at run time: `")
         .append(RAW_OWN.sqlForReport())
         .append("`\n");

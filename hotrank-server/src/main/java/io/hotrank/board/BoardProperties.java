@@ -5,21 +5,34 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * How boards are computed and served, under {@code hotrank.board.*}. The boards themselves are
- * declared under {@code hotrank.boards} ({@link BoardSpec}).
+ * How boards are computed, replicated and served, under {@code hotrank.board.*}. The boards
+ * themselves are declared under {@code hotrank.boards} ({@link BoardSpec}).
  *
- * @param boards the board declarations
  * @param scanPageSize rows fetched per keyset page of the ranking scan
  * @param unavailableRetryAfter the Retry-After of a 503 when a board has no snapshot anywhere
- * @param defaultLimit items returned when a read names no limit
+ * @param defaultLimit entries a read returns when it names no limit
+ * @param scheduling whether this instance triggers boards on their cron; recompute over HTTP works
+ *     either way
+ * @param shutdownGrace how long shutdown waits for a running computation before abandoning it
+ * @param checkInterval how often each instance compares its boards' versions with Redis and the
+ *     database
+ * @param notices whether to subscribe to publish notices on Redis Pub/Sub; without them convergence
+ *     is left to the version check
+ * @param fastPath whether local board hits are answered by a servlet filter instead of Spring MVC
+ *     (same answers, less work per request)
  */
 @ConfigurationProperties("hotrank.board")
-record BoardProperties(
+public record BoardProperties(
     @DefaultValue("2000") int scanPageSize,
     @DefaultValue("5s") Duration unavailableRetryAfter,
-    @DefaultValue("50") int defaultLimit) {
+    @DefaultValue("50") int defaultLimit,
+    @DefaultValue("true") boolean scheduling,
+    @DefaultValue("10s") Duration shutdownGrace,
+    @DefaultValue("5s") Duration checkInterval,
+    @DefaultValue("true") boolean notices,
+    @DefaultValue("true") boolean fastPath) {
 
-  BoardProperties {
+  public BoardProperties {
     if (scanPageSize < 1) {
       throw new IllegalArgumentException(
           "hotrank.board.scan-page-size=" + scanPageSize + " must be at least 1");
@@ -31,6 +44,14 @@ record BoardProperties(
     if (unavailableRetryAfter.isNegative() || unavailableRetryAfter.isZero()) {
       throw new IllegalArgumentException(
           "hotrank.board.unavailable-retry-after=" + unavailableRetryAfter + " must be positive");
+    }
+    if (shutdownGrace.isNegative()) {
+      throw new IllegalArgumentException(
+          "hotrank.board.shutdown-grace=" + shutdownGrace + " must not be negative");
+    }
+    if (checkInterval.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "hotrank.board.check-interval=" + checkInterval + " must be at least 1ms");
     }
   }
 }

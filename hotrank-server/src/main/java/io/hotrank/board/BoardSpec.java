@@ -3,26 +3,43 @@ package io.hotrank.board;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * One entry of {@code hotrank.boards} as written in configuration; any field may be missing until
- * {@link BoardDefinition#from} validates it.
+ * {@link BoardDefinition#from} validates it, which also applies the defaults.
+ *
+ * @param name unique board name ({@code [a-z0-9][a-z0-9_-]{0,63}}), used in URLs and Redis keys
+ * @param biz the content type it ranks
+ * @param algorithm {@code hacker-news} (default), {@code reddit} or {@code decay}
+ * @param gravity Hacker News gravity G in {@code (P - 1) / (T + 2)^G}; default 1.5
+ * @param halfLife decay half-life in {@code P * 2^(-T / halfLife)}; default 6h
+ * @param weights weight of each interaction type in P; unlisted types weigh 0; default like 1
+ * @param window only items created this recently are ranked; default 7d
+ * @param size entries kept, 1 to 10000; default 100
+ * @param refresh Spring cron (6 fields, UTC) or a macro such as {@code @hourly}; default every
+ *     minute
  */
 record BoardSpec(
-    String name,
-    String biz,
-    String algorithm,
-    Double gravity,
-    Duration halfLife,
-    Map<String, Double> weights,
-    Duration window,
-    Integer size,
-    String refresh) {
+    @Nullable String name,
+    @Nullable String biz,
+    @Nullable String algorithm,
+    @Nullable Double gravity,
+    @Nullable Duration halfLife,
+    @Nullable Map<String, Double> weights,
+    @Nullable Duration window,
+    @Nullable Integer size,
+    @Nullable String refresh) {
 
-  /** The {@code hotrank.boards} list. A user's list replaces the shipped default board. */
+  /**
+   * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds
+   * {@code hotrank} and reads nothing but {@code boards}.
+   *
+   * @param boards the boards of this deployment; a user's list replaces the shipped default board
+   */
   @ConfigurationProperties("hotrank")
-  record Declared(List<BoardSpec> boards) {
+  record Declared(@Nullable List<BoardSpec> boards) {
     Declared {
       boards = boards == null ? List.of() : List.copyOf(boards);
     }

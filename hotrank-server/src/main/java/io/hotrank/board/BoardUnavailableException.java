@@ -1,6 +1,8 @@
 package io.hotrank.board;
 
-import io.hotrank.HotrankException;
+import io.hotrank.problem.HotrankException;
+import io.hotrank.problem.Problem;
+import io.hotrank.problem.ProblemType;
 import java.time.Duration;
 
 /**
@@ -9,15 +11,22 @@ import java.time.Duration;
  */
 public final class BoardUnavailableException extends HotrankException {
 
+  static final ProblemType TYPE = new ProblemType(503, "board-unavailable", "Board unavailable");
+
   private final Duration retryAfter;
 
   public BoardUnavailableException(String name, Duration retryAfter) {
-    super("Board '" + name + "' has no snapshot available yet");
+    super(TYPE, "Board '" + name + "' has no snapshot available yet");
     this.retryAfter = retryAfter;
   }
 
   /** When a client should try again. */
   public Duration retryAfter() {
     return retryAfter;
+  }
+
+  @Override
+  public Problem problem() {
+    return super.problem().withRetryAfter(retryAfter);
   }
 }

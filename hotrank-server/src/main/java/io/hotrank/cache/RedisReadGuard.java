@@ -16,13 +16,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
  * Bounds what a slow or dead Redis can cost a reader: each guarded call gets the read timeout
- * ({@code hotrank.redis.read-timeout}, default 50 ms) and goes through a circuit breaker, so a hung
- * Redis costs a few timeouts and then nothing until the breaker lets a probe through.
+ * ({@code hotrank.redis.read-timeout}) and goes through a circuit breaker, so a hung Redis costs a
+ * few timeouts and then nothing until the breaker lets a probe through.
  *
  * <p>The call itself runs on a virtual thread and the caller waits at most the timeout. The
  * client's own command timeout ({@code spring.data.redis.timeout}) stays longer, for writes; a call
@@ -37,19 +36,16 @@ public class RedisReadGuard implements AutoCloseable {
   private final CircuitBreaker breaker;
   private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
 
-  RedisReadGuard(
-      @Value("${hotrank.redis.read-timeout:50ms}") Duration timeout,
-      @Value("${hotrank.redis.breaker-open-for:5s}") Duration openFor,
-      MeterRegistry meters) {
-    this.timeout = timeout;
+  RedisReadGuard(HotrankRedisProperties properties, MeterRegistry meters) {
+    this.timeout = properties.readTimeout();
     CircuitBreakerConfig config =
         CircuitBreakerConfig.custom()
             .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(3)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(openFor)
-            .permittedNumberOfCallsInHalfOpenState(2)
+            .slidingWindowSize(properties.breakerWindow())
+            .minimumNumberOfCalls(properties.breakerMinimumCalls())
+            .failureRateThreshold(properties.breakerFailureRate())
+            .waitDurationInOpenState(properties.breakerOpenFor())
+            .permittedNumberOfCallsInHalfOpenState(properties.breakerProbes())
             .automaticTransitionFromOpenToHalfOpenEnabled(false)
             .recordExceptions(Exception.class)
             .build();

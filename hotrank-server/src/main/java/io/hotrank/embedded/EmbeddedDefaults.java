@@ -1,5 +1,6 @@
 package io.hotrank.embedded;
 
+import io.hotrank.HotrankProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -11,6 +12,7 @@ import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.Ordered;
@@ -51,11 +53,14 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
   @Override
   public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
     Map<String, Object> defaults = new LinkedHashMap<>();
-    Path dataDir = Path.of(env.getProperty("hotrank.data-dir", "./data")).toAbsolutePath();
-    if (!redisConfigured(env) && env.getProperty("hotrank.embedded.redis", Boolean.class, true)) {
+    Binder binder = Binder.get(env);
+    Path dataDir =
+        binder.bindOrCreate("hotrank", HotrankProperties.class).dataDir().toAbsolutePath();
+    boolean embeddedRedis =
+        binder.bindOrCreate("hotrank.embedded", EmbeddedProperties.class).redis();
+    if (!redisConfigured(env) && embeddedRedis) {
       EmbeddedRedis redis = EmbeddedRedis.launch();
       defaults.put("spring.data.redis.url", "redis://127.0.0.1:" + redis.port());
-      defaults.put("hotrank.embedded.redis-port", redis.port());
       // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
       application.addInitializers(
           context -> context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));

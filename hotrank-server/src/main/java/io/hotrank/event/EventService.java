@@ -2,11 +2,10 @@ package io.hotrank.event;
 
 import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
+import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.ItemService;
-import io.hotrank.item.ItemStore;
-import io.hotrank.storage.SqlDialect;
-import io.hotrank.web.Violations;
+import io.hotrank.problem.Violations;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -38,21 +36,18 @@ public class EventService {
   private static final int DEADLOCK_ATTEMPTS = 3;
   private static final Logger log = LoggerFactory.getLogger(EventService.class);
 
-  private final ItemStore items;
-  private final JdbcTemplate jdbc;
-  private final SqlDialect dialect;
+  private final CounterStore counters;
+  private final UserActionStore userActions;
   private final Clock clock;
   private final TransactionTemplate tx;
 
   EventService(
-      ItemStore items,
-      JdbcTemplate jdbc,
-      SqlDialect dialect,
+      CounterStore counters,
+      UserActionStore userActions,
       Clock clock,
       PlatformTransactionManager transactions) {
-    this.items = items;
-    this.jdbc = jdbc;
-    this.dialect = dialect;
+    this.counters = counters;
+    this.userActions = userActions;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
   }
@@ -61,7 +56,7 @@ public class EventService {
    * Validates and applies a batch.
    *
    * @return the number of events accepted (all of them)
-   * @throws io.hotrank.web.InvalidRequestException naming every invalid event field
+   * @throws io.hotrank.problem.InvalidRequestException naming every invalid event field
    * @throws ItemNotFoundException naming the first event whose item is absent or deleted
    */
   public int apply(EventBatch batch) {
@@ -89,56 +84,39 @@ public class EventService {
     for (Accepted e : events) {
       idsByBiz.computeIfAbsent(e.biz, b -> new ArrayList<>()).add(e.itemId);
     }
-    Map<String, Map<Long, long[]>> counters = new HashMap<>();
+    Map<String, Map<Long, long[]>> locked = new HashMap<>();
     idsByBiz.forEach(
         (biz, ids) -> {
           Map<Long, long[]> byItem = new HashMap<>();
-          items.lockCounters(biz, ids).forEach((id, c) -> byItem.put(id, toArray(c)));
-          counters.put(biz, byItem);
+          counters.lockCounters(biz, ids).forEach((id, c) -> byItem.put(id, toArray(c)));
+          locked.put(biz, byItem);
         });
     for (Accepted e : events) {
-      if (!counters.get(e.biz).containsKey(e.itemId)) {
+      if (!locked.get(e.biz).containsKey(e.itemId)) {
         throw new ItemNotFoundException(e.biz, e.itemId, "events[" + e.index + "].itemId");
       }
     }
     for (Accepted e : events) {
       if (e.userId == null || !e.type.perUser() || changesUserState(e, now)) {
-        long[] c = counters.get(e.biz).get(e.itemId);
+        long[] c = locked.get(e.biz).get(e.itemId);
         int slot = e.type.counter().ordinal();
         c[slot] = Math.max(0, c[slot] + e.type.step());
       }
     }
-    counters.forEach(
+    locked.forEach(
         (biz, byItem) -> {
           Map<Long, Interactions> absolute = new HashMap<>();
           byItem.forEach((id, c) -> absolute.put(id, toInteractions(c)));
-          items.writeCounters(biz, absolute, now);
+          counters.writeCounters(biz, absolute, now);
         });
   }
 
   /** Records the user's like/collect (or its removal); false if it was already in that state. */
   private boolean changesUserState(Accepted e, Instant now) {
     String action = e.type.counter().wireName();
-    if (e.type.step() > 0) {
-      return dialect.insertIgnoringDuplicate(
-              jdbc,
-              "hr_user_action",
-              "biz, item_id, user_id, action, created_at",
-              e.biz,
-              e.itemId,
-              e.userId,
-              action,
-              now.toEpochMilli())
-          == 1;
-    }
-    return jdbc.update(
-            "DELETE FROM hr_user_action WHERE biz = ? AND item_id = ? AND user_id = ? AND action ="
-                + " ?",
-            e.biz,
-            e.itemId,
-            e.userId,
-            action)
-        == 1;
+    return e.type.step() > 0
+        ? userActions.record(e.biz, e.itemId, e.userId, action, now)
+        : userActions.remove(e.biz, e.itemId, e.userId, action);
   }
 
   private static List<Accepted> validate(EventBatch batch) {

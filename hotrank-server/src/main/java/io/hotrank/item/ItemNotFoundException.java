@@ -1,11 +1,19 @@
 package io.hotrank.item;
 
-import io.hotrank.HotrankException;
+import io.hotrank.problem.FieldViolation;
+import io.hotrank.problem.HotrankException;
+import io.hotrank.problem.Problem;
+import io.hotrank.problem.ProblemType;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** No live item (absent or deleted) has this biz and id. Answered 404. */
 public final class ItemNotFoundException extends HotrankException {
 
-  private final String field;
+  static final ProblemType TYPE = new ProblemType(404, "item-not-found", "Item not found");
+
+  private final @Nullable String field;
   private final String biz;
   private final long id;
 
@@ -13,8 +21,10 @@ public final class ItemNotFoundException extends HotrankException {
    * @param field the request field that named the item (for example {@code events[2].itemId}), or
    *     null when the item was named by the URL
    */
-  public ItemNotFoundException(String biz, long id, String field) {
-    super("Item " + biz + "/" + id + " does not exist" + (field == null ? "" : " (" + field + ")"));
+  public ItemNotFoundException(String biz, long id, @Nullable String field) {
+    super(
+        TYPE,
+        "Item " + biz + "/" + id + " does not exist" + (field == null ? "" : " (" + field + ")"));
     this.field = field;
     this.biz = biz;
     this.id = id;
@@ -28,8 +38,15 @@ public final class ItemNotFoundException extends HotrankException {
     return id;
   }
 
-  /** The request field that named the missing item, or null. */
-  public String field() {
+  /** The request field that named the missing item, or null when the URL named it. */
+  public @Nullable String field() {
     return field;
+  }
+
+  @Override
+  public Problem problem() {
+    List<FieldViolation> errors =
+        field == null ? List.of() : List.of(new FieldViolation(field, "no such item"));
+    return new Problem(type(), getMessage(), errors, Map.of());
   }
 }

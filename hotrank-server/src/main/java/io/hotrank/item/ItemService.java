@@ -1,6 +1,6 @@
 package io.hotrank.item;
 
-import io.hotrank.web.Violations;
+import io.hotrank.problem.Violations;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,12 +32,18 @@ public class ItemService {
   private static final int ID_ATTEMPTS = 5;
 
   private final ItemStore store;
+  private final CounterStore counters;
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
 
-  ItemService(ItemStore store, Clock clock, PlatformTransactionManager transactions) {
+  ItemService(
+      ItemStore store,
+      CounterStore counters,
+      Clock clock,
+      PlatformTransactionManager transactions) {
     this.store = store;
+    this.counters = counters;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
@@ -47,7 +53,7 @@ public class ItemService {
   /**
    * Creates an item. Without an id, the next free id of the biz is assigned.
    *
-   * @throws io.hotrank.web.InvalidRequestException naming every invalid field
+   * @throws io.hotrank.problem.InvalidRequestException naming every invalid field
    * @throws ItemExistsException if an explicit id is taken
    */
   public Item create(ItemRequest request) {
@@ -76,8 +82,7 @@ public class ItemService {
       long id = request.id();
       tx.executeWithoutResult(
           status -> {
-            store.insert(
-                request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
+            insert(request, id, tags, createdAt, now);
             store.reserveId(request.biz(), id);
           });
       return get(request.biz(), id);
@@ -87,10 +92,7 @@ public class ItemService {
     for (int attempt = 1; ; attempt++) {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
       try {
-        tx.executeWithoutResult(
-            status ->
-                store.insert(
-                    request.biz(), id, request.authorId(), request.title(), tags, createdAt, now));
+        tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
         if (attempt == ID_ATTEMPTS) {
@@ -106,14 +108,36 @@ public class ItemService {
    * @throws ItemNotFoundException if absent or deleted
    */
   public Item get(String biz, long id) {
-    return store.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+    ItemStore.Stored item =
+        store.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+    // Read apart from the item (their owner is another store); a delete in between is a miss.
+    Item.Counts counts =
+        counters
+            .find(biz, id)
+            .map(Item.Counts::of)
+            .orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+    return new Item(
+        item.biz(),
+        item.id(),
+        item.authorId(),
+        item.title(),
+        item.tags(),
+        item.createdAt(),
+        item.updatedAt(),
+        counts);
+  }
+
+  private void insert(
+      ItemRequest request, long id, List<String> tags, Instant createdAt, Instant now) {
+    store.insert(request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
+    counters.insertZero(request.biz(), id, createdAt, now);
   }
 
   /**
    * Replaces the descriptive fields of a live item (authorId, title, tags). Its createdAt is fixed
    * at creation: editing an item never makes it younger on a board.
    *
-   * @throws io.hotrank.web.InvalidRequestException naming every invalid field, including a
+   * @throws io.hotrank.problem.InvalidRequestException naming every invalid field, including a
    *     createdAt, biz or id in the body that differs from the stored item
    * @throws ItemNotFoundException if absent or deleted
    */
@@ -154,7 +178,10 @@ public class ItemService {
     violations.throwIfAny();
     tx.executeWithoutResult(
         status -> {
-          if (!store.markDeleted(biz, id, now()) && !store.existsIncludingDeleted(biz, id)) {
+          Instant now = now();
+          if (store.markDeleted(biz, id, now)) {
+            counters.markDeleted(biz, id, now);
+          } else if (!store.existsIncludingDeleted(biz, id)) {
             throw new ItemNotFoundException(biz, id, null);
           }
         });

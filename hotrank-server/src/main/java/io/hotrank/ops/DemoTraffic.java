@@ -17,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
@@ -25,13 +24,13 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Demo mode ({@code --hotrank.demo=true}): seeds a few hundred items of the demo biz and sends a
- * steady, Zipf-distributed stream of interactions, so that a new user watches the default board
- * change from one minute to the next. Which items are popular drifts every minute, and a new item
- * appears every minute. Uses the same services as the HTTP API.
+ * Demo mode ({@code --hotrank.demo.enabled=true}): seeds a few hundred items of the demo biz and
+ * sends a steady, Zipf-distributed stream of interactions, so that a new user watches the default
+ * board change from one minute to the next. Which items are popular drifts every minute, and a new
+ * item appears every minute. Uses the same services as the HTTP API.
  */
 @Component
-@ConditionalOnBooleanProperty("hotrank.demo")
+@ConditionalOnBooleanProperty("hotrank.demo.enabled")
 class DemoTraffic implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(DemoTraffic.class);
@@ -53,21 +52,14 @@ class DemoTraffic implements SmartLifecycle {
   private final List<Long> ids = new ArrayList<>();
   private double[] cumulative;
 
-  DemoTraffic(
-      ItemService items,
-      EventService events,
-      Clock clock,
-      @Value("${hotrank.demo-biz:article}") String biz,
-      @Value("${hotrank.demo-items:300}") int seedItems,
-      @Value("${hotrank.demo-events-per-second:50}") int eventsPerSecond,
-      @Value("${hotrank.demo-zipf-exponent:1.1}") double zipfExponent) {
+  DemoTraffic(ItemService items, EventService events, Clock clock, DemoProperties properties) {
     this.items = items;
     this.events = events;
     this.clock = clock;
-    this.biz = biz;
-    this.seedItems = seedItems;
-    this.eventsPerSecond = eventsPerSecond;
-    this.zipfExponent = zipfExponent;
+    this.biz = properties.biz();
+    this.seedItems = properties.items();
+    this.eventsPerSecond = properties.eventsPerSecond();
+    this.zipfExponent = properties.zipfExponent();
   }
 
   /** Seeds after startup, so the service answers while the demo fills in. */

@@ -1,8 +1,8 @@
 package io.hotrank.ops;
 
 import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardInstalled;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.board.LocalBoards;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -36,24 +35,26 @@ class StaticExport {
   private static final int HTML_ENTRIES = 20;
 
   private final Path boards;
-  private final LocalBoards local;
   private final Map<String, Long> exported = new HashMap<>();
 
-  StaticExport(@Value("${hotrank.export.dir}") Path dir, LocalBoards local) throws IOException {
+  StaticExport(ExportProperties properties) throws IOException {
+    Path dir = properties.dir();
+    if (dir == null) {
+      throw new IllegalStateException("hotrank.export.dir is required for static export");
+    }
     this.boards = dir.resolve("boards").toAbsolutePath();
-    this.local = local;
     Files.createDirectories(boards);
     log.info("Static export of boards to {}", boards);
   }
 
   /**
-   * Writes the board's current snapshot. Installs can race (a notice from another instance and this
-   * instance's own publish); serialising the writes and exporting what is installed now, never an
-   * older version than the last written, keeps the files on the newest version.
+   * Writes an installed snapshot. Installs can race (a notice from another instance and this
+   * instance's own publish) and their events may arrive out of version order; serialising the
+   * writes and never writing an older version than the last written keeps the files on the newest.
    */
   @EventListener
-  synchronized void onInstalled(LocalBoards.Installed installed) {
-    BoardSnapshot snapshot = local.get(installed.snapshot().board()).orElse(installed.snapshot());
+  synchronized void onInstalled(BoardInstalled installed) {
+    BoardSnapshot snapshot = installed.snapshot();
     if (exported.getOrDefault(snapshot.board(), 0L) >= snapshot.version()) {
       return;
     }

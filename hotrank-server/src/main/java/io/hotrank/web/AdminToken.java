@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ public final class AdminToken {
 
   /** Resolves the token as described on the class; logs where it came from. */
   public static AdminToken resolve(String configured, Path dataDir) {
-    if (configured != null && !configured.isBlank()) {
+    if (!configured.isBlank()) {
       log.info("Admin token taken from hotrank.admin.token");
       return new AdminToken(configured.strip());
     }
@@ -52,7 +53,7 @@ public final class AdminToken {
   }
 
   /** Whether an {@code Authorization} header value carries this token, in constant time. */
-  public boolean matchesAuthorizationHeader(String header) {
+  public boolean matchesAuthorizationHeader(@Nullable String header) {
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return false;
     }

@@ -1,13 +1,12 @@
 package io.hotrank.web;
 
-import io.hotrank.HotrankException;
-import io.hotrank.board.BoardNotFoundException;
-import io.hotrank.board.BoardUnavailableException;
-import io.hotrank.board.ComputationAbandonedException;
-import io.hotrank.item.ItemExistsException;
-import io.hotrank.item.ItemNotFoundException;
-import java.net.URI;
+import io.hotrank.problem.HotrankException;
+import io.hotrank.problem.Problem;
+import io.hotrank.problem.ProblemType;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -15,119 +14,54 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 
 /**
- * The one place where exceptions become RFC 9457 problem responses. Each problem has a stable
- * {@code type}, and validation problems list the offending fields in {@code errors[]}.
+ * The servlet path's one exception handler: a {@link HotrankException} answers the problem it
+ * describes; a storage failure (the database or Redis failed, a connection or a transaction could
+ * not be had) answers 503 with {@code Retry-After}; Spring's own refusals (malformed JSON, a wrong
+ * parameter type, an unsupported method) answer in the same format; anything else is logged and
+ * answers a 500 problem, never Spring's bare error page. Every answer is rendered by {@link
+ * ProblemRenderer}.
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
-  private static final String TYPE_BASE = "https://hotrank.io/problems/";
-
-  @ExceptionHandler(InvalidRequestException.class)
-  ResponseEntity<ProblemDetail> invalid(InvalidRequestException e) {
-    return problem(
-        HttpStatus.BAD_REQUEST,
-        "invalid-request",
-        "Invalid request",
-        e.getMessage(),
-        e.violations());
-  }
-
-  @ExceptionHandler(ItemNotFoundException.class)
-  ResponseEntity<ProblemDetail> itemNotFound(ItemNotFoundException e) {
-    List<FieldViolation> errors =
-        e.field() == null ? List.of() : List.of(new FieldViolation(e.field(), "no such item"));
-    return problem(
-        HttpStatus.NOT_FOUND, "item-not-found", "Item not found", e.getMessage(), errors);
-  }
-
-  @ExceptionHandler(ItemExistsException.class)
-  ResponseEntity<ProblemDetail> itemExists(ItemExistsException e) {
-    return problem(
-        HttpStatus.CONFLICT,
-        "item-exists",
-        "Item exists",
-        e.getMessage(),
-        List.of(new FieldViolation("id", "already taken")));
-  }
-
-  @ExceptionHandler(BoardNotFoundException.class)
-  ResponseEntity<ProblemDetail> boardNotFound(BoardNotFoundException e) {
-    return problem(
-        HttpStatus.NOT_FOUND, "board-not-found", "Board not found", e.getMessage(), List.of());
-  }
-
-  @ExceptionHandler(BoardUnavailableException.class)
-  ResponseEntity<ProblemDetail> boardUnavailable(BoardUnavailableException e) {
-    return withHeader(
-        problem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            "board-unavailable",
-            "Board unavailable",
-            e.getMessage(),
-            List.of()),
-        HttpHeaders.RETRY_AFTER,
-        Long.toString(Math.max(1, e.retryAfter().toSeconds())));
-  }
-
-  @ExceptionHandler(UnauthorizedException.class)
-  ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
-    return withHeader(
-        problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized", e.getMessage(), List.of()),
-        HttpHeaders.WWW_AUTHENTICATE,
-        "Bearer realm=\"hotrank-admin\"");
-  }
-
-  @ExceptionHandler(ComputationAbandonedException.class)
-  ResponseEntity<ProblemDetail> abandoned(ComputationAbandonedException e) {
-    return withHeader(
-        problem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            "shutting-down",
-            "Shutting down",
-            e.getMessage(),
-            List.of()),
-        HttpHeaders.RETRY_AFTER,
-        "5");
-  }
-
-  /** The database (or Redis, on a write) failed: retryable, not the client's fault. */
-  @ExceptionHandler(DataAccessException.class)
-  ResponseEntity<ProblemDetail> storageUnavailable(DataAccessException e) {
-    log.warn("Storage failed while serving a request: {}", e.toString());
-    return withHeader(
-        problem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            "storage-unavailable",
-            "Storage unavailable",
-            "A storage layer did not answer; try again",
-            List.of()),
-        HttpHeaders.RETRY_AFTER,
-        "5");
-  }
 
   @ExceptionHandler(HotrankException.class)
-  ResponseEntity<ProblemDetail> unexpected(HotrankException e) {
-    log.error("Unmapped hotrank exception", e);
-    return problem(
-        HttpStatus.INTERNAL_SERVER_ERROR,
-        "internal",
-        "Internal error",
-        "The server failed; see its log",
-        List.of());
+  ResponseEntity<byte[]> hotrank(HotrankException e, HttpServletRequest request) {
+    if (e.type().status() == ProblemType.INTERNAL.status()) {
+      log.error("Request to {} failed", request.getRequestURI(), e);
+    }
+    return answer(e.problem(), request.getRequestURI());
+  }
+
+  /**
+   * The database or Redis failed, including an exhausted connection pool ({@code
+   * CannotGetJdbcConnectionException}) and a transaction that could not start ({@code
+   * CannotCreateTransactionException}): retryable, not the client's fault.
+   */
+  @ExceptionHandler({DataAccessException.class, TransactionException.class})
+  ResponseEntity<byte[]> storageUnavailable(RuntimeException e, HttpServletRequest request) {
+    log.warn("Storage failed while serving {}: {}", request.getRequestURI(), e.toString());
+    return answer(Problem.storageUnavailable(), request.getRequestURI());
+  }
+
+  @ExceptionHandler(Exception.class)
+  ResponseEntity<byte[]> unexpected(Exception e, HttpServletRequest request) {
+    log.error("Request to {} failed", request.getRequestURI(), e);
+    return answer(Problem.internal(), request.getRequestURI());
   }
 
   /** Malformed JSON, or a value of the wrong JSON type: name the field where Jackson can. */
@@ -149,7 +83,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         break;
       }
     }
-    return invalidField(field, message);
+    return widen(answer(Problem.invalid(field, message), path(request)));
   }
 
   @Override
@@ -161,43 +95,53 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         "must be "
             + (e.getRequiredType() == null
                 ? "a valid value"
-                : "an " + e.getRequiredType().getSimpleName().toLowerCase());
-    return invalidField(field, message);
+                : "an " + e.getRequiredType().getSimpleName().toLowerCase(Locale.ROOT));
+    return widen(answer(Problem.invalid(String.valueOf(field), message), path(request)));
   }
 
-  private static ResponseEntity<Object> invalidField(String field, String message) {
-    return widen(
-        problem(
-            HttpStatus.BAD_REQUEST,
-            "invalid-request",
-            "Invalid request",
-            field + " " + message,
-            List.of(new FieldViolation(field, message))));
-  }
-
-  static ResponseEntity<ProblemDetail> problem(
-      HttpStatus status, String slug, String title, String detail, List<FieldViolation> errors) {
-    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-    problem.setType(URI.create(TYPE_BASE + slug));
-    problem.setTitle(title);
-    if (!errors.isEmpty()) {
-      problem.setProperty("errors", errors);
+  /**
+   * Spring MVC's other refusals (405, 406, 415, a missing parameter...): the same status and
+   * headers, rendered like every other problem, typed by the status's reason phrase.
+   */
+  @Override
+  protected ResponseEntity<Object> handleExceptionInternal(
+      Exception e,
+      @Nullable Object body,
+      HttpHeaders headers,
+      HttpStatusCode status,
+      WebRequest request) {
+    HttpStatus known = HttpStatus.resolve(status.value());
+    String title = known == null ? "Error " + status.value() : known.getReasonPhrase();
+    String detail =
+        body instanceof ProblemDetail problem && problem.getDetail() != null
+            ? problem.getDetail()
+            : title;
+    ProblemType type =
+        new ProblemType(
+            status.value(), title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-"), title);
+    Problem problem = Problem.of(type, detail);
+    for (var header : headers.headerSet()) {
+      problem = problem.withHeader(header.getKey(), String.join(", ", header.getValue()));
     }
-    return ResponseEntity.status(status)
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .body(problem);
+    return widen(answer(problem, path(request)));
   }
 
-  private static ResponseEntity<ProblemDetail> withHeader(
-      ResponseEntity<ProblemDetail> response, String name, String value) {
-    return ResponseEntity.status(response.getStatusCode())
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .header(name, value)
-        .body(response.getBody());
+  private static ResponseEntity<byte[]> answer(Problem problem, String instance) {
+    ResponseEntity.BodyBuilder answer =
+        ResponseEntity.status(problem.type().status())
+            .header(HttpHeaders.CONTENT_TYPE, ProblemRenderer.MEDIA_TYPE);
+    problem.headers().forEach(answer::header);
+    return answer.body(ProblemRenderer.json(problem, instance));
+  }
+
+  private static String path(WebRequest request) {
+    return request instanceof ServletWebRequest servlet
+        ? servlet.getRequest().getRequestURI()
+        : request.getDescription(false).replaceFirst("^uri=", "");
   }
 
   @SuppressWarnings("unchecked")
-  private static ResponseEntity<Object> widen(ResponseEntity<ProblemDetail> response) {
+  private static ResponseEntity<Object> widen(ResponseEntity<byte[]> response) {
     return (ResponseEntity<Object>) (ResponseEntity<?>) response;
   }
 

@@ -1,11 +1,20 @@
 package io.hotrank.web;
 
-import io.hotrank.HotrankException;
+import io.hotrank.problem.HotrankException;
+import io.hotrank.problem.Problem;
+import io.hotrank.problem.ProblemType;
 
 /** An admin endpoint was called without the admin bearer token. Answered 401. */
 public final class UnauthorizedException extends HotrankException {
 
+  static final ProblemType TYPE = new ProblemType(401, "unauthorized", "Unauthorized");
+
   public UnauthorizedException(String message) {
-    super(message);
+    super(TYPE, message);
+  }
+
+  @Override
+  public Problem problem() {
+    return super.problem().withHeader("WWW-Authenticate", "Bearer realm=\"hotrank-admin\"");
   }
 }

@@ -1,9 +1,8 @@
 package io.hotrank.web;
 
+import io.hotrank.HotrankProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.nio.file.Path;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -16,10 +15,8 @@ class WebConfiguration implements WebMvcConfigurer {
 
   private final AdminToken adminToken;
 
-  WebConfiguration(
-      @Value("${hotrank.admin.token:}") String configured,
-      @Value("${hotrank.data-dir:./data}") String dataDir) {
-    this.adminToken = AdminToken.resolve(configured, Path.of(dataDir));
+  WebConfiguration(AdminProperties admin, HotrankProperties hotrank) {
+    this.adminToken = AdminToken.resolve(admin.token(), hotrank.dataDir());
   }
 
   @Bean

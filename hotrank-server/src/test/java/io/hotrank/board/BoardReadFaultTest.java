@@ -89,6 +89,31 @@ class BoardReadFaultTest {
     return read.status() == 200 ? read.json().get("version").asLong() : -1;
   }
 
+  /**
+   * With a layer down and boards held in memory: readiness (what a load balancer asks) stays UP on
+   * every probe, the overall health reports Redis DOWN with 503, and the outage is logged once, not
+   * once per probe.
+   */
+  private static void assertProbes_readyButRedisDown_loggedOnce(
+      ServiceProcess service, String outageLine) {
+    HttpJson http = service.http();
+    for (int probe = 0; probe < 3; probe++) {
+      Answer readiness = http.get("/actuator/health/readiness");
+      assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
+      Answer overall = http.get("/actuator/health");
+      assertThat(overall.status()).as(overall.body()).isEqualTo(503);
+      assertThat(overall.json().get("components").get("redis").get("status").asString())
+          .isEqualTo("DOWN");
+      assertThat(overall.json().get("components").get("boards").get("status").asString())
+          .isEqualTo("UP");
+    }
+    String output = service.output();
+    assertThat(output.split(java.util.regex.Pattern.quote(outageLine), -1).length - 1)
+        .as("lines logging '%s'", outageLine)
+        .isEqualTo(1);
+    assertThat(output).doesNotContain("health check failed");
+  }
+
   @Test
   void redisDown_thenDatabaseDown_theLastBoardIsStillServedLocally() throws Exception {
     try (RedisProcess redis = RedisProcess.start();
@@ -104,12 +129,14 @@ class BoardReadFaultTest {
       assertThat(withoutRedis.status()).isEqualTo(200);
       assertThat(withoutRedis.header("X-Hotrank-Source")).isEqualTo("local");
       assertThat(withoutRedis.body()).isEqualTo(before.body());
+      assertProbes_readyButRedisDown_loggedOnce(service, "Redis does not answer");
 
       db.kill();
       Answer withNothing = http.get(BOARD);
       assertThat(withNothing.status()).isEqualTo(200);
       assertThat(withNothing.header("X-Hotrank-Source")).isEqualTo("local");
       assertThat(withNothing.body()).isEqualTo(before.body());
+      assertProbes_readyButRedisDown_loggedOnce(service, "The database does not answer");
 
       Answer cold = http.get("/api/v1/boards/cold");
       assertThat(cold.status()).as(cold.body()).isEqualTo(503);

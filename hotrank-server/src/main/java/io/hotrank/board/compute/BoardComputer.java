@@ -1,0 +1,109 @@
+package io.hotrank.board.compute;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardProperties;
+import io.hotrank.board.ComputationAbandonedException;
+import io.hotrank.core.topn.BoundedTopN;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.CounterStore.CounterRow;
+import io.hotrank.item.Item;
+import io.hotrank.item.ItemStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.springframework.stereotype.Component;
+
+/**
+ * Ranks one board: walks its window page by page (keyset pagination over {@link
+ * CounterStore#windowPage}), scores every item, keeps the Top-N in a bounded heap and attaches the
+ * winners' titles and authors in one query ({@link ItemStore#headings}), which keeps the scan
+ * narrow. Memory is O(N + page) whatever the number of items scanned. Thread-safe; holds no state
+ * between computations.
+ */
+@Component
+public class BoardComputer {
+
+  /** The board order: score desc, then the younger item first, then the larger id first. */
+  static final Comparator<Scored> BEST_FIRST =
+      Comparator.comparingDouble(Scored::score)
+          .reversed()
+          .thenComparing(Comparator.comparingLong(Scored::createdAtMillis).reversed())
+          .thenComparing(Comparator.comparingLong(Scored::id).reversed());
+
+  private final CounterStore counters;
+  private final ItemStore items;
+  private final int pageSize;
+
+  BoardComputer(CounterStore counters, ItemStore items, BoardProperties properties) {
+    this.counters = counters;
+    this.items = items;
+    this.pageSize = properties.scanPageSize();
+  }
+
+  /** A scanned item and its score. */
+  record Scored(long id, long createdAtMillis, double score, CounterRow row) {}
+
+  /** The ranked entries of one computation, and how many rows it scanned. */
+  public record Result(Instant computedAt, List<BoardEntry> entries, long scanned) {}
+
+  /**
+   * Computes the board as of {@code now}.
+   *
+   * @param cancelled polled between scan pages; when true the computation is abandoned
+   * @throws ComputationAbandonedException if cancelled
+   */
+  public Result compute(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
+    BoundedTopN<Scored> top = new BoundedTopN<>(board.size(), BEST_FIRST);
+    long to = now.toEpochMilli();
+    // Item ids are positive, so the position (window start, 0) admits every row at the start.
+    long afterCreated = now.minus(board.window()).toEpochMilli();
+    long afterId = 0;
+    long scanned = 0;
+    while (true) {
+      if (cancelled.getAsBoolean()) {
+        throw new ComputationAbandonedException(board.name());
+      }
+      List<CounterRow> page = counters.windowPage(board.biz(), afterCreated, afterId, to, pageSize);
+      for (CounterRow row : page) {
+        double score =
+            board.score().score(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()), now);
+        top.offer(new Scored(row.itemId(), row.createdAtMillis(), score, row));
+      }
+      scanned += page.size();
+      if (page.size() < pageSize) {
+        break;
+      }
+      CounterRow last = page.getLast();
+      afterCreated = last.createdAtMillis();
+      afterId = last.itemId();
+    }
+    return new Result(now, attachHeadings(board, top.toSortedList()), scanned);
+  }
+
+  private List<BoardEntry> attachHeadings(BoardDefinition board, List<Scored> winners) {
+    Map<Long, ItemStore.Heading> headings =
+        items.headings(board.biz(), winners.stream().map(Scored::id).toList());
+    List<BoardEntry> entries = new ArrayList<>(winners.size());
+    for (Scored s : winners) {
+      ItemStore.Heading heading = headings.get(s.id());
+      if (heading == null) {
+        continue; // deleted between the scan and the headings query
+      }
+      entries.add(
+          new BoardEntry(
+              entries.size() + 1,
+              board.biz(),
+              s.id(),
+              s.score(),
+              heading.title(),
+              heading.authorId(),
+              Instant.ofEpochMilli(s.createdAtMillis()),
+              Item.Counts.of(s.row().counts())));
+    }
+    return entries;
+  }
+}

@@ -1,0 +1,112 @@
+package io.hotrank.board.publish;
+
+import io.hotrank.board.BoardSnapshot;
+import io.hotrank.cache.HotrankRedisProperties;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.stereotype.Component;
+
+/**
+ * The Redis layer of boards. Per board, all keys carry the hash tag {@code {b:<name>}} so that the
+ * publish script touches one Cluster slot:
+ *
+ * <ul>
+ *   <li>{@code <prefix>{b:<name>}:live} the payload (JSON document of the whole board)
+ *   <li>{@code <prefix>{b:<name>}:ver} the version of the live payload
+ *   <li>{@code <prefix>{b:<name>}:seq} the version sequence
+ *   <li>{@code <prefix>{b:<name>}:stage:<version>} a payload being published
+ * </ul>
+ *
+ * Every method throws Spring's {@code DataAccessException} when Redis fails; callers decide how to
+ * degrade.
+ */
+@Component
+public class BoardRedisStore {
+
+  private static final Duration STAGE_TTL = Duration.ofMinutes(5);
+
+  private final StringRedisTemplate redis;
+  private final String prefix;
+  private final RedisScript<Long> publishScript =
+      RedisScript.of(new ClassPathResource("lua/publish-board.lua"), Long.class);
+  private final RedisScript<Long> nextVersionScript =
+      RedisScript.of(new ClassPathResource("lua/next-board-version.lua"), Long.class);
+
+  BoardRedisStore(StringRedisTemplate redis, HotrankRedisProperties properties) {
+    this.redis = redis;
+    this.prefix = properties.keyPrefix();
+  }
+
+  /**
+   * Opens the connection with a PING under the client's own timeout. Returns whether Redis
+   * answered; never throws.
+   */
+  public boolean warmUp() {
+    try {
+      redis.execute((RedisCallback<String>) c -> c.ping());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** The Pub/Sub channel on which publishes are announced as "{@code <board> <version>}". */
+  public String channel() {
+    return prefix + "boards";
+  }
+
+  /**
+   * Takes the next version number of a board from its sequence, above {@code floor}; unique across
+   * instances sharing this Redis.
+   */
+  public long nextVersion(String board, long floor) {
+    Long next = redis.execute(nextVersionScript, List.of(key(board, "seq")), Long.toString(floor));
+    if (next == null) {
+      throw new IllegalStateException("version script inside a transaction or pipeline");
+    }
+    return next;
+  }
+
+  /**
+   * Writes the snapshot to a fresh key and swaps it live if it is newer than the live one.
+   *
+   * @return true if it went live, false if an equal or newer version was live already
+   */
+  public boolean publish(BoardSnapshot snapshot) {
+    String board = snapshot.board();
+    String stage = key(board, "stage:" + snapshot.version());
+    redis
+        .opsForValue()
+        .set(stage, new String(snapshot.payload(), StandardCharsets.UTF_8), STAGE_TTL);
+    Long swapped =
+        redis.execute(
+            publishScript,
+            List.of(stage, key(board, "live"), key(board, "ver"), key(board, "seq")),
+            Long.toString(snapshot.version()),
+            channel(),
+            board);
+    return swapped != null && swapped == 1L;
+  }
+
+  /** The live payload of a board, if one was ever published. */
+  public Optional<byte[]> live(String board) {
+    String payload = redis.opsForValue().get(key(board, "live"));
+    return Optional.ofNullable(payload).map(p -> p.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The live version of a board, 0 if none. */
+  public long liveVersion(String board) {
+    String version = redis.opsForValue().get(key(board, "ver"));
+    return version == null ? 0 : Long.parseLong(version);
+  }
+
+  private String key(String board, String suffix) {
+    return prefix + "{b:" + board + "}:" + suffix;
+  }
+}

@@ -1,0 +1,84 @@
+package io.hotrank.board.publish;
+
+import io.hotrank.board.BoardSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one owner of {@code hr_board_snapshot}: the newest published version of each board, the last
+ * fallback of the read path and the seed of a cold start when Redis is empty or down. Every
+ * statement binds its parameters.
+ */
+@Component
+public class BoardSnapshotStore {
+
+  private final JdbcTemplate jdbc;
+
+  BoardSnapshotStore(JdbcTemplate jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /**
+   * Stores the snapshot unless the stored one is as new or newer: an UPDATE guarded by the version,
+   * then an INSERT for a board never stored, and if that INSERT loses a race, the guarded UPDATE
+   * again. Runs in its own auto-committed statements (a failed INSERT would abort a surrounding
+   * PostgreSQL transaction).
+   *
+   * @return true if this snapshot is now the stored one
+   */
+  public boolean save(BoardSnapshot snapshot) {
+    String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
+    long computedAt = snapshot.computedAt().toEpochMilli();
+    if (updateIfNewer(snapshot, payload, computedAt)) {
+      return true;
+    }
+    if (version(snapshot.board()) > 0) {
+      return false;
+    }
+    try {
+      jdbc.update(
+          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload)"
+              + " VALUES (?, ?, ?, ?)",
+          snapshot.board(),
+          snapshot.version(),
+          computedAt,
+          payload);
+      return true;
+    } catch (DuplicateKeyException raced) {
+      // Another publisher inserted the board's first row meanwhile; keep whichever is newer.
+      return updateIfNewer(snapshot, payload, computedAt);
+    }
+  }
+
+  private boolean updateIfNewer(BoardSnapshot snapshot, String payload, long computedAt) {
+    return jdbc.update(
+            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
+                + " WHERE board = ? AND version < ?",
+            snapshot.version(),
+            computedAt,
+            payload,
+            snapshot.board(),
+            snapshot.version())
+        == 1;
+  }
+
+  /** The stored payload of a board. */
+  public Optional<byte[]> find(String board) {
+    List<String> payload =
+        jdbc.queryForList(
+            "SELECT payload FROM hr_board_snapshot WHERE board = ?", String.class, board);
+    return payload.stream().findFirst().map(p -> p.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The stored version of a board, 0 if none. */
+  public long version(String board) {
+    List<Long> version =
+        jdbc.queryForList(
+            "SELECT version FROM hr_board_snapshot WHERE board = ?", Long.class, board);
+    return version.isEmpty() ? 0 : version.getFirst();
+  }
+}

@@ -1,0 +1,77 @@
+package io.hotrank.board.publish;
+
+import io.hotrank.board.BoardProperties;
+import io.hotrank.board.BoardSnapshot;
+import io.hotrank.cache.RedisReadGuard;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * The remote layers a snapshot is fetched from: Redis, read within the read timeout and through the
+ * circuit breaker, and the database. Shared by the read path (on a local miss) and by {@link
+ * BoardSync} (on a notice or a version check). Thread-safe.
+ */
+@Component
+public class SnapshotSources {
+
+  private final BoardRedisStore redis;
+  private final BoardSnapshotStore database;
+  private final RedisReadGuard guard;
+  private final int defaultLimit;
+
+  SnapshotSources(
+      BoardRedisStore redis,
+      BoardSnapshotStore database,
+      RedisReadGuard guard,
+      BoardProperties properties) {
+    this.redis = redis;
+    this.database = database;
+    this.guard = guard;
+    this.defaultLimit = properties.defaultLimit();
+  }
+
+  /**
+   * The live snapshot in Redis.
+   *
+   * @throws io.hotrank.cache.RedisUnavailableException if Redis failed, timed out or the breaker is
+   *     open
+   */
+  public Optional<BoardSnapshot> fromRedis(String board) {
+    return guard
+        .read("live payload of " + board, () -> redis.live(board))
+        .map(payload -> BoardSnapshot.parse(payload, defaultLimit, "redis"));
+  }
+
+  /**
+   * The live version in Redis, 0 if none.
+   *
+   * @throws io.hotrank.cache.RedisUnavailableException as {@link #fromRedis}
+   */
+  public long redisVersion(String board) {
+    return guard.read("version of " + board, () -> redis.liveVersion(board));
+  }
+
+  /**
+   * The snapshot stored in the database.
+   *
+   * @throws org.springframework.dao.DataAccessException if the database failed
+   */
+  public Optional<BoardSnapshot> fromDatabase(String board) {
+    return database.find(board).map(payload -> BoardSnapshot.parse(payload, defaultLimit, "db"));
+  }
+
+  /** The version stored in the database, 0 if none. */
+  public long databaseVersion(String board) {
+    return database.version(board);
+  }
+
+  /**
+   * Opens the Redis connection with a PING under the client's own timeout, which is longer than the
+   * read timeout a first command would otherwise exceed. Never throws.
+   *
+   * @return whether Redis answered
+   */
+  public boolean warmUpRedis() {
+    return redis.warmUp();
+  }
+}

@@ -1,0 +1,66 @@
+package io.hotrank.board.read;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.publish.LocalBoards;
+import io.hotrank.board.publish.SnapshotSources;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code boards} health, part of the readiness group: UP while some layer can serve boards,
+ * which is what decides whether a load balancer should send this instance reads. That is the case
+ * when this instance holds a snapshot in memory (served whatever Redis and the database do), or
+ * when Redis or the database answers (a board computed later is fetched from there). DOWN only when
+ * nothing is held and neither answers. Redis is asked through the read guard (bounded by the read
+ * timeout and the breaker), so a hung Redis does not hang the probe. Logs nothing; the {@code
+ * redis} and {@code db} indicators log their state changes.
+ */
+@Component("boardsHealthIndicator")
+class BoardsHealthIndicator implements HealthIndicator {
+
+  private final BoardRegistry registry;
+  private final LocalBoards local;
+  private final SnapshotSources sources;
+
+  BoardsHealthIndicator(BoardRegistry registry, LocalBoards local, SnapshotSources sources) {
+    this.registry = registry;
+    this.local = local;
+    this.sources = sources;
+  }
+
+  @Override
+  public Health health() {
+    Map<String, Object> held = new LinkedHashMap<>();
+    for (BoardDefinition board : registry.all()) {
+      long version = local.version(board.name());
+      held.put(board.name(), version == 0 ? "none" : "v" + version);
+    }
+    boolean anyHeld = registry.all().stream().anyMatch(b -> local.version(b.name()) > 0);
+    if (anyHeld) {
+      return Health.up().withDetail("source", "local").withDetail("boards", held).build();
+    }
+    String first = registry.all().isEmpty() ? null : registry.all().getFirst().name();
+    if (first == null) {
+      return Health.up().withDetail("boards", held).build();
+    }
+    try {
+      sources.redisVersion(first);
+      return Health.up().withDetail("source", "redis").withDetail("boards", held).build();
+    } catch (RuntimeException redisDown) {
+      try {
+        sources.databaseVersion(first);
+        return Health.up().withDetail("source", "db").withDetail("boards", held).build();
+      } catch (RuntimeException databaseDown) {
+        return Health.down()
+            .withDetail("boards", held)
+            .withDetail(
+                "reason", "no board held locally, and neither Redis nor the database answers")
+            .build();
+      }
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package io.hotrank.item;
+
+import io.hotrank.core.score.Interactions;
+import io.hotrank.storage.SqlDialect;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one owner of {@code hr_item_counter}: the interaction counters of each item, with copies of
+ * its createdAt and deleted flag so that the ranking scan reads this table alone.
+ *
+ * <p>The window page walks the index {@code hr_item_counter (biz, created_at, item_id)} with keyset
+ * pagination: each page starts strictly after the last row of the previous one, so the cost of a
+ * page does not grow with its position (as OFFSET's would) and rows inserted meanwhile neither
+ * shift nor repeat others. Joining {@code hr_item} per page made PostgreSQL probe one item row per
+ * scanned counter, which cost twice the scan itself (see the migration).
+ *
+ * <p>Columns are mapped by name; on the scan, names are resolved to positions once per page, not
+ * once per row. Every statement binds its parameters; instants are epoch milliseconds. Callers own
+ * the transactions.
+ */
+@Component
+public class CounterStore {
+
+  /** The window page query; public so that the benchmark's raw scan reads exactly these rows. */
+  public static final String WINDOW_PAGE =
+      "SELECT item_id, created_at, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt,"
+          + " dislike_cnt FROM hr_item_counter"
+          + " WHERE biz = ? AND deleted = ? AND created_at >= ? AND created_at <= ?"
+          + " AND (created_at > ? OR item_id > ?)"
+          + " ORDER BY created_at, item_id LIMIT ?";
+
+  private static final String COUNTER_COLUMNS =
+      "like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt";
+
+  private final JdbcTemplate jdbc;
+
+  CounterStore(JdbcTemplate jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** One counter row: what ranking needs of an item, and nothing more. */
+  public record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
+
+  /** Creates the zero counters of a new item. In the item insert's transaction. */
+  void insertZero(String biz, long id, Instant createdAt, Instant now) {
+    jdbc.update(
+        "INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?)",
+        biz,
+        id,
+        createdAt.toEpochMilli(),
+        false,
+        now.toEpochMilli());
+  }
+
+  /** Marks an item's counters deleted, so that the scan skips it. In the item delete's tx. */
+  void markDeleted(String biz, long id, Instant now) {
+    jdbc.update(
+        "UPDATE hr_item_counter SET deleted = ?, updated_at = ? WHERE biz = ? AND item_id = ?",
+        true,
+        now.toEpochMilli(),
+        biz,
+        id);
+  }
+
+  /** The counters of a live item. */
+  public Optional<Interactions> find(String biz, long id) {
+    return jdbc
+        .query(
+            "SELECT "
+                + COUNTER_COLUMNS
+                + " FROM hr_item_counter WHERE biz = ? AND item_id = ? AND deleted = ?",
+            (rs, row) -> Columns.of(rs).counts(rs),
+            biz,
+            id,
+            false)
+        .stream()
+        .findFirst();
+  }
+
+  /**
+   * One page of the live items of {@code biz} created at or before {@code toMillis}, in
+   * (created_at, item_id) order, strictly after the keyset position {@code (afterCreated,
+   * afterId)}. Item ids are positive, so the first page of a window starting at {@code from} is the
+   * position {@code (from, 0)}; each next page starts after the last row of the previous one. The
+   * position bounds {@code created_at} from below, which keeps every page an index range scan.
+   */
+  public List<CounterRow> windowPage(
+      String biz, long afterCreated, long afterId, long toMillis, int limit) {
+    return jdbc.query(
+        WINDOW_PAGE,
+        rs -> {
+          List<CounterRow> page = new ArrayList<>(limit);
+          if (!rs.next()) {
+            return page;
+          }
+          int itemId = rs.findColumn("item_id");
+          int createdAt = rs.findColumn("created_at");
+          Columns counts = Columns.of(rs);
+          do {
+            page.add(new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs)));
+          } while (rs.next());
+          return page;
+        },
+        biz,
+        false,
+        afterCreated,
+        toMillis,
+        afterCreated,
+        afterId,
+        limit);
+  }
+
+  /**
+   * Locks the counter rows of the given live items of one biz, in id order (a fixed order keeps
+   * concurrent batches from deadlocking), and returns their current values. Items that do not exist
+   * or are deleted are absent from the result. Must run inside a transaction.
+   */
+  public Map<Long, Interactions> lockCounters(String biz, Collection<Long> ids) {
+    Long[] sorted = ids.stream().distinct().sorted().toArray(Long[]::new);
+    Object[] args = new Object[sorted.length + 2];
+    args[0] = biz;
+    System.arraycopy(sorted, 0, args, 1, sorted.length);
+    args[args.length - 1] = false;
+    Map<Long, Interactions> counters = new HashMap<>();
+    jdbc.query(
+        "SELECT item_id, "
+            + COUNTER_COLUMNS
+            + " FROM hr_item_counter WHERE biz = ? AND item_id IN ("
+            + SqlDialect.placeholders(sorted.length)
+            + ") AND deleted = ? ORDER BY item_id FOR UPDATE",
+        rs -> {
+          counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
+        },
+        args);
+    return counters;
+  }
+
+  /** Writes absolute counter values: one UPDATE per item, sent as one JDBC batch. */
+  public void writeCounters(String biz, Map<Long, Interactions> counters, Instant now) {
+    List<Object[]> rows =
+        counters.entrySet().stream()
+            .map(
+                e -> {
+                  Interactions c = e.getValue();
+                  return new Object[] {
+                    c.like(),
+                    c.view(),
+                    c.comment(),
+                    c.share(),
+                    c.collect(),
+                    c.dislike(),
+                    now.toEpochMilli(),
+                    biz,
+                    e.getKey()
+                  };
+                })
+            .toList();
+    jdbc.batchUpdate(
+        "UPDATE hr_item_counter SET like_cnt = ?, view_cnt = ?, comment_cnt = ?, share_cnt = ?,"
+            + " collect_cnt = ?, dislike_cnt = ?, updated_at = ? WHERE biz = ? AND item_id = ?",
+        rows);
+  }
+
+  /** Positions of the six counter columns in a result set, resolved by name once. */
+  private record Columns(int like, int view, int comment, int share, int collect, int dislike) {
+
+    static Columns of(ResultSet rs) throws SQLException {
+      return new Columns(
+          rs.findColumn("like_cnt"),
+          rs.findColumn("view_cnt"),
+          rs.findColumn("comment_cnt"),
+          rs.findColumn("share_cnt"),
+          rs.findColumn("collect_cnt"),
+          rs.findColumn("dislike_cnt"));
+    }
+
+    Interactions counts(ResultSet rs) throws SQLException {
+      return new Interactions(
+          rs.getLong(like),
+          rs.getLong(view),
+          rs.getLong(comment),
+          rs.getLong(share),
+          rs.getLong(collect),
+          rs.getLong(dislike));
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Content items and their interaction counters: the {@code /api/v1/items} endpoints, validation of
+ * item fields (including the {@code biz} name rule other capabilities reuse), and the stores of
+ * {@code hr_item} with {@code hr_id_sequence} ({@link io.hotrank.item.ItemStore}) and {@code
+ * hr_item_counter} ({@link io.hotrank.item.CounterStore}, which also serves the ranking scan).
+ * Depends on no other capability.
+ */
+@NullMarked
+package io.hotrank.item;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,94 @@
+package io.hotrank.storage;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcOperations;
+
+/**
+ * H2 (the embedded default). No {@code INSERT IGNORE} or {@code ON CONFLICT} outside its
+ * compatibility modes, and {@code MERGE} is not atomic against a concurrent insert; but unlike
+ * PostgreSQL a unique violation leaves the transaction usable, so catching it is safe here.
+ */
+record H2Dialect() implements SqlDialect {
+
+  @Override
+  public String name() {
+    return "H2";
+  }
+
+  @Override
+  public String migrationLocation() {
+    return "classpath:db/migration/h2";
+  }
+
+  @Override
+  public boolean supportsSkipLocked() {
+    return false;
+  }
+
+  @Override
+  public boolean supportsInsertIgnoringDuplicates() {
+    return false;
+  }
+
+  @Override
+  public boolean supportsUpsert() {
+    return true; // MERGE, though not atomic against a concurrent insert of the same key
+  }
+
+  @Override
+  public boolean supportsReturning() {
+    return false;
+  }
+
+  @Override
+  public int insertIgnoringDuplicate(
+      JdbcOperations jdbc, String table, String columns, Object... args) {
+    try {
+      return jdbc.update(SqlDialect.plainInsert(table, columns, args.length), args);
+    } catch (DuplicateKeyException duplicate) {
+      return 0;
+    }
+  }
+
+  @Override
+  public long takeNextInSequence(JdbcOperations jdbc, String table, String keyColumn, String key) {
+    // The loser of a concurrent first MERGE gets a unique violation, which H2 survives; the row
+    // exists then, so the second attempt updates it.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        jdbc.update(
+            "MERGE INTO "
+                + table
+                + " t USING (VALUES (CAST(? AS VARCHAR(64)))) s(name) ON t."
+                + keyColumn
+                + " = s.name WHEN MATCHED THEN UPDATE SET next_id = t.next_id + 1"
+                + " WHEN NOT MATCHED THEN INSERT ("
+                + keyColumn
+                + ", next_id) VALUES (s.name, 2)",
+            key);
+        return SqlDialect.lastTaken(jdbc, table, keyColumn, key);
+      } catch (DuplicateKeyException raced) {
+        if (attempt == 3) {
+          throw raced;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void raiseSequence(
+      JdbcOperations jdbc, String table, String keyColumn, String key, long atLeast) {
+    jdbc.update(
+        "MERGE INTO "
+            + table
+            + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, floor)"
+            + " ON t."
+            + keyColumn
+            + " = s.name WHEN MATCHED THEN UPDATE SET next_id = GREATEST(t.next_id, s.floor)"
+            + " WHEN NOT MATCHED THEN INSERT ("
+            + keyColumn
+            + ", next_id) VALUES (s.name, s.floor)",
+        key,
+        atLeast);
+  }
+}

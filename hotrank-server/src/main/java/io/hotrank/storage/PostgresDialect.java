@@ -1,0 +1,85 @@
+package io.hotrank.storage;
+
+import org.springframework.jdbc.core.JdbcOperations;
+
+/**
+ * PostgreSQL. A unique violation aborts the whole transaction here, so nothing may raise one on
+ * purpose: duplicates are ignored in the statement ({@code ON CONFLICT}).
+ */
+record PostgresDialect() implements SqlDialect {
+
+  @Override
+  public String name() {
+    return "PostgreSQL";
+  }
+
+  @Override
+  public String migrationLocation() {
+    return "classpath:db/migration/postgresql";
+  }
+
+  @Override
+  public boolean supportsSkipLocked() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsInsertIgnoringDuplicates() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsUpsert() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsReturning() {
+    return true;
+  }
+
+  @Override
+  public int insertIgnoringDuplicate(
+      JdbcOperations jdbc, String table, String columns, Object... args) {
+    return jdbc.update(
+        SqlDialect.plainInsert(table, columns, args.length) + " ON CONFLICT DO NOTHING", args);
+  }
+
+  @Override
+  public long takeNextInSequence(JdbcOperations jdbc, String table, String keyColumn, String key) {
+    Long taken =
+        jdbc.queryForObject(
+            "INSERT INTO "
+                + table
+                + " ("
+                + keyColumn
+                + ", next_id) VALUES (?, 2) ON CONFLICT ("
+                + keyColumn
+                + ") DO UPDATE SET next_id = "
+                + table
+                + ".next_id + 1 RETURNING next_id - 1",
+            Long.class,
+            key);
+    if (taken == null) {
+      throw new IllegalStateException("sequence " + key + " of " + table + " returned no row");
+    }
+    return taken;
+  }
+
+  @Override
+  public void raiseSequence(
+      JdbcOperations jdbc, String table, String keyColumn, String key, long atLeast) {
+    jdbc.update(
+        "INSERT INTO "
+            + table
+            + " ("
+            + keyColumn
+            + ", next_id) VALUES (?, ?) ON CONFLICT ("
+            + keyColumn
+            + ") DO UPDATE SET next_id = GREATEST("
+            + table
+            + ".next_id, EXCLUDED.next_id)",
+        key,
+        atLeast);
+  }
+}

@@ -1,0 +1,13 @@
+package io.hotrank.web;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The admin endpoints' credentials, under {@code hotrank.admin.*}.
+ *
+ * @param token the bearer token {@code /api/v1/admin/**} requires; when blank, one is generated
+ *     once, stored in {@code <hotrank.data-dir>/admin-token} and logged at start
+ */
+@ConfigurationProperties("hotrank.admin")
+record AdminProperties(@DefaultValue("") String token) {}

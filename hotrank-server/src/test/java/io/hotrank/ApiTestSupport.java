@@ -1,0 +1,101 @@
+package io.hotrank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotrank.support.HttpJson;
+import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.MutableClock;
+import io.hotrank.support.TestClockConfiguration;
+import io.hotrank.support.TestEngines;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * What the HTTP-level tests share: one service on a real Redis and a database engine chosen by the
+ * subclass, a settable clock, a fresh set of item tables before each test, and helpers that talk to
+ * the API as a client would. {@link HotrankApiContract} holds the tests whose outcome depends on
+ * the engine and runs on each; {@link HttpApiTest} holds the rest and runs once, on H2.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+@Import(TestClockConfiguration.class)
+// Inlined, so the embedded default sees it: a blank value means "start the embedded binary".
+@TestPropertySource(properties = "spring.data.redis.url=${HOTRANK_TEST_REDIS_URL:}")
+abstract class ApiTestSupport {
+  /** The fixed "now" of these tests; whole seconds keep the Reddit arithmetic exact. */
+  static final Instant NOW = TestClockConfiguration.START;
+
+  /** This run's Redis keys live under their own prefix: the shared Redis is never flushed. */
+  static final String KEY_PREFIX = "hrtest:" + UUID.randomUUID() + ":";
+
+  @DynamicPropertySource
+  static void common(DynamicPropertyRegistry registry) {
+    registry.add("hotrank.redis.key-prefix", () -> KEY_PREFIX);
+  }
+
+  @LocalServerPort int port;
+  @Autowired JdbcTemplate jdbc;
+  @Autowired MutableClock clock;
+  @Autowired Environment environment;
+  @Autowired StringRedisTemplate redis;
+  HttpJson http;
+
+  /** The engine name for the end-of-run report. */
+  abstract String engine();
+
+  @BeforeEach
+  void resetData() {
+    TestEngines.exercised(engine());
+    clock.set(NOW);
+    http = new HttpJson("http://127.0.0.1:" + port, "test-admin-token");
+    for (String table : List.of("hr_user_action", "hr_item_counter", "hr_item", "hr_id_sequence")) {
+      jdbc.update("DELETE FROM " + table);
+    }
+  }
+
+  Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("biz", biz);
+    if (id != null) {
+      body.put("id", id);
+    }
+    body.put("authorId", authorId);
+    body.put("title", title);
+    body.put("tags", List.of("t1", "t2"));
+    if (createdAt != null) {
+      body.put("createdAt", createdAt.toString());
+    }
+    Answer created = http.post("/api/v1/items", HttpJson.json(body));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    return created;
+  }
+
+  void postEvents(String... events) {
+    Answer answer = http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(202);
+  }
+
+  List<Long> boardIds(String board) {
+    List<Long> ids = new ArrayList<>();
+    http.get("/api/v1/boards/" + board + "?limit=8")
+        .json()
+        .get("items")
+        .forEach(e -> ids.add(e.get("itemId").asLong()));
+    return ids;
+  }
+}
