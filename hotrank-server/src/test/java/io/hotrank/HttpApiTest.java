@@ -461,4 +461,22 @@ class HttpApiTest extends ApiTestSupport {
     assertThat(http.get("/api/v1/boards").json().get(0).path("version").asLong(0))
         .isEqualTo(before);
   }
+
+  @Test
+  void springsOwnRefusals_areProblemsToo_keepingTheirDetailAndHeaders() {
+    Answer wrongMethod = http.delete("/api/v1/boards");
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    assertThat(wrongMethod.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(wrongMethod.header("Allow")).contains("GET");
+    assertThat(wrongMethod.json().get("type").asString())
+        .isEqualTo("https://hotrank.io/problems/method-not-allowed");
+    assertThat(wrongMethod.json().get("detail").asString()).contains("DELETE");
+
+    Answer nowhere = http.get("/api/v1/nowhere");
+    assertThat(nowhere.status()).isEqualTo(404);
+    assertThat(nowhere.json().get("type").asString())
+        .isEqualTo("https://hotrank.io/problems/not-found");
+    assertThat(nowhere.json().get("title").asString()).isEqualTo("Not found");
+    assertThat(nowhere.json().get("instance").asString()).isEqualTo("/api/v1/nowhere");
+  }
 }

@@ -92,7 +92,13 @@ public final class TieredLoader<K, V> {
       try {
         return running.join();
       } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : e;
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
+        throw e;
       }
     }
     try {
@@ -104,7 +110,8 @@ public final class TieredLoader<K, V> {
       }
       mine.complete(found);
       return found;
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // Errors too: a joined reader must never wait for a load that died.
       mine.completeExceptionally(e);
       throw e;
     } finally {

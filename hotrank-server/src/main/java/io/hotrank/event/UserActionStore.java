@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
  * parameters. Callers own the transactions.
  */
 @Component
-class UserActionStore {
+public class UserActionStore {
 
   private static final String TABLE = "hr_user_action";
   private static final String COLUMNS = "biz, item_id, user_id, action, created_at";
@@ -19,20 +19,20 @@ class UserActionStore {
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
 
-  UserActionStore(JdbcTemplate jdbc, SqlDialect dialect) {
+  public UserActionStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
     this.dialect = dialect;
   }
 
   /** Records that the user did the action; false if it was recorded already. */
-  boolean record(String biz, long itemId, long userId, String action, Instant now) {
+  public boolean record(String biz, long itemId, long userId, String action, Instant now) {
     return dialect.insertIgnoringDuplicate(
             jdbc, TABLE, COLUMNS, biz, itemId, userId, action, now.toEpochMilli())
         == 1;
   }
 
   /** Removes the user's action; false if there was none to remove. */
-  boolean remove(String biz, long itemId, long userId, String action) {
+  public boolean remove(String biz, long itemId, long userId, String action) {
     return jdbc.update(
             "DELETE FROM hr_user_action WHERE biz = ? AND item_id = ? AND user_id = ?"
                 + " AND action = ?",
@@ -44,7 +44,7 @@ class UserActionStore {
   }
 
   /** Whether the user's action is recorded. */
-  boolean exists(String biz, long itemId, long userId, String action) {
+  public boolean exists(String biz, long itemId, long userId, String action) {
     Integer n =
         jdbc.queryForObject(
             "SELECT COUNT(*) FROM hr_user_action WHERE biz = ? AND item_id = ? AND user_id = ?"

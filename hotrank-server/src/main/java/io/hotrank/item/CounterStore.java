@@ -44,7 +44,7 @@ public class CounterStore {
 
   private final JdbcTemplate jdbc;
 
-  CounterStore(JdbcTemplate jdbc) {
+  public CounterStore(JdbcTemplate jdbc) {
     this.jdbc = jdbc;
   }
 
@@ -52,7 +52,7 @@ public class CounterStore {
   public record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
 
   /** Creates the zero counters of a new item. In the item insert's transaction. */
-  void insertZero(String biz, long id, Instant createdAt, Instant now) {
+  public void insertZero(String biz, long id, Instant createdAt, Instant now) {
     jdbc.update(
         "INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at)"
             + " VALUES (?, ?, ?, ?, ?)",
@@ -64,7 +64,7 @@ public class CounterStore {
   }
 
   /** Marks an item's counters deleted, so that the scan skips it. In the item delete's tx. */
-  void markDeleted(String biz, long id, Instant now) {
+  public void markDeleted(String biz, long id, Instant now) {
     jdbc.update(
         "UPDATE hr_item_counter SET deleted = ?, updated_at = ? WHERE biz = ? AND item_id = ?",
         true,

@@ -27,7 +27,7 @@ public class ItemStore {
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
 
-  ItemStore(JdbcTemplate jdbc, SqlDialect dialect) {
+  public ItemStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
     this.dialect = dialect;
   }
@@ -50,7 +50,7 @@ public class ItemStore {
    *
    * @throws ItemExistsException if the biz and id are taken, by a live or a deleted item
    */
-  void insert(
+  public void insert(
       String biz,
       long id,
       long authorId,
@@ -115,7 +115,8 @@ public class ItemStore {
   }
 
   /** Updates the descriptive fields of a live item; createdAt never changes. */
-  boolean update(String biz, long id, long authorId, String title, List<String> tags, Instant now) {
+  public boolean update(
+      String biz, long id, long authorId, String title, List<String> tags, Instant now) {
     return jdbc.update(
             "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?"
                 + " WHERE biz = ? AND id = ? AND deleted = ?",
@@ -130,7 +131,7 @@ public class ItemStore {
   }
 
   /** Marks a live item deleted; false if there was no live item. */
-  boolean markDeleted(String biz, long id, Instant now) {
+  public boolean markDeleted(String biz, long id, Instant now) {
     return jdbc.update(
             "UPDATE hr_item SET deleted = ?, updated_at = ? WHERE biz = ? AND id = ?"
                 + " AND deleted = ?",
@@ -143,7 +144,7 @@ public class ItemStore {
   }
 
   /** Whether any item, live or deleted, has this biz and id. */
-  boolean existsIncludingDeleted(String biz, long id) {
+  public boolean existsIncludingDeleted(String biz, long id) {
     Integer n =
         jdbc.queryForObject(
             "SELECT COUNT(*) FROM hr_item WHERE biz = ? AND id = ?", Integer.class, biz, id);
@@ -154,12 +155,12 @@ public class ItemStore {
    * Takes the next generated id of a biz. Must run in its own short transaction: the sequence row
    * stays locked until it commits.
    */
-  long nextId(String biz) {
+  public long nextId(String biz) {
     return dialect.takeNextInSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz);
   }
 
   /** Keeps generated ids of a biz above an id a client chose. In the insert's transaction. */
-  void reserveId(String biz, long id) {
+  public void reserveId(String biz, long id) {
     dialect.raiseSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz, id + 1);
   }
 

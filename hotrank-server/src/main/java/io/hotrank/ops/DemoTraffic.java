@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -47,10 +48,10 @@ class DemoTraffic implements SmartLifecycle {
   private final int eventsPerSecond;
   private final double zipfExponent;
   private final Random random = new Random();
-  private ScheduledExecutorService executor;
+  private @Nullable ScheduledExecutorService executor;
   private volatile boolean running;
   private final List<Long> ids = new ArrayList<>();
-  private double[] cumulative;
+  private double @Nullable [] cumulative;
 
   DemoTraffic(ItemService items, EventService events, Clock clock, DemoProperties properties) {
     this.items = items;

@@ -1,5 +1,7 @@
 package io.hotrank.problem;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every exception hotrank throws on purpose. Each subclass names the instance it refers
  * to (a board, an item) and describes its own RFC 9457 problem through {@link #problem()}: status,
@@ -15,7 +17,7 @@ public abstract class HotrankException extends RuntimeException {
     this.type = type;
   }
 
-  protected HotrankException(ProblemType type, String message, Throwable cause) {
+  protected HotrankException(ProblemType type, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.type = type;
   }

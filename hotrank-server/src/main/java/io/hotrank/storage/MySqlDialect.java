@@ -2,23 +2,37 @@ package io.hotrank.storage;
 
 import org.springframework.jdbc.core.JdbcOperations;
 
-/** MySQL 8 and MariaDB 10.6 or newer: {@code INSERT IGNORE}, {@code ON DUPLICATE KEY UPDATE}. */
-record MySqlDialect() implements SqlDialect {
+/**
+ * MySQL and MariaDB: {@code INSERT IGNORE}, {@code ON DUPLICATE KEY UPDATE}. What differs between
+ * them and between their versions is decided from the server's name and version at detection.
+ *
+ * @param mariaDb whether the server is MariaDB rather than MySQL
+ * @param supportsSkipLocked MySQL 8.0 or newer, MariaDB 10.6 or newer
+ * @param supportsReturning MariaDB 10.5 or newer ({@code INSERT ... RETURNING}); MySQL has none
+ */
+record MySqlDialect(boolean mariaDb, boolean supportsSkipLocked, boolean supportsReturning)
+    implements SqlDialect {
+
+  /** The dialect of a server by its name and version. */
+  static MySqlDialect of(boolean mariaDb, int major, int minor) {
+    if (mariaDb) {
+      return new MySqlDialect(
+          true,
+          major > 10 || (major == 10 && minor >= 6),
+          major > 10 || (major == 10 && minor >= 5));
+    }
+    return new MySqlDialect(false, major >= 8, false);
+  }
 
   @Override
   public String name() {
-    return "MySQL/MariaDB";
+    return mariaDb ? "MariaDB" : "MySQL";
   }
 
   @Override
   public String migrationLocation() {
     // MySQL and MariaDB share one set of migrations, which Flyway's {vendor} cannot express.
     return "classpath:db/migration/mysql";
-  }
-
-  @Override
-  public boolean supportsSkipLocked() {
-    return true; // MySQL 8.0.1, MariaDB 10.6
   }
 
   @Override
@@ -29,11 +43,6 @@ record MySqlDialect() implements SqlDialect {
   @Override
   public boolean supportsUpsert() {
     return true;
-  }
-
-  @Override
-  public boolean supportsReturning() {
-    return false; // MariaDB has INSERT ... RETURNING, MySQL has none
   }
 
   @Override

@@ -39,7 +39,12 @@ class StorageConfiguration {
     try (Connection connection = dataSource.getConnection()) {
       DatabaseMetaData meta = connection.getMetaData();
       String product = meta.getDatabaseProductName();
-      SqlDialect dialect = of(product);
+      SqlDialect dialect =
+          of(
+              product,
+              meta.getDatabaseProductVersion(),
+              meta.getDatabaseMajorVersion(),
+              meta.getDatabaseMinorVersion());
       log.info(
           "Database: {} {} ({} dialect; skip-locked={}, insert-ignoring-duplicates={}, upsert={},"
               + " returning={})",
@@ -56,14 +61,19 @@ class StorageConfiguration {
     }
   }
 
-  /** The dialect of a JDBC product name. */
-  static SqlDialect of(String productName) {
+  /**
+   * The dialect of a JDBC product name and version. MySQL's driver reports a MariaDB server as
+   * "MySQL" with "MariaDB" in the version, hence both are read.
+   */
+  static SqlDialect of(String productName, String productVersion, int major, int minor) {
     String product = productName.toLowerCase(Locale.ROOT);
+    boolean mariaDb =
+        product.contains("mariadb") || productVersion.toLowerCase(Locale.ROOT).contains("mariadb");
     if (product.contains("h2")) {
       return new H2Dialect();
     }
-    if (product.contains("mysql") || product.contains("mariadb")) {
-      return new MySqlDialect();
+    if (product.contains("mysql") || mariaDb) {
+      return MySqlDialect.of(mariaDb, major, minor);
     }
     if (product.contains("postgres")) {
       return new PostgresDialect();

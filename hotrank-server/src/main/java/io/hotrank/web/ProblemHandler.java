@@ -10,14 +10,19 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
-import org.springframework.dao.DataAccessException;
+import org.springframework.context.i18n.LocaleContextHolder;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionTimedOutException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
@@ -48,11 +53,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   }
 
   /**
-   * The database or Redis failed, including an exhausted connection pool ({@code
-   * CannotGetJdbcConnectionException}) and a transaction that could not start ({@code
-   * CannotCreateTransactionException}): retryable, not the client's fault.
+   * The database or Redis failed or is out of resources: a connection refused or lost, a pool
+   * exhausted ({@code CannotGetJdbcConnectionException}), a transaction that could not start
+   * ({@code CannotCreateTransactionException}), a timeout, a deadlock that outlived its retries.
+   * Retryable, not the client's fault. Other storage exceptions (bad SQL, a broken constraint) are
+   * bugs and answer 500 through {@link #unexpected}.
    */
-  @ExceptionHandler({DataAccessException.class, TransactionException.class})
+  @ExceptionHandler({
+    TransientDataAccessException.class,
+    DataAccessResourceFailureException.class,
+    RecoverableDataAccessException.class,
+    CannotCreateTransactionException.class,
+    TransactionTimedOutException.class
+  })
   ResponseEntity<byte[]> storageUnavailable(RuntimeException e, HttpServletRequest request) {
     log.warn("Storage failed while serving {}: {}", request.getRequestURI(), e.toString());
     return answer(Problem.storageUnavailable(), request.getRequestURI());
@@ -110,20 +123,38 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
-    HttpStatus known = HttpStatus.resolve(status.value());
-    String title = known == null ? "Error " + status.value() : known.getReasonPhrase();
-    String detail =
-        body instanceof ProblemDetail problem && problem.getDetail() != null
-            ? problem.getDetail()
-            : title;
-    ProblemType type =
-        new ProblemType(
-            status.value(), title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-"), title);
-    Problem problem = Problem.of(type, detail);
+    if (request instanceof ServletWebRequest servlet
+        && servlet.getResponse() != null
+        && servlet.getResponse().isCommitted()) {
+      return null; // too late to answer anything; as Spring's own handler does
+    }
+    String detail = null;
+    if (body instanceof ProblemDetail problem) {
+      detail = problem.getDetail();
+    } else if (e instanceof ErrorResponse response) {
+      detail =
+          response
+              .updateAndGetBody(getMessageSource(), LocaleContextHolder.getLocale())
+              .getDetail();
+    }
+    ProblemType type = typeOf(status);
+    Problem problem = Problem.of(type, detail == null ? type.title() : detail);
     for (var header : headers.headerSet()) {
       problem = problem.withHeader(header.getKey(), String.join(", ", header.getValue()));
     }
     return widen(answer(problem, path(request)));
+  }
+
+  /** The problem type of a framework refusal: hotrank's own where one exists, else its reason. */
+  private static ProblemType typeOf(HttpStatusCode status) {
+    if (status.value() == ProblemType.NOT_FOUND.status()) {
+      return ProblemType.NOT_FOUND;
+    }
+    HttpStatus known = HttpStatus.resolve(status.value());
+    String title = known == null ? "Error " + status.value() : known.getReasonPhrase();
+    String slug = title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    return new ProblemType(
+        status.value(), slug, title.charAt(0) + title.substring(1).toLowerCase(Locale.ROOT));
   }
 
   private static ResponseEntity<byte[]> answer(Problem problem, String instance) {

@@ -62,36 +62,75 @@ class TieredLoaderTest {
     assertThat(failures).containsExactly("a@redis: redis down");
   }
 
+  /**
+   * The invariant of single flight: never two loads of one key at the same time. Readers that
+   * arrive while a load runs join it; only one arriving after it completed starts another.
+   */
   @Test
-  void concurrentLoadsOfOneKey_shareOneLoad_andAllGetItsValue() throws Exception {
+  void concurrentLoadsOfOneKey_neverOverlap_andReadersShareTheirValue() throws Exception {
     AtomicInteger calls = new AtomicInteger();
-    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
     TieredLoader<String, String> loader =
         loader(
             Duration.ZERO,
             k -> {
               calls.incrementAndGet();
-              await(release);
+              maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+              try {
+                Thread.sleep(50);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              inFlight.decrementAndGet();
               return Optional.of("shared");
             },
             k -> Optional.empty());
     int readers = 32;
     ExecutorService pool = Executors.newFixedThreadPool(readers);
+    CountDownLatch start = new CountDownLatch(1);
     try {
       List<Future<Optional<TieredLoader.Loaded<String>>>> loads = new ArrayList<>();
       for (int i = 0; i < readers; i++) {
-        loads.add(pool.submit(() -> loader.load("hot")));
+        loads.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return loader.load("hot");
+                }));
       }
-      // Let every reader reach the loader before the one load completes.
-      Thread.sleep(200);
-      release.countDown();
+      start.countDown();
       for (var load : loads) {
         assertThat(load.get(10, TimeUnit.SECONDS).orElseThrow().value()).isEqualTo("shared");
       }
     } finally {
       pool.shutdownNow();
     }
-    assertThat(calls.get()).as("loads of the tier").isBetween(1, readers / 4);
+    assertThat(maxInFlight.get()).as("loads of one key running at once").isEqualTo(1);
+    assertThat(calls.get()).as("loads for %d readers", readers).isLessThan(readers);
+  }
+
+  @Test
+  void loadsOfDifferentKeys_doNotWaitForEachOther() throws Exception {
+    CountDownLatch bothInside = new CountDownLatch(2);
+    TieredLoader<String, String> loader =
+        loader(
+            Duration.ZERO,
+            k -> {
+              bothInside.countDown();
+              await(bothInside); // deadlocks unless the two keys load at the same time
+              return Optional.of(k);
+            },
+            k -> Optional.empty());
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<Optional<TieredLoader.Loaded<String>>> a = pool.submit(() -> loader.load("a"));
+      Future<Optional<TieredLoader.Loaded<String>>> b = pool.submit(() -> loader.load("b"));
+      assertThat(a.get(10, TimeUnit.SECONDS).orElseThrow().value()).isEqualTo("a");
+      assertThat(b.get(10, TimeUnit.SECONDS).orElseThrow().value()).isEqualTo("b");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
@@ -166,8 +205,35 @@ class TieredLoaderTest {
     assertThat(loader.missedRecently("k")).isTrue();
     assertThat(loader.load("k")).isPresent();
     assertThat(loader.missedRecently("k")).isFalse();
+  }
+
+  @Test
+  void forgetMiss_endsTheMemoryOfAMissAtOnce() {
+    TieredLoader<String, String> loader =
+        loader(Duration.ofSeconds(10), k -> Optional.empty(), k -> Optional.empty());
+    assertThat(loader.load("k")).isEmpty();
+    assertThat(loader.missedRecently("k")).isTrue();
+
     loader.forgetMiss("k");
+
     assertThat(loader.missedRecently("k")).isFalse();
+  }
+
+  @Test
+  void anErrorInALoad_reachesTheCaller_andLeavesNoLoadBehindForLaterReaders() {
+    AtomicInteger round = new AtomicInteger();
+    TieredLoader<String, String> loader =
+        loader(
+            Duration.ZERO,
+            k -> {
+              if (round.getAndIncrement() == 0) {
+                throw new StackOverflowError("deep");
+              }
+              return Optional.of("fine");
+            },
+            k -> Optional.empty());
+    assertThatThrownBy(() -> loader.load("k")).isInstanceOf(StackOverflowError.class);
+    assertThat(loader.load("k").orElseThrow().value()).isEqualTo("fine");
   }
 
   @Test

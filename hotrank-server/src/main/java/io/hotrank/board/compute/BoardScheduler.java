@@ -4,12 +4,12 @@ import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.ComputationAbandonedException;
-import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -28,28 +28,28 @@ class BoardScheduler implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(BoardScheduler.class);
 
-  /** How long shutdown waits for abandoning computations to reach their next scan page. */
-  private static final Duration ABANDON_WAIT = Duration.ofSeconds(10);
+  /**
+   * How long shutdown waits for abandoning computations to reach their next scan page: longer than
+   * the 10 s statement timeout ({@code spring.jdbc.template.query-timeout}), so a page query in
+   * flight ends before the beans it uses are destroyed.
+   */
+  private static final Duration ABANDON_WAIT = Duration.ofSeconds(12);
+
+  private static final Duration POLL = Duration.ofMillis(50);
 
   private final BoardRegistry registry;
   private final BoardRecomputer recomputer;
   private final boolean enabled;
   private final Duration grace;
-  private final Ticker ticker;
   private final List<ScheduledFuture<?>> triggers = new ArrayList<>();
-  private ThreadPoolTaskScheduler scheduler;
+  private @Nullable ThreadPoolTaskScheduler scheduler;
   private volatile boolean running;
 
-  BoardScheduler(
-      BoardRegistry registry,
-      BoardRecomputer recomputer,
-      BoardProperties properties,
-      Ticker ticker) {
+  BoardScheduler(BoardRegistry registry, BoardRecomputer recomputer, BoardProperties properties) {
     this.registry = registry;
     this.recomputer = recomputer;
     this.enabled = properties.scheduling();
     this.grace = properties.shutdownGrace();
-    this.ticker = ticker;
   }
 
   @Override
@@ -89,26 +89,20 @@ class BoardScheduler implements SmartLifecycle {
   public synchronized void stop() {
     triggers.forEach(t -> t.cancel(false));
     triggers.clear();
-    long start = ticker.read();
-    while (recomputer.anyRunning() && ticker.read() - start < grace.toNanos()) {
-      sleepBriefly();
-    }
+    waitWhileRunning(grace);
     if (recomputer.anyRunning()) {
       log.warn("Board computation still running after {}; abandoning it", grace);
     }
     recomputer.abandonRunning();
     // An abandoning computation stops at its next scan page; wait for it (bounded), so that none
     // still runs while the beans it uses are destroyed.
-    long abandonedAt = ticker.read();
-    while (recomputer.anyRunning() && ticker.read() - abandonedAt < ABANDON_WAIT.toNanos()) {
-      sleepBriefly();
-    }
+    waitWhileRunning(ABANDON_WAIT);
     if (recomputer.anyRunning()) {
       log.warn("Board computation still running {} after it was told to abandon", ABANDON_WAIT);
     }
     if (scheduler != null) {
       scheduler.setWaitForTasksToCompleteOnShutdown(true);
-      scheduler.setAwaitTerminationSeconds(10);
+      scheduler.setAwaitTerminationSeconds(2);
       scheduler.shutdown();
     }
     running = false;
@@ -119,9 +113,21 @@ class BoardScheduler implements SmartLifecycle {
     return running;
   }
 
+  /**
+   * Waits, at most {@code limit}, while a computation runs. Bounded by a count of real sleeps, not
+   * by a clock reading, so a test's settable clock can never make shutdown wait forever.
+   */
+  private void waitWhileRunning(Duration limit) {
+    for (long polls = limit.toMillis() / POLL.toMillis();
+        polls > 0 && recomputer.anyRunning();
+        polls--) {
+      sleepBriefly();
+    }
+  }
+
   private static void sleepBriefly() {
     try {
-      Thread.sleep(50);
+      Thread.sleep(POLL.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

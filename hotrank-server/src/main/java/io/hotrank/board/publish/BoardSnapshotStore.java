@@ -16,10 +16,29 @@ import org.springframework.stereotype.Component;
 @Component
 public class BoardSnapshotStore {
 
-  private final JdbcTemplate jdbc;
+  /** Seconds a health probe's query may take: probes must answer quickly even when it cannot. */
+  private static final int PROBE_TIMEOUT_SECONDS = 1;
 
-  BoardSnapshotStore(JdbcTemplate jdbc) {
+  private final JdbcTemplate jdbc;
+  private final JdbcTemplate probe;
+
+  public BoardSnapshotStore(JdbcTemplate jdbc) {
     this.jdbc = jdbc;
+    this.probe = new JdbcTemplate(jdbc.getDataSource());
+    this.probe.setQueryTimeout(PROBE_TIMEOUT_SECONDS);
+  }
+
+  /**
+   * Whether the table answers a query within a second (plus the wait for a connection, bounded by
+   * the pool's connection timeout). Never throws.
+   */
+  public boolean answers() {
+    try {
+      probe.queryForList("SELECT version FROM hr_board_snapshot WHERE board = ?", Long.class, "");
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**

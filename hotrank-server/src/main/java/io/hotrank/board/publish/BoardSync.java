@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -59,16 +60,16 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final boolean noticesEnabled;
 
   /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
-  private RedisMessageListenerContainer notices;
+  private @Nullable RedisMessageListenerContainer notices;
 
   private final Duration checkInterval;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
-  private ScheduledExecutorService worker;
+  private @Nullable ScheduledExecutorService worker;
 
   /** Fetches announced versions; separate from {@link #worker}, whose checks may wait on the DB. */
-  private ExecutorService noticeFetcher;
+  private @Nullable ExecutorService noticeFetcher;
 
-  private Disposable reconnects;
+  private @Nullable Disposable reconnects;
   private volatile boolean running;
 
   BoardSync(

@@ -60,6 +60,11 @@ public class SnapshotSources {
     return database.find(board).map(payload -> BoardSnapshot.parse(payload, defaultLimit, "db"));
   }
 
+  /** Whether the database answers within about a second; for health probes. Never throws. */
+  public boolean databaseAnswers() {
+    return database.answers();
+  }
+
   /** The version stored in the database, 0 if none. */
   public long databaseVersion(String board) {
     return database.version(board);

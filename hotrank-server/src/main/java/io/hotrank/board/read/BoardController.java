@@ -8,6 +8,7 @@ import io.hotrank.problem.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -57,10 +58,11 @@ class BoardController {
   @GetMapping("/api/v1/boards/{name}")
   ResponseEntity<byte[]> read(
       @PathVariable String name,
-      @RequestParam(required = false) Integer limit,
-      @RequestParam(required = false) Integer offset,
-      @RequestParam(required = false) String cursor,
-      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+      @RequestParam(required = false) @Nullable Integer limit,
+      @RequestParam(required = false) @Nullable Integer offset,
+      @RequestParam(required = false) @Nullable String cursor,
+      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
+          @Nullable String ifNoneMatch) {
     BoardDefinition board = registry.require(name);
     if (cursor != null) {
       throw new InvalidRequestException("cursor", BoardHttp.CURSOR_MESSAGE);

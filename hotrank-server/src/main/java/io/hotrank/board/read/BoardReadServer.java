@@ -72,8 +72,8 @@ final class BoardReadServer implements SmartLifecycle {
   private final int threads;
   private final ConfigurableEnvironment environment;
   private final ExecutorService misses = Executors.newVirtualThreadPerTaskExecutor();
-  private EventLoopGroup group;
-  private Channel channel;
+  private @Nullable EventLoopGroup group;
+  private @Nullable Channel channel;
 
   BoardReadServer(
       BoardRegistry registry,

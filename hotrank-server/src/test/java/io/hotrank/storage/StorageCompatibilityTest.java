@@ -1,0 +1,442 @@
+package io.hotrank.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.publish.BoardSnapshotStore;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.event.UserActionStore;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.CounterStore.CounterRow;
+import io.hotrank.item.ItemExistsException;
+import io.hotrank.item.ItemStore;
+import io.hotrank.support.TestEngines;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The stores and the dialect against one real engine, in the style of db-scheduler's {@code
+ * CompatibilityTest}: the same migrations users get, a session time zone other than UTC forced on
+ * every connection, and the claims that depend on the engine driven through the stores with several
+ * threads and checked against what each thread recorded. One subclass per engine; the subclass says
+ * what the engine supports, and the detected dialect must agree.
+ *
+ * <p>Every row this suite writes belongs to its own biz and board names, and the rows are removed
+ * before each test, so it can share a database with the API tests.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class StorageCompatibilityTest {
+
+  /** Not UTC, and not a whole number of hours away from it. */
+  static final String SESSION_ZONE_NAME = "Asia/Kolkata";
+
+  static final String BIZ = "compat";
+  static final String BOARD = "compat-board";
+
+  private HikariDataSource dataSource;
+  JdbcTemplate jdbc;
+  SqlDialect dialect;
+  TransactionTemplate tx;
+  ItemStore items;
+  CounterStore counters;
+  UserActionStore userActions;
+  BoardSnapshotStore snapshots;
+
+  /** The engine's name for the report. */
+  abstract String engine();
+
+  /** JDBC URL, user and password of the engine. */
+  abstract String url();
+
+  abstract String user();
+
+  abstract String password();
+
+  /** The statement that sets the session time zone to {@link #SESSION_ZONE_NAME}. */
+  abstract String setSessionTimeZone();
+
+  /** The statement that reads the session time zone back. */
+  abstract String readSessionTimeZone();
+
+  /** The dialect name the engine must be detected as. */
+  abstract String expectedDialect();
+
+  /** What the engine supports, as the dialect must report it. */
+  abstract boolean expectsSkipLocked();
+
+  abstract boolean expectsInsertIgnoringDuplicates();
+
+  abstract boolean expectsReturning();
+
+  @BeforeAll
+  void connect() {
+    TestEngines.exercised(engine());
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url());
+    config.setUsername(user());
+    config.setPassword(password());
+    config.setMaximumPoolSize(12);
+    config.setConnectionInitSql(setSessionTimeZone());
+    config.setPoolName("compat-" + engine());
+    dataSource = new HikariDataSource(config);
+    dialect = StorageConfiguration.detect(dataSource);
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations(dialect.migrationLocation())
+        .load()
+        .migrate();
+    jdbc = new JdbcTemplate(dataSource);
+    tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    items = new ItemStore(jdbc, dialect);
+    counters = new CounterStore(jdbc);
+    userActions = new UserActionStore(jdbc, dialect);
+    snapshots = new BoardSnapshotStore(jdbc);
+  }
+
+  @AfterAll
+  void disconnect() {
+    if (dataSource != null) {
+      dataSource.close();
+    }
+  }
+
+  @BeforeEach
+  void removeThisSuitesRows() {
+    for (String table : List.of("hr_user_action", "hr_item_counter", "hr_id_sequence", "hr_item")) {
+      jdbc.update("DELETE FROM " + table + " WHERE biz LIKE ?", BIZ + "%");
+    }
+    jdbc.update("DELETE FROM hr_board_snapshot WHERE board LIKE ?", BOARD + "%");
+  }
+
+  @Test
+  void everyConnection_runsInTheForcedNonUtcSessionTimeZone() {
+    String zone = jdbc.queryForObject(readSessionTimeZone(), String.class);
+    assertThat(zone).isIn(SESSION_ZONE_NAME, "+05:30");
+  }
+
+  @Test
+  void theDetectedDialect_reportsWhatTheEngineSupports() {
+    assertThat(dialect.name()).isEqualTo(expectedDialect());
+    assertThat(dialect.supportsSkipLocked()).isEqualTo(expectsSkipLocked());
+    assertThat(dialect.supportsInsertIgnoringDuplicates())
+        .isEqualTo(expectsInsertIgnoringDuplicates());
+    assertThat(dialect.supportsReturning()).isEqualTo(expectsReturning());
+    assertThat(dialect.supportsUpsert()).isTrue();
+  }
+
+  @Test
+  void instants_roundTripToTheMillisecond_whateverTheSessionTimeZone() {
+    Instant createdAt = Instant.parse("2026-03-29T01:30:00.123Z"); // a DST night in Europe
+    Instant now = Instant.parse("2026-06-01T12:00:00.456Z");
+    tx.executeWithoutResult(
+        s -> {
+          items.insert(BIZ, 1, 7, "t", List.of("a", "b"), createdAt, now);
+          counters.insertZero(BIZ, 1, createdAt, now);
+        });
+
+    ItemStore.Stored stored = items.find(BIZ, 1).orElseThrow();
+    assertThat(stored.createdAt()).isEqualTo(createdAt);
+    assertThat(stored.updatedAt()).isEqualTo(now);
+    assertThat(stored.tags()).containsExactly("a", "b");
+    List<CounterRow> page =
+        counters.windowPage(BIZ, createdAt.toEpochMilli(), 0, createdAt.toEpochMilli(), 10);
+    assertThat(page).extracting(CounterRow::itemId).containsExactly(1L);
+  }
+
+  /**
+   * The id sequence: concurrent takers in their own short transactions never get the same id, and
+   * together take a gapless range; raising it keeps later ids above an explicit one.
+   */
+  @Test
+  void idSequence_concurrentTakers_getDistinctGaplessIds_andARaiseHolds() throws Exception {
+    int threads = 8;
+    int takesEach = 25;
+    List<Long> taken = new CopyOnWriteArrayList<>();
+    runConcurrently(
+        threads,
+        thread -> {
+          for (int i = 0; i < takesEach; i++) {
+            taken.add(tx.execute(s -> items.nextId(BIZ)));
+          }
+          return null;
+        });
+
+    assertThat(new TreeSet<>(taken)).hasSize(threads * takesEach);
+    assertThat(Collections.min(taken)).isEqualTo(1L);
+    assertThat(Collections.max(taken)).isEqualTo((long) threads * takesEach);
+
+    tx.executeWithoutResult(s -> items.reserveId(BIZ, 1000));
+    Long afterRaise = tx.execute(s -> items.nextId(BIZ));
+    assertThat(afterRaise).isEqualTo(1001L);
+    tx.executeWithoutResult(s -> items.reserveId(BIZ, 10)); // lower: no effect
+    Long afterLowerRaise = tx.execute(s -> items.nextId(BIZ));
+    assertThat(afterLowerRaise).isEqualTo(1002L);
+  }
+
+  @Test
+  void itemInsert_ofATakenId_isItemExists_andLeavesTheTransactionUsable() {
+    Instant t = Instant.parse("2026-06-01T00:00:00Z");
+    tx.executeWithoutResult(s -> items.insert(BIZ, 5, 1, "first", List.of(), t, t));
+    tx.executeWithoutResult(
+        s -> {
+          try {
+            items.insert(BIZ, 5, 1, "second", List.of(), t, t);
+            throw new AssertionError("a duplicate insert must be refused");
+          } catch (ItemExistsException expected) {
+            // PostgreSQL would abort the transaction here; that is what the caller must know.
+          }
+        });
+    assertThat(items.find(BIZ, 5).orElseThrow().title()).isEqualTo("first");
+  }
+
+  /**
+   * Counter locking order: batches that touch overlapping items in different orders lock them in id
+   * order, so none deadlocks, and every increment lands (no lost update).
+   */
+  @Test
+  void counterLocks_ofOverlappingBatchesInAnyOrder_neitherDeadlockNorLoseAnUpdate()
+      throws Exception {
+    int itemCount = 12;
+    Instant t = Instant.parse("2026-06-01T00:00:00Z");
+    tx.executeWithoutResult(
+        s -> {
+          for (long id = 1; id <= itemCount; id++) {
+            items.insert(BIZ, id, 1, "i" + id, List.of(), t, t);
+            counters.insertZero(BIZ, id, t, t);
+          }
+        });
+    int threads = 8;
+    int batchesEach = 15;
+    Map<Long, Integer> expected = new ConcurrentHashMap<>();
+    runConcurrently(
+        threads,
+        thread -> {
+          Random random = new Random(thread);
+          for (int b = 0; b < batchesEach; b++) {
+            List<Long> batch = new ArrayList<>();
+            for (long id = 1; id <= itemCount; id++) {
+              if (random.nextInt(3) > 0) {
+                batch.add(id);
+              }
+            }
+            Collections.shuffle(batch, random);
+            if (batch.isEmpty()) {
+              continue;
+            }
+            tx.executeWithoutResult(
+                s -> {
+                  Map<Long, Interactions> locked = counters.lockCounters(BIZ, batch);
+                  Map<Long, Interactions> next = new HashMap<>();
+                  locked.forEach(
+                      (id, c) ->
+                          next.put(
+                              id,
+                              new Interactions(
+                                  c.like() + 1,
+                                  c.view(),
+                                  c.comment(),
+                                  c.share(),
+                                  c.collect(),
+                                  c.dislike())));
+                  counters.writeCounters(BIZ, next, t);
+                });
+            batch.forEach(id -> expected.merge(id, 1, Integer::sum));
+          }
+          return null;
+        });
+
+    for (long id = 1; id <= itemCount; id++) {
+      assertThat(counters.find(BIZ, id).orElseThrow().like())
+          .as("likes of item %d", id)
+          .isEqualTo(expected.getOrDefault(id, 0).longValue());
+    }
+  }
+
+  /**
+   * Keyset paging over many rows with the same created_at (a bulk import): small pages visit every
+   * live row of the window exactly once, in (created_at, id) order, and skip deleted rows and rows
+   * outside the window.
+   */
+  @Test
+  void windowPages_overEqualCreatedAt_visitEveryLiveRowOnce_inKeysetOrder() {
+    long from = Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
+    long same = from + 60_000;
+    long to = from + 3_600_000;
+    Instant now = Instant.ofEpochMilli(to);
+    Set<Long> expected = new TreeSet<>();
+    tx.executeWithoutResult(
+        s -> {
+          for (long id = 1; id <= 23; id++) {
+            counters.insertZero(BIZ, id, Instant.ofEpochMilli(same), now);
+            expected.add(id);
+          }
+          counters.insertZero(BIZ, 30, Instant.ofEpochMilli(from), now); // on the lower bound
+          counters.insertZero(BIZ, 31, Instant.ofEpochMilli(to), now); // on the upper bound
+          counters.insertZero(BIZ, 32, Instant.ofEpochMilli(from - 1), now); // before
+          counters.insertZero(BIZ, 33, Instant.ofEpochMilli(to + 1), now); // after
+          counters.insertZero(BIZ, 34, Instant.ofEpochMilli(same), now);
+          counters.markDeleted(BIZ, 34, now);
+          counters.insertZero(BIZ + "-other", 35, Instant.ofEpochMilli(same), now);
+        });
+    expected.add(30L);
+    expected.add(31L);
+
+    List<CounterRow> visited = new ArrayList<>();
+    long afterCreated = from;
+    long afterId = 0;
+    for (int pages = 0; pages < 100; pages++) {
+      List<CounterRow> page = counters.windowPage(BIZ, afterCreated, afterId, to, 4);
+      visited.addAll(page);
+      if (page.size() < 4) {
+        break;
+      }
+      afterCreated = page.getLast().createdAtMillis();
+      afterId = page.getLast().itemId();
+    }
+
+    assertThat(visited).extracting(CounterRow::itemId).doesNotHaveDuplicates();
+    assertThat(new TreeSet<>(visited.stream().map(CounterRow::itemId).toList()))
+        .isEqualTo(expected);
+    for (int i = 1; i < visited.size(); i++) {
+      CounterRow a = visited.get(i - 1);
+      CounterRow b = visited.get(i);
+      assertThat(
+              a.createdAtMillis() < b.createdAtMillis()
+                  || (a.createdAtMillis() == b.createdAtMillis() && a.itemId() < b.itemId()))
+          .as("%s before %s", a, b)
+          .isTrue();
+    }
+  }
+
+  /**
+   * The guarded snapshot save: savers racing with shuffled versions, including the race for the
+   * board's first row, leave the newest version stored, and a save never replaces a newer one.
+   */
+  @Test
+  void snapshotSaves_racingWithShuffledVersions_leaveTheNewestStored() throws Exception {
+    int versions = 40;
+    List<Long> order = new ArrayList<>();
+    for (long v = 1; v <= versions; v++) {
+      order.add(v);
+    }
+    Collections.shuffle(order, new Random(42));
+    List<Long> reportedStored = new CopyOnWriteArrayList<>();
+    int threads = 8;
+    runConcurrently(
+        threads,
+        thread -> {
+          for (int i = thread; i < order.size(); i += threads) {
+            long version = order.get(i);
+            if (snapshots.save(snapshot(version))) {
+              reportedStored.add(version);
+            }
+          }
+          return null;
+        });
+
+    assertThat(snapshots.version(BOARD)).isEqualTo(versions);
+    assertThat(
+            new String(
+                snapshots.find(BOARD).orElseThrow(), java.nio.charset.StandardCharsets.UTF_8))
+        .contains("\"version\":" + versions);
+    assertThat(reportedStored).contains((long) versions);
+    assertThat(snapshots.save(snapshot(versions - 1))).isFalse();
+    assertThat(snapshots.save(snapshot(versions))).isFalse();
+    assertThat(snapshots.version(BOARD)).isEqualTo(versions);
+  }
+
+  /**
+   * Inserting a duplicate inside a transaction must not poison it (PostgreSQL aborts a transaction
+   * on any unique violation): the user-action store's record is idempotent in one transaction.
+   */
+  @Test
+  void recordingAUserActionTwice_inOneTransaction_countsOnce_andTheTransactionGoesOn() {
+    Instant t = Instant.parse("2026-06-01T00:00:00Z");
+    List<Boolean> recorded =
+        tx.execute(
+            s -> {
+              List<Boolean> results = new ArrayList<>();
+              results.add(userActions.record(BIZ, 1, 9, "like", t));
+              results.add(userActions.record(BIZ, 1, 9, "like", t));
+              results.add(userActions.record(BIZ, 1, 9, "collect", t));
+              results.add(userActions.remove(BIZ, 1, 9, "collect"));
+              results.add(userActions.remove(BIZ, 1, 9, "collect"));
+              return results;
+            });
+    assertThat(recorded).containsExactly(true, false, true, true, false);
+    assertThat(userActions.exists(BIZ, 1, 9, "like")).isTrue();
+    assertThat(userActions.exists(BIZ, 1, 9, "collect")).isFalse();
+  }
+
+  private static BoardSnapshot snapshot(long version) {
+    return BoardSnapshot.of(
+        BOARD,
+        version,
+        Instant.ofEpochMilli(1_780_000_000_000L + version),
+        List.<BoardEntry>of(),
+        10);
+  }
+
+  /** A task run by one thread of a concurrent round; receives the thread's index. */
+  @FunctionalInterface
+  interface Task {
+    Object run(int thread) throws Exception;
+  }
+
+  /** Starts every thread at once and waits, at most a minute, for all; rethrows any failure. */
+  static void runConcurrently(int threads, Task task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Object>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        int thread = i;
+        Callable<Object> call =
+            () -> {
+              start.await();
+              return task.run(thread);
+            };
+        results.add(pool.submit(call));
+      }
+      start.countDown();
+      for (Future<Object> result : results) {
+        result.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** A unique name for engine-local objects. */
+  static String unique() {
+    return UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  }
+}
