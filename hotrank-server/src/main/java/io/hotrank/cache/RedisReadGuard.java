@@ -92,6 +92,32 @@ public class RedisReadGuard implements AutoCloseable {
   }
 
   /**
+   * Runs a Redis call within the read timeout without counting it in the circuit breaker: for
+   * health probes, which must neither open the breaker for readers nor use up its trial calls.
+   * While the breaker is open it fails at once, as reads do.
+   *
+   * @throws RedisUnavailableException if Redis failed, timed out, or the breaker is open
+   */
+  public <T> T probe(String what, Supplier<T> call) {
+    if (breaker.getState() == CircuitBreaker.State.OPEN) {
+      throw new RedisUnavailableException(what, "circuit breaker open", null);
+    }
+    CompletableFuture<T> future = CompletableFuture.supplyAsync(call, calls);
+    try {
+      return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw new RedisUnavailableException(
+          what, "no answer within " + timeout.toMillis() + " ms", e);
+    } catch (ExecutionException e) {
+      throw new RedisUnavailableException(what, e.getCause().toString(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException(what, "interrupted", e);
+    }
+  }
+
+  /**
    * Evidence that Redis is back (the client reconnected, or a Pub/Sub notice arrived): an open
    * breaker lets probe calls through now instead of waiting out its open period.
    */

@@ -23,9 +23,9 @@ class LayerHealthConfiguration {
   private static final int DB_VALID_TIMEOUT_SECONDS = 2;
 
   /**
-   * A PING through the read guard: it answers within the read timeout, and at once while the
-   * breaker is open, so a probe never waits on a Redis that is gone (the client's own connect and
-   * command timeouts are seconds).
+   * A PING bounded by the read timeout, and answered at once while the read breaker is open, so a
+   * probe never waits on a Redis that is gone (the client's own connect and command timeouts are
+   * seconds). Probes do not count in the breaker.
    */
   @Bean
   HealthIndicator redisHealthIndicator(RedisConnectionFactory connections, RedisReadGuard guard) {
@@ -34,7 +34,7 @@ class LayerHealthConfiguration {
         () ->
             Map.of(
                 "ping",
-                guard.read(
+                guard.probe(
                     "health ping",
                     () -> {
                       try (RedisConnection connection = connections.getConnection()) {

@@ -3,7 +3,10 @@ package io.hotrank.ops;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.springframework.core.env.Environment;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,17 +26,34 @@ class RenamedSettings {
           "hotrank.demo-events-per-second", "hotrank.demo.events-per-second",
           "hotrank.demo-zipf-exponent", "hotrank.demo.zipf-exponent");
 
-  RenamedSettings(Environment environment) {
+  /** The environment variable of the old switch; the others share theirs with the new names. */
+  static final String OLD_SWITCH_VARIABLE = "HOTRANK_DEMO";
+
+  RenamedSettings(ConfigurableEnvironment environment) {
     List<String> found = new ArrayList<>();
-    RENAMED.forEach(
-        (old, replacement) -> {
-          if (environment.getProperty(old) != null) {
-            found.add(old + " is now " + replacement);
-          }
-        });
+    for (PropertySource<?> source : environment.getPropertySources()) {
+      if (ConfigurationPropertySources.isAttachedConfigurationPropertySource(source)) {
+        continue; // a view of all the other sources, with relaxed names
+      }
+      if (source instanceof SystemEnvironmentPropertySource variables) {
+        // HOTRANK_DEMO_ITEMS is the variable of hotrank.demo.items as much as of the old
+        // hotrank.demo-items, so only the old switch's own variable is a sure sign.
+        if (variables.getSource().containsKey(OLD_SWITCH_VARIABLE)) {
+          found.add(OLD_SWITCH_VARIABLE + " (hotrank.demo) is now HOTRANK_DEMO_ENABLED");
+        }
+        continue;
+      }
+      RENAMED.forEach(
+          (old, replacement) -> {
+            if (source.containsProperty(old)) {
+              found.add(old + " is now " + replacement);
+            }
+          });
+    }
     if (!found.isEmpty()) {
       throw new IllegalStateException(
-          "Renamed settings in use: " + String.join("; ", found.stream().sorted().toList()));
+          "Renamed settings in use: "
+              + String.join("; ", found.stream().sorted().distinct().toList()));
     }
   }
 }

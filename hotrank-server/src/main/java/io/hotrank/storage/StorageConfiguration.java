@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,9 @@ import org.springframework.context.annotation.Configuration;
 class StorageConfiguration {
 
   private static final Logger log = LoggerFactory.getLogger(StorageConfiguration.class);
+
+  /** major.minor of a MariaDB version text, after the "5.5.5-" prefix some servers send. */
+  private static final Pattern MARIADB_VERSION = Pattern.compile("(?:^5\\.5\\.5-)?(\\d+)\\.(\\d+)");
 
   @Bean
   SqlDialect sqlDialect(DataSource dataSource) {
@@ -72,8 +77,17 @@ class StorageConfiguration {
     if (product.contains("h2")) {
       return new H2Dialect();
     }
-    if (product.contains("mysql") || mariaDb) {
-      return MySqlDialect.of(mariaDb, major, minor);
+    if (mariaDb) {
+      // MySQL's driver reports a MariaDB server as version 5.5 ("5.5.5-10.11.6-MariaDB"): read the
+      // real one from the version text.
+      Matcher version = MARIADB_VERSION.matcher(productVersion);
+      return version.find()
+          ? MySqlDialect.of(
+              true, Integer.parseInt(version.group(1)), Integer.parseInt(version.group(2)))
+          : MySqlDialect.of(true, major, minor);
+    }
+    if (product.contains("mysql")) {
+      return MySqlDialect.of(false, major, minor);
     }
     if (product.contains("postgres")) {
       return new PostgresDialect();

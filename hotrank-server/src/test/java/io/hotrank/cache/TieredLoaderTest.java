@@ -219,21 +219,34 @@ class TieredLoaderTest {
     assertThat(loader.missedRecently("k")).isFalse();
   }
 
+  /** Regression guard: an Error in a shared load once left the readers who joined it waiting. */
   @Test
-  void anErrorInALoad_reachesTheCaller_andLeavesNoLoadBehindForLaterReaders() {
-    AtomicInteger round = new AtomicInteger();
+  void anErrorInASharedLoad_reachesTheReadersWhoJoinedIt() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
     TieredLoader<String, String> loader =
         loader(
             Duration.ZERO,
             k -> {
-              if (round.getAndIncrement() == 0) {
-                throw new StackOverflowError("deep");
-              }
-              return Optional.of("fine");
+              entered.countDown();
+              await(release);
+              throw new StackOverflowError("deep");
             },
             k -> Optional.empty());
-    assertThatThrownBy(() -> loader.load("k")).isInstanceOf(StackOverflowError.class);
-    assertThat(loader.load("k").orElseThrow().value()).isEqualTo("fine");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> owner = pool.submit(() -> loader.load("k"));
+      assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+      Future<?> joiner = pool.submit(() -> loader.load("k"));
+      Thread.sleep(100); // the joiner waits on the shared load
+      release.countDown();
+      for (Future<?> reader : List.of(owner, joiner)) {
+        assertThatThrownBy(() -> reader.get(5, TimeUnit.SECONDS))
+            .hasRootCauseInstanceOf(StackOverflowError.class);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

@@ -56,6 +56,16 @@ public class BoardRedisStore {
     }
   }
 
+  /**
+   * Sends a PING.
+   *
+   * @return Redis's answer
+   * @throws org.springframework.dao.DataAccessException if Redis fails
+   */
+  public String ping() {
+    return String.valueOf(redis.execute((RedisCallback<String>) c -> c.ping()));
+  }
+
   /** The Pub/Sub channel on which publishes are announced as "{@code <board> <version>}". */
   public String channel() {
     return prefix + "boards";

@@ -60,6 +60,19 @@ public class SnapshotSources {
     return database.find(board).map(payload -> BoardSnapshot.parse(payload, defaultLimit, "db"));
   }
 
+  /**
+   * Whether Redis answers a PING within the read timeout; for health probes, which do not count in
+   * the read breaker. Never throws.
+   */
+  public boolean redisAnswers() {
+    try {
+      guard.probe("health ping", redis::ping);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /** Whether the database answers within about a second; for health probes. Never throws. */
   public boolean databaseAnswers() {
     return database.answers();

@@ -34,9 +34,9 @@ class GracefulShutdownTest {
 
   @TempDir Path dir;
 
-  private static final int ITEMS = 2000;
+  private static final int ITEMS = 3000;
 
-  /** Starts an instance whose one board scans 2000 items one row per page: a slow computation. */
+  /** Starts an instance whose one board scans 3000 items one row per page: a slow computation. */
   private ConfigurableApplicationContext start(Duration grace) {
     List<String> args =
         new ArrayList<>(
