@@ -96,10 +96,20 @@ class GracefulShutdownTest {
     }
   }
 
+  /**
+   * Also the regression test of the flake "IllegalStateException: ... has been closed already"
+   * instead of ComputationAbandonedException: stores were {@code @Repository} beans, whose
+   * exception-translation proxy looks its translators up in the bean factory on the first
+   * exception, which after shutdown went through the closed context. Stores are plain components
+   * now, so a store failing after shutdown fails with its own exception, whenever the abandoning
+   * computation reaches it.
+   */
   @Test
   void withoutGrace_aRunningComputationIsAbandoned_andNothingIsPublished() throws Exception {
     ConfigurableApplicationContext context = start(Duration.ZERO);
     CompletableFuture<BoardSnapshot> run = recomputeInBackground(context);
+    io.hotrank.item.CounterStore counters = context.getBean(io.hotrank.item.CounterStore.class);
+    assertThat(org.springframework.aop.support.AopUtils.isAopProxy(counters)).isFalse();
 
     context.close();
 
@@ -109,6 +119,18 @@ class GracefulShutdownTest {
         .havingRootCause()
         .isInstanceOf(ComputationAbandonedException.class);
     assertThat(storedVersion()).isZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> counters.windowPage("slow", 0, 0, Long.MAX_VALUE, 10))
+        .isInstanceOf(org.springframework.dao.DataAccessException.class)
+        .satisfies(
+            e -> {
+              for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                assertThat(cause)
+                    .isNotInstanceOf(IllegalStateException.class)
+                    .isNotInstanceOf(
+                        org.springframework.beans.factory.BeanCreationNotAllowedException.class);
+              }
+            });
   }
 
   @Test
@@ -150,44 +172,5 @@ class GracefulShutdownTest {
       assertTimeoutPreemptively(Duration.ofSeconds(30), orphaned::close, "close with Redis gone");
       assertThat(orphaned.isActive()).isFalse();
     }
-  }
-
-  /**
-   * Regression for the flake "IllegalStateException: ... has been closed already" instead of
-   * ComputationAbandonedException: stores were {@code @Repository} beans, whose exception
-   * translation proxy looks its translators up in the bean factory on the first exception, which
-   * after shutdown re-created beans through the closed context. Stores are plain components now, so
-   * a store failing after shutdown fails with its own exception.
-   */
-  @Test
-  void aStoreCalledAfterTheContextClosed_failsWithItsOwnException_notAClosedContextError() {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--server.port=0",
-                "--hotrank.data-dir=" + dir,
-                "--hotrank.redis.key-prefix=hrtest:" + UUID.randomUUID() + ":",
-                "--hotrank.board.scheduling=false"));
-    TestEngines.env("HOTRANK_TEST_REDIS_URL")
-        .ifPresent(url -> args.add("--spring.data.redis.url=" + url));
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(HotrankApplication.class).run(args.toArray(String[]::new));
-    io.hotrank.item.CounterStore counters = context.getBean(io.hotrank.item.CounterStore.class);
-    assertThat(org.springframework.aop.support.AopUtils.isAopProxy(counters)).isFalse();
-
-    context.close();
-
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> counters.windowPage("slow", 0, 0, Long.MAX_VALUE, 10))
-        .isInstanceOf(org.springframework.dao.DataAccessException.class)
-        .satisfies(
-            e -> {
-              for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                assertThat(cause)
-                    .isNotInstanceOf(IllegalStateException.class)
-                    .isNotInstanceOf(
-                        org.springframework.beans.factory.BeanCreationNotAllowedException.class);
-              }
-            });
   }
 }
