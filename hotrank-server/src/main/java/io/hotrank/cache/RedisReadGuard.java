@@ -1,6 +1,5 @@
 package io.hotrank.cache;
 
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -68,26 +67,18 @@ public class RedisReadGuard implements AutoCloseable {
       throw new RedisUnavailableException(what, "circuit breaker open", null);
     }
     long start = breaker.getCurrentTimestamp();
-    CompletableFuture<T> future = CompletableFuture.supplyAsync(call, calls);
     try {
-      T value = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      T value = withinTimeout(what, call);
       breaker.onResult(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), value);
       return value;
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e);
-      throw new RedisUnavailableException(
-          what, "no answer within " + timeout.toMillis() + " ms", e);
-    } catch (ExecutionException e) {
-      breaker.onError(
-          breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e.getCause());
-      throw new RedisUnavailableException(what, e.getCause().toString(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      breaker.releasePermission();
-      throw new RedisUnavailableException(what, "interrupted", e);
-    } catch (CallNotPermittedException e) {
-      throw new RedisUnavailableException(what, "circuit breaker open", e);
+    } catch (RedisUnavailableException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        breaker.releasePermission(); // our caller gave up; that says nothing about Redis
+      } else {
+        breaker.onError(
+            breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), e.getCause());
+      }
+      throw e;
     }
   }
 
@@ -102,6 +93,15 @@ public class RedisReadGuard implements AutoCloseable {
     if (breaker.getState() == CircuitBreaker.State.OPEN) {
       throw new RedisUnavailableException(what, "circuit breaker open", null);
     }
+    return withinTimeout(what, call);
+  }
+
+  /**
+   * Runs the call on a virtual thread and waits at most the timeout.
+   *
+   * @throws RedisUnavailableException with the failure, the timeout or the interruption as cause
+   */
+  private <T> T withinTimeout(String what, Supplier<T> call) {
     CompletableFuture<T> future = CompletableFuture.supplyAsync(call, calls);
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);

@@ -2,6 +2,7 @@ package io.hotrank.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.MutableTicker;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +70,8 @@ class TieredLoaderTest {
    */
   @Test
   void concurrentLoadsOfOneKey_neverOverlap_andReadersShareTheirValue() throws Exception {
+    int readers = 32;
+    AtomicInteger arrived = new AtomicInteger();
     AtomicInteger calls = new AtomicInteger();
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger maxInFlight = new AtomicInteger();
@@ -77,16 +81,12 @@ class TieredLoaderTest {
             k -> {
               calls.incrementAndGet();
               maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-              try {
-                Thread.sleep(50);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
+              // The load lasts until every reader has called load(): they all find it running.
+              await().atMost(Duration.ofSeconds(10)).until(() -> arrived.get() == readers);
               inFlight.decrementAndGet();
               return Optional.of("shared");
             },
             k -> Optional.empty());
-    int readers = 32;
     ExecutorService pool = Executors.newFixedThreadPool(readers);
     CountDownLatch start = new CountDownLatch(1);
     try {
@@ -96,6 +96,7 @@ class TieredLoaderTest {
             pool.submit(
                 () -> {
                   start.await();
+                  arrived.incrementAndGet();
                   return loader.load("hot");
                 }));
       }
@@ -118,7 +119,7 @@ class TieredLoaderTest {
             Duration.ZERO,
             k -> {
               bothInside.countDown();
-              await(bothInside); // deadlocks unless the two keys load at the same time
+              awaitLatch(bothInside); // deadlocks unless the two keys load at the same time
               return Optional.of(k);
             },
             k -> Optional.empty());
@@ -144,7 +145,7 @@ class TieredLoaderTest {
                     "redis",
                     k -> {
                       entered.countDown();
-                      await(release);
+                      awaitLatch(release);
                       throw new IllegalStateException("down");
                     })),
             Duration.ZERO,
@@ -156,8 +157,14 @@ class TieredLoaderTest {
     try {
       Future<?> owner = pool.submit(() -> loader.load("k"));
       assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-      Future<?> joiner = pool.submit(() -> loader.load("k"));
-      Thread.sleep(100);
+      AtomicReference<Thread> joining = new AtomicReference<>();
+      Future<?> joiner =
+          pool.submit(
+              () -> {
+                joining.set(Thread.currentThread());
+                return loader.load("k");
+              });
+      awaitWaiting(joining); // the joiner waits on the shared load
       release.countDown();
       for (Future<?> call : List.of(owner, joiner)) {
         assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
@@ -229,7 +236,7 @@ class TieredLoaderTest {
             Duration.ZERO,
             k -> {
               entered.countDown();
-              await(release);
+              awaitLatch(release);
               throw new StackOverflowError("deep");
             },
             k -> Optional.empty());
@@ -237,8 +244,14 @@ class TieredLoaderTest {
     try {
       Future<?> owner = pool.submit(() -> loader.load("k"));
       assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-      Future<?> joiner = pool.submit(() -> loader.load("k"));
-      Thread.sleep(100); // the joiner waits on the shared load
+      AtomicReference<Thread> joining = new AtomicReference<>();
+      Future<?> joiner =
+          pool.submit(
+              () -> {
+                joining.set(Thread.currentThread());
+                return loader.load("k");
+              });
+      awaitWaiting(joining); // the joiner waits on the shared load
       release.countDown();
       for (Future<?> reader : List.of(owner, joiner)) {
         assertThatThrownBy(() -> reader.get(5, TimeUnit.SECONDS))
@@ -257,7 +270,18 @@ class TieredLoaderTest {
     assertThat(loader.missedRecently("k")).isFalse();
   }
 
-  private static void await(CountDownLatch latch) {
+  /** Waits, at most ten seconds, until the thread is parked waiting (on the shared load). */
+  private static void awaitWaiting(AtomicReference<Thread> thread) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                thread.get() != null
+                    && (thread.get().getState() == Thread.State.WAITING
+                        || thread.get().getState() == Thread.State.TIMED_WAITING));
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
     try {
       if (!latch.await(10, TimeUnit.SECONDS)) {
         throw new IllegalStateException("not released within 10 s");

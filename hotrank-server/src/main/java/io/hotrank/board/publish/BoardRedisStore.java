@@ -49,7 +49,7 @@ public class BoardRedisStore {
    */
   public boolean warmUp() {
     try {
-      redis.execute((RedisCallback<String>) c -> c.ping());
+      ping();
       return true;
     } catch (RuntimeException e) {
       return false;
