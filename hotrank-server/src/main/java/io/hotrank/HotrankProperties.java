@@ -11,6 +11,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param dataDir where the embedded default keeps its H2 database and where a generated admin token
  *     is stored
+ * @param instanceId how this instance names itself in lease tokens, job logs and the admin view;
+ *     empty means {@code <host name>-<process id>}
  */
 @ConfigurationProperties("hotrank")
-public record HotrankProperties(@DefaultValue("./data") Path dataDir) {}
+public record HotrankProperties(
+    @DefaultValue("./data") Path dataDir, @DefaultValue("") String instanceId) {}

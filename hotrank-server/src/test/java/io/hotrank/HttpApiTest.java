@@ -8,6 +8,7 @@ import io.hotrank.support.HttpJson.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -447,6 +448,33 @@ class HttpApiTest extends ApiTestSupport {
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Integer.class)).isEqualTo(items);
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_user_action", Integer.class))
         .isEqualTo(actions);
+  }
+
+  @Test
+  void adminJobs_showsEachBoardJob_itsLeaseAndLastRun_andNeedsTheToken() {
+    assertThat(http.get("/api/v1/admin/jobs").status()).isEqualTo(401);
+    createItem("news", 1L, "x", 1, NOW.minusSeconds(60));
+    assertThat(http.admin("/api/v1/admin/boards/news-hn/recompute").status()).isEqualTo(200);
+
+    Answer view = http.get("/api/v1/admin/jobs", "Authorization", "Bearer test-admin-token");
+    assertThat(view.status()).as(view.body()).isEqualTo(200);
+    assertThat(view.json().get("instance").asString()).isNotBlank();
+    Map<String, JsonNode> jobs = new java.util.HashMap<>();
+    view.json().get("jobs").forEach(j -> jobs.put(j.get("name").asString(), j));
+    assertThat(jobs).containsKeys("board-news-hn", "board-ticker", "board-ghost");
+    JsonNode job = jobs.get("board-news-hn");
+    assertThat(job.get("mode").asString()).isEqualTo("per-run");
+    assertThat(job.get("store").asString()).isEqualTo("redis");
+    assertThat(job.get("leaseTtlMs").asLong()).isEqualTo(30_000);
+    JsonNode lastRun = job.get("lastRun");
+    assertThat(lastRun.get("outcome").asString()).isEqualTo("succeeded");
+    assertThat(lastRun.get("fence").asLong()).isPositive();
+    assertThat(job.get("lease").get("fence").asLong())
+        .as("the store's newest fence")
+        .isGreaterThanOrEqualTo(lastRun.get("fence").asLong());
+    assertThat(job.get("lease").get("holder").isNull()).as("released after the run").isTrue();
+    assertThat(job.get("heldHere").asBoolean()).isFalse();
+    assertThat(job.get("consecutiveFailures").asInt()).isZero();
   }
 
   @Test

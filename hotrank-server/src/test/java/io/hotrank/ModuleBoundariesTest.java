@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the package structure one that new capabilities can join without cycles: no cycle between
- * top-level packages; the shared parts (problem, time, storage, cache, web, embedded) know no
- * capability; capabilities are layered (items, then events and boards, then ops); and a board
- * sub-package is internal to boards, which are themselves layered (publish, then compute and read).
+ * top-level packages; the shared parts (problem, time, storage, cache, web, embedded, lock, job)
+ * know no capability; capabilities are layered (items, then events and boards, then ops); and a
+ * board sub-package is internal to boards, which are themselves layered (publish, then compute and
+ * read).
  */
 class ModuleBoundariesTest {
 
@@ -38,6 +39,8 @@ class ModuleBoundariesTest {
     assertThat(hotrank.contain("io.hotrank.board.compute.BoardComputer")).isTrue();
     assertThat(hotrank.contain("io.hotrank.problem.HotrankException")).isTrue();
     assertThat(hotrank.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.lock.JdbcLeaseStore")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.job.JobScheduler")).isTrue();
   }
 
   @Test
@@ -55,10 +58,24 @@ class ModuleBoundariesTest {
             "io.hotrank.storage..",
             "io.hotrank.cache..",
             "io.hotrank.web..",
-            "io.hotrank.embedded..")
+            "io.hotrank.embedded..",
+            "io.hotrank.lock..",
+            "io.hotrank.job..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(CAPABILITIES)
+        .check(hotrank);
+  }
+
+  /** Leases know nothing of what runs under them; jobs build on leases. */
+  @Test
+  void leases_knowNoJob() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank.lock..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.hotrank.job..")
         .check(hotrank);
   }
 
@@ -150,7 +167,7 @@ class ModuleBoundariesTest {
         .that()
         .resideInAnyPackage(CAPABILITIES)
         .or()
-        .resideInAnyPackage("io.hotrank.cache..")
+        .resideInAnyPackage("io.hotrank.cache..", "io.hotrank.lock..", "io.hotrank.job..")
         .should()
         .callMethod(System.class, "nanoTime")
         .orShould()

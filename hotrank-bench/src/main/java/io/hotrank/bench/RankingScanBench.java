@@ -3,7 +3,7 @@ package io.hotrank.bench;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.hotrank.HotrankApplication;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.board.compute.BoardRecomputer;
+import io.hotrank.board.compute.BoardJobs;
 import io.hotrank.item.CounterStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -264,7 +264,7 @@ public final class RankingScanBench {
   private static int measure(ConfigurableApplicationContext context, Options options)
       throws Exception {
     JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
-    BoardRecomputer recomputer = context.getBean(BoardRecomputer.class);
+    BoardJobs recomputer = context.getBean(BoardJobs.class);
 
     // Both raw scans must see the rows the ranking sees: with the counters' copies of
     // created_at and deleted in step with hr_item's, they count the same.
@@ -594,10 +594,7 @@ public final class RankingScanBench {
             r.rawOwn(),
             String.format(Locale.ROOT, "**%.2fx**", r.ratioOwn())));
     md.append(
-        row(
-            "ranking computation: `BoardRecomputer.recompute(\"" + BOARD + "\")`",
-            r.compute(),
-            "1.00x"));
+        row("ranking computation: `BoardJobs.recompute(\"" + BOARD + "\")`", r.compute(), "1.00x"));
     md.append('\n');
     md.append(
         String.format(

@@ -13,7 +13,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param defaultLimit entries a read returns when it names no limit
  * @param scheduling whether this instance triggers boards on their cron; recompute over HTTP works
  *     either way
- * @param shutdownGrace how long shutdown waits for a running computation before abandoning it
  * @param checkInterval how often each instance compares its boards' versions with Redis and the
  *     database
  * @param notices whether to subscribe to publish notices on Redis Pub/Sub; without them convergence
@@ -27,7 +26,6 @@ public record BoardProperties(
     @DefaultValue("5s") Duration unavailableRetryAfter,
     @DefaultValue("50") int defaultLimit,
     @DefaultValue("true") boolean scheduling,
-    @DefaultValue("10s") Duration shutdownGrace,
     @DefaultValue("5s") Duration checkInterval,
     @DefaultValue("true") boolean notices,
     @DefaultValue("true") boolean fastPath) {
@@ -44,10 +42,6 @@ public record BoardProperties(
     if (unavailableRetryAfter.isNegative() || unavailableRetryAfter.isZero()) {
       throw new IllegalArgumentException(
           "hotrank.board.unavailable-retry-after=" + unavailableRetryAfter + " must be positive");
-    }
-    if (shutdownGrace.isNegative()) {
-      throw new IllegalArgumentException(
-          "hotrank.board.shutdown-grace=" + shutdownGrace + " must not be negative");
     }
     if (checkInterval.toMillis() < 1) {
       throw new IllegalArgumentException(

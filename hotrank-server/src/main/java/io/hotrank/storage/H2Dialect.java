@@ -1,5 +1,7 @@
 package io.hotrank.storage;
 
+import java.util.List;
+import java.util.OptionalLong;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcOperations;
 
@@ -90,5 +92,31 @@ record H2Dialect() implements SqlDialect {
             + ", next_id) VALUES (s.name, s.floor)",
         key,
         atLeast);
+  }
+
+  @Override
+  public String nowMillis() {
+    // Not DATEDIFF from a zoned epoch: H2 counts that difference in the session's local time.
+    return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)";
+  }
+
+  @Override
+  public OptionalLong incrementWhere(
+      JdbcOperations jdbc,
+      String table,
+      String column,
+      String assignments,
+      String condition,
+      Object... args) {
+    List<Long> value =
+        jdbc.queryForList(
+            "SELECT "
+                + column
+                + " FROM FINAL TABLE ("
+                + SqlDialect.incrementUpdate(table, column, column + " + 1", assignments, condition)
+                + ")",
+            Long.class,
+            args);
+    return value.isEmpty() ? OptionalLong.empty() : OptionalLong.of(value.getFirst());
   }
 }

@@ -1,6 +1,13 @@
 package io.hotrank.storage;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.OptionalLong;
 import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.SqlTypeValue;
+import org.springframework.jdbc.core.StatementCreatorUtils;
 
 /**
  * MySQL and MariaDB: {@code INSERT IGNORE}, {@code ON DUPLICATE KEY UPDATE}. What differs between
@@ -85,5 +92,45 @@ record MySqlDialect(boolean mariaDb, boolean supportsSkipLocked, boolean support
             + " ON DUPLICATE KEY UPDATE next_id = GREATEST(next_id, VALUES(next_id))",
         key,
         atLeast);
+  }
+
+  @Override
+  public String nowMillis() {
+    // UTC_TIMESTAMP, not NOW(): independent of the session time zone and its DST transitions.
+    return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000)";
+  }
+
+  @Override
+  public OptionalLong incrementWhere(
+      JdbcOperations jdbc,
+      String table,
+      String column,
+      String assignments,
+      String condition,
+      Object... args) {
+    // LAST_INSERT_ID(expr) stores the new value in the connection's last insert id, which the
+    // server sends back in the statement's OK packet: the driver's generated key, no second query.
+    String sql =
+        SqlDialect.incrementUpdate(
+            table, column, "LAST_INSERT_ID(" + column + " + 1)", assignments, condition);
+    Long value =
+        jdbc.execute(
+            (Connection c) -> c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS),
+            (PreparedStatement statement) -> {
+              for (int i = 0; i < args.length; i++) {
+                StatementCreatorUtils.setParameterValue(
+                    statement, i + 1, SqlTypeValue.TYPE_UNKNOWN, args[i]);
+              }
+              if (statement.executeUpdate() != 1) {
+                return null;
+              }
+              try (ResultSet keys = statement.getGeneratedKeys()) {
+                if (!keys.next()) {
+                  throw new IllegalStateException("no LAST_INSERT_ID after UPDATE of " + table);
+                }
+                return keys.getLong(1);
+              }
+            });
+    return value == null ? OptionalLong.empty() : OptionalLong.of(value);
   }
 }

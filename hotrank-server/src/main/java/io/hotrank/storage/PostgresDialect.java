@@ -1,5 +1,7 @@
 package io.hotrank.storage;
 
+import java.util.List;
+import java.util.OptionalLong;
 import org.springframework.jdbc.core.JdbcOperations;
 
 /**
@@ -81,5 +83,29 @@ record PostgresDialect() implements SqlDialect {
             + ".next_id, EXCLUDED.next_id)",
         key,
         atLeast);
+  }
+
+  @Override
+  public String nowMillis() {
+    // clock_timestamp(), not CURRENT_TIMESTAMP: the latter is frozen at the transaction's start.
+    return "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000 AS BIGINT)";
+  }
+
+  @Override
+  public OptionalLong incrementWhere(
+      JdbcOperations jdbc,
+      String table,
+      String column,
+      String assignments,
+      String condition,
+      Object... args) {
+    List<Long> value =
+        jdbc.queryForList(
+            SqlDialect.incrementUpdate(table, column, column + " + 1", assignments, condition)
+                + " RETURNING "
+                + column,
+            Long.class,
+            args);
+    return value.isEmpty() ? OptionalLong.empty() : OptionalLong.of(value.getFirst());
   }
 }

@@ -10,6 +10,16 @@ import org.springframework.jdbc.core.JdbcOperations;
  */
 public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDialect {
 
+  /**
+   * Detects the engine behind a data source, as the application does at start (for tools outside
+   * the application, such as benchmarks).
+   *
+   * @throws IllegalStateException for an engine hotrank does not support, or none reachable
+   */
+  static SqlDialect detect(javax.sql.DataSource dataSource) {
+    return StorageConfiguration.detect(dataSource);
+  }
+
   /** The engine's name as logged and reported, for example {@code PostgreSQL}. */
   String name();
 
@@ -61,6 +71,50 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
    * absent. Must run inside a transaction.
    */
   void raiseSequence(JdbcOperations jdbc, String table, String keyColumn, String key, long atLeast);
+
+  /**
+   * A SQL expression for the database server's current time in epoch milliseconds (UTC), whatever
+   * the session time zone: what every lease and heartbeat comparison uses, so that instances whose
+   * clocks disagree still agree on time.
+   */
+  String nowMillis();
+
+  /**
+   * Runs {@code UPDATE <table> SET <column> = <column> + 1, <assignments> WHERE <condition>} on at
+   * most one row and returns the incremented value, in one round trip ({@code RETURNING} on
+   * PostgreSQL, a data change delta table on H2, {@code LAST_INSERT_ID(expr)} on MySQL and MariaDB,
+   * whose {@code UPDATE} returns no columns).
+   *
+   * @param table the table, a constant of the caller
+   * @param column a BIGINT column, a constant of the caller
+   * @param assignments further assignments, a constant of the caller with placeholders
+   * @param condition the WHERE condition, a constant of the caller with placeholders; must match at
+   *     most one row
+   * @param args the values bound to the placeholders of {@code assignments} then {@code condition}
+   * @return the new value, or empty if no row matched
+   */
+  java.util.OptionalLong incrementWhere(
+      JdbcOperations jdbc,
+      String table,
+      String column,
+      String assignments,
+      String condition,
+      Object... args);
+
+  /** {@code UPDATE <table> SET <column> = <increment>, <assignments> WHERE <condition>}. */
+  static String incrementUpdate(
+      String table, String column, String increment, String assignments, String condition) {
+    return "UPDATE "
+        + table
+        + " SET "
+        + column
+        + " = "
+        + increment
+        + ", "
+        + assignments
+        + " WHERE "
+        + condition;
+  }
 
   /** {@code INSERT INTO <table> (<columns>) VALUES (?, ...)} with one placeholder per value. */
   static String plainInsert(String table, String columns, int arity) {

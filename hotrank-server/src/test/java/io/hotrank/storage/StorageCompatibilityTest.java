@@ -7,13 +7,18 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardSnapshotStore;
+import io.hotrank.board.publish.BoardSnapshotStore.Saved;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.event.UserActionStore;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.CounterStore.CounterRow;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemStore;
+import io.hotrank.lock.JdbcLeaseStore;
+import io.hotrank.lock.LeaseStore;
+import io.hotrank.lock.LeaseStoreContract;
 import io.hotrank.support.TestEngines;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,6 +41,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -134,6 +140,43 @@ abstract class StorageCompatibilityTest {
       jdbc.update("DELETE FROM " + table + " WHERE biz LIKE ?", BIZ + "%");
     }
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board LIKE ?", BOARD + "%");
+    jdbc.update("DELETE FROM hr_lease WHERE name LIKE ?", "contract-%");
+  }
+
+  /**
+   * The database clock in epoch milliseconds, read under a +05:30 session zone, is the UTC instant:
+   * leases compare against it, so an offset here would shift every expiry by hours.
+   */
+  @Test
+  void theDatabaseClock_readsEpochMillisecondsInUtc_whateverTheSessionZone() {
+    long before = System.currentTimeMillis();
+    Long database = jdbc.queryForObject("SELECT " + dialect.nowMillis(), Long.class);
+    long after = System.currentTimeMillis();
+    // The database runs on this machine: the same clock, give or take rounding.
+    assertThat(database).isBetween(before - 1000, after + 1000);
+  }
+
+  /** The lease contract on this engine. */
+  @Nested
+  class Leases extends LeaseStoreContract {
+
+    @Override
+    protected LeaseStore store(String instance) {
+      return new JdbcLeaseStore(jdbc, dialect, instance);
+    }
+
+    /** The expiry written is the database's now plus the time to live, not the instance's. */
+    @Test
+    void expiry_isSetFromTheDatabaseClock() {
+      String name = freshName();
+      store("instance-a").tryAcquire(name, Duration.ofSeconds(5)).orElseThrow();
+      Long left =
+          jdbc.queryForObject(
+              "SELECT expires_at - " + dialect.nowMillis() + " FROM hr_lease WHERE name = ?",
+              Long.class,
+              name);
+      assertThat(left).isBetween(4000L, 5000L);
+    }
   }
 
   @Test
@@ -355,7 +398,7 @@ abstract class StorageCompatibilityTest {
         thread -> {
           for (int i = thread; i < order.size(); i += threads) {
             long version = order.get(i);
-            if (snapshots.save(snapshot(version))) {
+            if (snapshots.save(snapshot(version), 0) == Saved.STORED) {
               reportedStored.add(version);
             }
           }
@@ -368,9 +411,29 @@ abstract class StorageCompatibilityTest {
                 snapshots.find(BOARD).orElseThrow(), java.nio.charset.StandardCharsets.UTF_8))
         .contains("\"version\":" + versions);
     assertThat(reportedStored).contains((long) versions);
-    assertThat(snapshots.save(snapshot(versions - 1))).isFalse();
-    assertThat(snapshots.save(snapshot(versions))).isFalse();
+    assertThat(snapshots.save(snapshot(versions - 1), 0)).isEqualTo(Saved.NOT_NEWER);
+    assertThat(snapshots.save(snapshot(versions), 0)).isEqualTo(Saved.NOT_NEWER);
     assertThat(snapshots.version(BOARD)).isEqualTo(versions);
+  }
+
+  /**
+   * The fence at the write: once a token has stored the board, a lower one is refused whatever its
+   * version, an equal one (a leader's next cycle) passes, and the refusal changes nothing.
+   */
+  @Test
+  void snapshotSaves_refuseALowerFence_andAcceptTheSameFenceAgain() {
+    assertThat(snapshots.save(snapshot(1), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(2), 9)).isEqualTo(Saved.STALE_FENCE);
+    assertThat(snapshots.version(BOARD)).isEqualTo(1);
+    assertThat(snapshots.save(snapshot(2), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(3), 11)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(9), 10)).isEqualTo(Saved.STALE_FENCE);
+    assertThat(snapshots.save(snapshot(3), 12)).isEqualTo(Saved.NOT_NEWER);
+    assertThat(snapshots.version(BOARD)).isEqualTo(3);
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, BOARD))
+        .isEqualTo(11L);
   }
 
   /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -41,22 +42,49 @@ public final class ServiceProcess implements AutoCloseable {
    * and reports ready on {@code /actuator/health/readiness}.
    */
   public static ServiceProcess start(Path workDir, String... args) throws Exception {
+    return start(workDir, List.of(), args);
+  }
+
+  /** {@link #start(Path, String...)} with JVM options such as {@code -Dname=value}. */
+  public static ServiceProcess start(Path workDir, List<String> jvmOptions, String... args)
+      throws Exception {
+    return start(workDir, List.of(), jvmOptions, args);
+  }
+
+  /**
+   * {@link #start(Path, String...)} with the process's wall clock set {@code ahead} of the real one
+   * by libfaketime (Debian package {@code faketime}); its monotonic clock is left alone.
+   */
+  public static ServiceProcess startWithClockAhead(Path workDir, Duration ahead, String... args)
+      throws Exception {
+    return start(
+        workDir, List.of("faketime", "-f", "+" + ahead.toSeconds() + "s"), List.of(), args);
+  }
+
+  private static ServiceProcess start(
+      Path workDir, List<String> launcher, List<String> jvmOptions, String... args)
+      throws Exception {
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                classpath,
-                "io.hotrank.HotrankApplication",
-                "--server.port=0",
-                "--hotrank.admin.token=" + ADMIN_TOKEN));
+    List<String> command = new ArrayList<>(launcher);
+    command.addAll(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-XX:TieredStopAtLevel=1"));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            "io.hotrank.HotrankApplication",
+            "--server.port=0",
+            "--hotrank.admin.token=" + ADMIN_TOKEN));
     command.addAll(List.of(args));
-    Process process =
-        new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true).start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
+    builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+    Process process = builder.start();
     try {
       return new ServiceProcess(process, workDir);
     } catch (Exception e) {
@@ -109,6 +137,35 @@ public final class ServiceProcess implements AutoCloseable {
   public String output() {
     synchronized (output) {
       return String.join("\n", output);
+    }
+  }
+
+  /**
+   * Sends a signal ({@code STOP}, {@code CONT}, {@code KILL}...) to the JVM (the process itself, or
+   * the JVM a launcher such as {@code faketime} started), and waits for it to exit after a {@code
+   * KILL}.
+   */
+  public void signal(String name) throws Exception {
+    ProcessHandle jvm =
+        process
+            .descendants()
+            .filter(p -> p.info().command().orElse("").endsWith("/java"))
+            .findFirst()
+            .orElse(process.toHandle());
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(jvm.pid())).start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill -" + name + " " + jvm.pid() + " failed");
+    }
+    if (name.equals("KILL")) {
+      jvm.onExit().get(30, TimeUnit.SECONDS);
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Output lines so far. */
+  public List<String> lines() {
+    synchronized (output) {
+      return List.copyOf(output);
     }
   }
 

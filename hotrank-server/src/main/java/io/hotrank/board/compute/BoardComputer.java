@@ -3,12 +3,12 @@ package io.hotrank.board.compute;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardProperties;
-import io.hotrank.board.ComputationAbandonedException;
 import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.CounterStore.CounterRow;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemStore;
+import io.hotrank.job.JobCancelledException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,7 +54,7 @@ public class BoardComputer {
    * Computes the board as of {@code now}.
    *
    * @param cancelled polled between scan pages; when true the computation is abandoned
-   * @throws ComputationAbandonedException if cancelled
+   * @throws JobCancelledException if cancelled
    */
   public Result compute(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
     BoundedTopN<Scored> top = new BoundedTopN<>(board.size(), BEST_FIRST);
@@ -65,7 +65,7 @@ public class BoardComputer {
     long scanned = 0;
     while (true) {
       if (cancelled.getAsBoolean()) {
-        throw new ComputationAbandonedException(board.name());
+        throw new JobCancelledException(BoardJobs.jobName(board.name()));
       }
       List<CounterRow> page = counters.windowPage(board.biz(), afterCreated, afterId, to, pageSize);
       for (CounterRow row : page) {

@@ -4,18 +4,21 @@ import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.StalePublishException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Publishes a computed board to every layer: Redis (fresh key swapped live by a script), then this
- * instance's local snapshot, then the database snapshot row. The local snapshot is replaced even
- * when Redis fails, so the instance that computed always serves its newest result; a failing layer
- * is logged and counted, never fatal.
+ * Publishes a computed board to every layer under its run's fencing token: the database snapshot
+ * row, then Redis (fresh key swapped live by a script), then this instance's local snapshot. Both
+ * shared layers refuse a token lower than the highest that has published the board; a refusal stops
+ * the publish there, is logged and counted ({@code hotrank.board.publish.rejected}) and is never
+ * retried. A layer that fails is logged and counted, never fatal.
  */
 @Component
 public class BoardPublisher {
@@ -44,16 +47,18 @@ public class BoardPublisher {
   /**
    * Publishes a computation result under a new version.
    *
-   * <p>With Redis up, the version comes from its sequence, so concurrent publishers never share
-   * one; a publisher that finds a newer version live in Redis keeps that one rather than its own.
-   * With Redis down, the version is one above the newest this instance or the database knows;
-   * instances that publish at the same moment while Redis is down can then pick the same number,
-   * which the scheduling leases of a later version rule out.
+   * <p>The version comes from the Redis sequence, above every version this instance or the database
+   * knows, so concurrent publishers never share one. With Redis down it is one above the newest
+   * known, and the database write, guarded by version and fence, lets only one publisher store a
+   * version; a publisher that finds an equal or newer version stored or live serves that one
+   * instead of its own.
    *
+   * @param fence the fencing token of the run's lease
    * @return the snapshot this instance serves afterwards
+   * @throws StalePublishException if a higher fencing token has published the board
    */
   public BoardSnapshot publish(
-      BoardDefinition board, Instant computedAt, List<BoardEntry> entries) {
+      BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence) {
     long floor = floor(board.name());
     long version = floor + 1;
     boolean redisUp = true;
@@ -65,35 +70,72 @@ public class BoardPublisher {
     }
     BoardSnapshot snapshot =
         BoardSnapshot.of(board.name(), version, computedAt, entries, properties.defaultLimit());
-    if (redisUp) {
-      try {
-        if (!redis.publish(snapshot)) {
-          log.warn(
-              "Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
-              board.name(),
-              version);
-          return redis
-              .live(board.name())
-              .map(payload -> BoardSnapshot.parse(payload, properties.defaultLimit(), "redis"))
-              .map(
-                  live -> {
-                    local.install(live);
-                    BoardSnapshot held = local.get(board.name());
-                    return held == null ? live : held;
-                  })
-              .orElse(snapshot);
-        }
-      } catch (RuntimeException e) {
-        failure("redis", board, version, e);
-      }
-    }
-    local.install(snapshot);
+
+    BoardSnapshotStore.Saved saved = null;
     try {
-      database.save(snapshot);
+      saved = database.save(snapshot, fence);
     } catch (RuntimeException e) {
       failure("db", board, version, e);
     }
+    if (saved == BoardSnapshotStore.Saved.STALE_FENCE) {
+      throw rejected(board, version, fence, "db");
+    }
+    if (redisUp) {
+      try {
+        switch (redis.publish(snapshot, fence)) {
+          case STALE_FENCE -> throw rejected(board, version, fence, "redis");
+          case NEWER_LIVE -> {
+            log.warn(
+                "Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
+                board.name(),
+                version);
+            return installed(
+                redis
+                    .live(board.name())
+                    .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "redis")),
+                snapshot);
+          }
+          case LIVE -> {}
+        }
+      } catch (StalePublishException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        failure("redis", board, version, e);
+      }
+    } else if (saved == BoardSnapshotStore.Saved.NOT_NEWER) {
+      log.warn(
+          "Board '{}' v{}: Redis down and an equal or newer version stored; serving that one",
+          board.name(),
+          version);
+      return installed(
+          database
+              .find(board.name())
+              .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")),
+          snapshot);
+    }
+    local.install(snapshot);
     return snapshot;
+  }
+
+  private BoardSnapshot installed(Optional<BoardSnapshot> newer, BoardSnapshot fallback) {
+    return newer
+        .map(
+            snapshot -> {
+              local.install(snapshot);
+              BoardSnapshot held = local.get(snapshot.board());
+              return held == null ? snapshot : held;
+            })
+        .orElse(fallback);
+  }
+
+  private StalePublishException rejected(
+      BoardDefinition board, long version, long fence, String layer) {
+    meters
+        .counter("hotrank.board.publish.rejected", "board", board.name(), "layer", layer)
+        .increment();
+    StalePublishException e = new StalePublishException(board.name(), fence, layer);
+    log.warn("Board '{}' v{} not published: {}", board.name(), version, e.getMessage());
+    return e;
   }
 
   /** The newest version this instance or the database knows of a board. */

@@ -2,11 +2,11 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.LuaScripts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -20,6 +20,7 @@ import org.springframework.stereotype.Component;
  *   <li>{@code <prefix>{b:<name>}:live} the payload (JSON document of the whole board)
  *   <li>{@code <prefix>{b:<name>}:ver} the version of the live payload
  *   <li>{@code <prefix>{b:<name>}:seq} the version sequence
+ *   <li>{@code <prefix>{b:<name>}:fence} the highest fencing token that has published it
  *   <li>{@code <prefix>{b:<name>}:stage:<version>} a payload being published
  * </ul>
  *
@@ -33,10 +34,9 @@ public class BoardRedisStore {
 
   private final StringRedisTemplate redis;
   private final String prefix;
-  private final RedisScript<Long> publishScript =
-      RedisScript.of(new ClassPathResource("lua/publish-board.lua"), Long.class);
+  private final RedisScript<Long> publishScript = LuaScripts.load("publish-board.lua", Long.class);
   private final RedisScript<Long> nextVersionScript =
-      RedisScript.of(new ClassPathResource("lua/next-board-version.lua"), Long.class);
+      LuaScripts.load("next-board-version.lua", Long.class);
 
   BoardRedisStore(StringRedisTemplate redis, HotrankRedisProperties properties) {
     this.redis = redis;
@@ -83,12 +83,21 @@ public class BoardRedisStore {
     return next;
   }
 
+  /** What became of a publish. */
+  public enum Outcome {
+    /** It went live. */
+    LIVE,
+    /** An equal or newer version was live already. */
+    NEWER_LIVE,
+    /** A publisher with a higher fencing token has published: the caller's lease is stale. */
+    STALE_FENCE
+  }
+
   /**
-   * Writes the snapshot to a fresh key and swaps it live if it is newer than the live one.
-   *
-   * @return true if it went live, false if an equal or newer version was live already
+   * Writes the snapshot to a fresh key and swaps it live if no higher fencing token has published
+   * the board and it is newer than the live one.
    */
-  public boolean publish(BoardSnapshot snapshot) {
+  public Outcome publish(BoardSnapshot snapshot, long fence) {
     String board = snapshot.board();
     String stage = key(board, "stage:" + snapshot.version());
     redis
@@ -97,11 +106,20 @@ public class BoardRedisStore {
     Long swapped =
         redis.execute(
             publishScript,
-            List.of(stage, key(board, "live"), key(board, "ver"), key(board, "seq")),
+            List.of(
+                stage,
+                key(board, "live"),
+                key(board, "ver"),
+                key(board, "seq"),
+                key(board, "fence")),
             Long.toString(snapshot.version()),
             channel(),
-            board);
-    return swapped != null && swapped == 1L;
+            board,
+            Long.toString(fence));
+    if (swapped == null) {
+      throw new IllegalStateException("publish script inside a transaction or pipeline");
+    }
+    return swapped == 1L ? Outcome.LIVE : swapped == 0L ? Outcome.NEWER_LIVE : Outcome.STALE_FENCE;
   }
 
   /** The live payload of a board, if one was ever published. */

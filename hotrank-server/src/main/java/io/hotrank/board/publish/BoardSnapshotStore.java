@@ -41,46 +41,62 @@ public class BoardSnapshotStore {
     }
   }
 
+  /** What became of a save. */
+  public enum Saved {
+    /** It is the stored snapshot now. */
+    STORED,
+    /** The stored one is as new or newer. */
+    NOT_NEWER,
+    /** A publisher with a higher fencing token has stored the board: the caller's is stale. */
+    STALE_FENCE
+  }
+
   /**
-   * Stores the snapshot unless the stored one is as new or newer: an UPDATE guarded by the version,
-   * then an INSERT for a board never stored, and if that INSERT loses a race, the guarded UPDATE
-   * again. Runs in its own auto-committed statements (a failed INSERT would abort a surrounding
-   * PostgreSQL transaction).
-   *
-   * @return true if this snapshot is now the stored one
+   * Stores the snapshot unless a higher fencing token has stored the board or the stored one is as
+   * new or newer: an UPDATE guarded by both ({@code WHERE fence <= ? AND version < ?}; equal tokens
+   * pass, as a leader publishes many versions under one lease), then an INSERT for a board never
+   * stored, and if that INSERT loses a race, the guarded UPDATE again. Runs in its own
+   * auto-committed statements (a failed INSERT would abort a surrounding PostgreSQL transaction).
    */
-  public boolean save(BoardSnapshot snapshot) {
+  public Saved save(BoardSnapshot snapshot, long fence) {
     String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
     long computedAt = snapshot.computedAt().toEpochMilli();
-    if (updateIfNewer(snapshot, payload, computedAt)) {
-      return true;
+    if (updateIfAllowed(snapshot, fence, payload, computedAt)) {
+      return Saved.STORED;
     }
-    if (version(snapshot.board()) > 0) {
-      return false;
+    List<Long> storedFence =
+        jdbc.queryForList(
+            "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.board());
+    if (!storedFence.isEmpty()) {
+      return storedFence.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
     try {
       jdbc.update(
-          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload)"
-              + " VALUES (?, ?, ?, ?)",
+          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload, fence)"
+              + " VALUES (?, ?, ?, ?, ?)",
           snapshot.board(),
           snapshot.version(),
           computedAt,
-          payload);
-      return true;
+          payload,
+          fence);
+      return Saved.STORED;
     } catch (DuplicateKeyException raced) {
-      // Another publisher inserted the board's first row meanwhile; keep whichever is newer.
-      return updateIfNewer(snapshot, payload, computedAt);
+      // Another publisher inserted the board's first row meanwhile; keep whichever is allowed.
+      return updateIfAllowed(snapshot, fence, payload, computedAt) ? Saved.STORED : Saved.NOT_NEWER;
     }
   }
 
-  private boolean updateIfNewer(BoardSnapshot snapshot, String payload, long computedAt) {
+  private boolean updateIfAllowed(
+      BoardSnapshot snapshot, long fence, String payload, long computedAt) {
     return jdbc.update(
-            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?"
-                + " WHERE board = ? AND version < ?",
+            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?"
+                + " WHERE board = ? AND fence <= ? AND version < ?",
             snapshot.version(),
             computedAt,
             payload,
+            fence,
             snapshot.board(),
+            fence,
             snapshot.version())
         == 1;
   }

@@ -284,9 +284,13 @@ class BoardSync implements MessageListener, SmartLifecycle {
     }
   }
 
+  /**
+   * Writes a snapshot back under fence 0: it goes live only where no fenced publisher has published
+   * since Redis lost its data, so a write-back never hides a newer holder's board.
+   */
   private void repairRedis(BoardSnapshot snapshot) {
     try {
-      if (redis.publish(snapshot)) {
+      if (redis.publish(snapshot, 0) == BoardRedisStore.Outcome.LIVE) {
         log.info(
             "Board '{}' v{}: Redis held an older version; wrote this one back",
             snapshot.board(),

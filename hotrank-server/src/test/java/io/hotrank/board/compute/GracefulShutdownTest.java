@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.hotrank.HotrankApplication;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.board.ComputationAbandonedException;
+import io.hotrank.job.JobCancelledException;
+import io.hotrank.job.JobScheduler;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.TestEngines;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class GracefulShutdownTest {
                 "--hotrank.data-dir=" + dir,
                 "--hotrank.redis.key-prefix=hrtest:" + UUID.randomUUID() + ":",
                 "--hotrank.board.scan-page-size=1",
-                "--hotrank.board.shutdown-grace=" + grace.toMillis() + "ms",
+                "--hotrank.job.shutdown-grace=" + grace.toMillis() + "ms",
                 "--hotrank.boards[0].name=slow",
                 "--hotrank.boards[0].biz=slow",
                 "--hotrank.boards[0].size=10",
@@ -76,10 +77,13 @@ class GracefulShutdownTest {
   /** Runs a recompute in the background and waits until it is computing. */
   private static CompletableFuture<BoardSnapshot> recomputeInBackground(
       ConfigurableApplicationContext context) {
-    BoardRecomputer recomputer = context.getBean(BoardRecomputer.class);
+    BoardJobs jobs = context.getBean(BoardJobs.class);
+    JobScheduler scheduler = context.getBean(JobScheduler.class);
     CompletableFuture<BoardSnapshot> run =
-        CompletableFuture.supplyAsync(() -> recomputer.recompute("slow"));
-    await().atMost(Duration.ofSeconds(10)).until(recomputer::anyRunning);
+        CompletableFuture.supplyAsync(() -> jobs.recompute("slow"));
+    await("the run holds its lease")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> scheduler.statuses().stream().anyMatch(s -> s.held() != null));
     return run;
   }
 
@@ -98,11 +102,10 @@ class GracefulShutdownTest {
 
   /**
    * Also the regression test of the flake "IllegalStateException: ... has been closed already"
-   * instead of ComputationAbandonedException: stores were {@code @Repository} beans, whose
-   * exception-translation proxy looks its translators up in the bean factory on the first
-   * exception, which after shutdown went through the closed context. Stores are plain components
-   * now, so a store failing after shutdown fails with its own exception, whenever the abandoning
-   * computation reaches it.
+   * instead of the cancellation: stores were {@code @Repository} beans, whose exception-translation
+   * proxy looks its translators up in the bean factory on the first exception, which after shutdown
+   * went through the closed context. Stores are plain components now, so a store failing after
+   * shutdown fails with its own exception, whenever the abandoning computation reaches it.
    */
   @Test
   void withoutGrace_aRunningComputationIsAbandoned_andNothingIsPublished() throws Exception {
@@ -117,7 +120,7 @@ class GracefulShutdownTest {
         .failsWithin(30, TimeUnit.SECONDS)
         .withThrowableThat()
         .havingRootCause()
-        .isInstanceOf(ComputationAbandonedException.class);
+        .isInstanceOf(JobCancelledException.class);
     assertThat(storedVersion()).isZero();
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> counters.windowPage("slow", 0, 0, Long.MAX_VALUE, 10))

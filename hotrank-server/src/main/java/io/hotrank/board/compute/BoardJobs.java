@@ -1,0 +1,138 @@
+package io.hotrank.board.compute;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardNotFoundException;
+import io.hotrank.board.BoardProperties;
+import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.publish.BoardPublisher;
+import io.hotrank.job.Faults;
+import io.hotrank.job.Job;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobDefinition;
+import io.hotrank.job.JobScheduler;
+import io.hotrank.job.JobSource;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.stereotype.Component;
+
+/**
+ * Each board's computation as a job named {@code board-<board name>}, fired on the board's cron
+ * when {@code hotrank.board.scheduling} is on and run on demand over HTTP either way. A run scans
+ * and ranks, stops without publishing if its lease was lost or the service is stopping, and
+ * publishes under its lease's fencing token.
+ */
+@Component
+public class BoardJobs implements JobSource {
+
+  private static final Logger log = LoggerFactory.getLogger(BoardJobs.class);
+
+  /** The job name of a board. */
+  public static String jobName(String board) {
+    return "board-" + board;
+  }
+
+  private final BoardRegistry registry;
+  private final BoardComputer computer;
+  private final BoardPublisher publisher;
+  private final Clock clock;
+  private final boolean scheduling;
+  private final ObjectProvider<JobScheduler> scheduler;
+
+  BoardJobs(
+      BoardRegistry registry,
+      BoardComputer computer,
+      BoardPublisher publisher,
+      Clock clock,
+      BoardProperties properties,
+      ObjectProvider<JobScheduler> scheduler) {
+    this.registry = registry;
+    this.computer = computer;
+    this.publisher = publisher;
+    this.clock = clock;
+    this.scheduling = properties.scheduling();
+    this.scheduler = scheduler;
+    if (!scheduling) {
+      log.info("Board scheduling is off (hotrank.board.scheduling=false)");
+    }
+  }
+
+  @Override
+  public List<JobDefinition> jobs() {
+    return registry.all().stream()
+        .map(
+            board ->
+                new JobDefinition(
+                    new BoardJob(board), scheduling ? CronExpression.parse(board.refresh()) : null))
+        .toList();
+  }
+
+  /**
+   * Computes and publishes a board now, under its lease, after a run of it in progress.
+   *
+   * @throws BoardNotFoundException if no such board is configured
+   * @throws io.hotrank.job.JobBusyException if another instance holds the lease
+   * @throws io.hotrank.job.JobCancelledException if the lease was lost or the service is stopping
+   * @throws io.hotrank.board.StalePublishException if a newer lease holder published meanwhile
+   */
+  public BoardSnapshot recompute(String name) {
+    BoardDefinition board = registry.require(name);
+    Object published;
+    try {
+      published = scheduler.getObject().runNow(jobName(board.name()));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while recomputing " + name, e);
+    } catch (Exception e) {
+      throw new IllegalStateException("recomputing " + name + " failed", e);
+    }
+    if (!(published instanceof BoardSnapshot snapshot)) {
+      throw new IllegalStateException("board job " + name + " reported " + published);
+    }
+    return snapshot;
+  }
+
+  /** One board's computation. */
+  private final class BoardJob implements Job {
+
+    private final BoardDefinition board;
+    private final String name;
+
+    BoardJob(BoardDefinition board) {
+      this.board = board;
+      this.name = jobName(board.name());
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public void run(JobContext context) {
+      BoardComputer.Result result =
+          computer.compute(
+              board, clock.instant().truncatedTo(ChronoUnit.MILLIS), context::cancelled);
+      context.throwIfCancelled();
+      Faults.point(name, "before-publish", "fence=" + context.fence());
+      BoardSnapshot published =
+          publisher.publish(board, result.computedAt(), result.entries(), context.fence());
+      log.info(
+          "Board '{}' v{} published ({} entries from {} scanned, computed {}, fence {})",
+          board.name(),
+          published.version(),
+          published.size(),
+          result.scanned(),
+          published.computedAt(),
+          context.fence());
+      context.report(published);
+    }
+  }
+}

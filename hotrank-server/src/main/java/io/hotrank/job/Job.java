@@ -1,0 +1,19 @@
+package io.hotrank.job;
+
+/**
+ * Work run by the {@link JobScheduler}. An implementation does its work and returns, or throws; it
+ * checks {@link JobContext#cancelled()} at points where stopping is safe, and passes {@link
+ * JobContext#fence()} to every write that another instance's newer run must be able to refuse.
+ */
+public interface Job {
+
+  /** The job's name: its lease's name and its key under {@code hotrank.jobs.*}. */
+  String name();
+
+  /**
+   * Does one run.
+   *
+   * @throws Exception on failure; the run's outcome is then {@code failed}
+   */
+  void run(JobContext context) throws Exception;
+}

@@ -1,0 +1,272 @@
+package io.hotrank.job;
+
+import io.hotrank.lock.InstanceId;
+import io.hotrank.lock.LeaseConfiguration.LeaseStores;
+import io.hotrank.lock.LeaseWatchdog;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fires the declared jobs on their cron (in UTC) and runs them on demand, each wrapped in its
+ * decorators (log line, lease, metrics). One job runs at most once at a time on this instance; its
+ * lease makes that once across instances. A run that takes longer than its interval makes the fire
+ * times it overran be skipped, not queued.
+ *
+ * <p>On shutdown it stops firing, gives running jobs {@code hotrank.job.shutdown-grace} to finish,
+ * then signals their cancellation and waits (bounded) for them to stop, and finally releases the
+ * leases still held, so that another instance takes over at its next tick rather than after the
+ * leases' time to live.
+ */
+@Component
+public class JobScheduler implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(JobScheduler.class);
+
+  /**
+   * How long shutdown waits for cancelled jobs to reach their next safe point: longer than the 10 s
+   * statement timeout ({@code spring.jdbc.template.query-timeout}), so a query in flight ends
+   * before the beans it uses are destroyed.
+   */
+  private static final Duration CANCEL_WAIT = Duration.ofSeconds(12);
+
+  /** How long a run asked for waits for this instance's run of the same job to finish. */
+  private static final Duration MANUAL_WAIT = Duration.ofSeconds(15);
+
+  private static final Duration POLL = Duration.ofMillis(50);
+
+  /** A job as the scheduler holds it. */
+  private record Entry(
+      JobDefinition definition, Job decorated, JobStatus status, ReentrantLock running) {}
+
+  private final Map<String, Entry> jobs = new LinkedHashMap<>();
+  private final Duration grace;
+  private final Clock clock;
+
+  /**
+   * Fire times follow real time: this is the system clock, not the injectable one (which tests
+   * freeze or move, and jobs read for their own notion of now).
+   */
+  private final Clock fireClock = Clock.systemUTC();
+
+  private final List<ScheduledFuture<?>> pending = new ArrayList<>();
+  private @Nullable ScheduledExecutorService executor;
+  private volatile boolean firing;
+  private volatile boolean cancelling;
+  private volatile boolean running;
+
+  JobScheduler(
+      List<JobSource> sources,
+      JobProperties defaults,
+      JobOverrides overrides,
+      LeaseStores stores,
+      LeaseWatchdog watchdog,
+      InstanceId instance,
+      MeterRegistry meters,
+      Clock clock,
+      Ticker ticker) {
+    this.grace = defaults.shutdownGrace();
+    this.clock = clock;
+    for (JobSource source : sources) {
+      for (JobDefinition definition : source.jobs()) {
+        String name = definition.job().name();
+        JobSettings settings = overrides.settingsOf(name, defaults);
+        JobStatus status = new JobStatus(name, settings);
+        Job decorated =
+            JobBuilder.of(definition.job())
+                .logged(instance.value(), ticker)
+                .leased(stores.of(settings.store()), watchdog, status)
+                .observed(meters, status, clock, ticker)
+                .build();
+        if (jobs.put(name, new Entry(definition, decorated, status, new ReentrantLock())) != null) {
+          throw new IllegalStateException("two jobs are named '" + name + "'");
+        }
+      }
+    }
+    for (String configured : overrides.jobs().keySet()) {
+      if (!jobs.containsKey(configured)) {
+        throw new IllegalArgumentException(
+            "hotrank.jobs." + configured + " configures no known job; known: " + jobs.keySet());
+      }
+    }
+  }
+
+  @Override
+  public synchronized void start() {
+    running = true;
+    firing = true;
+    long triggered = jobs.values().stream().filter(e -> e.definition().cron() != null).count();
+    if (triggered == 0) {
+      return;
+    }
+    ScheduledThreadPoolExecutor pool =
+        new ScheduledThreadPoolExecutor(
+            (int) Math.min(4, triggered), Thread.ofPlatform().name("job-", 0).factory());
+    pool.setRemoveOnCancelPolicy(true);
+    executor = pool;
+    for (Entry entry : jobs.values()) {
+      if (entry.definition().cron() != null) {
+        scheduleAfter(entry, fireClock.instant());
+      }
+    }
+    jobs.values().stream()
+        .filter(e -> e.definition().cron() != null)
+        .forEach(
+            e ->
+                log.info(
+                    "Job '{}' scheduled ({}, mode={}, store={}, lease-ttl={})",
+                    e.status().job(),
+                    e.definition().cron(),
+                    e.status().settings().mode().configName(),
+                    e.status().settings().store(),
+                    e.status().settings().leaseTtl()));
+  }
+
+  private synchronized void scheduleAfter(Entry entry, Instant after) {
+    ScheduledExecutorService pool = executor;
+    CronExpression cron = entry.definition().cron();
+    if (!firing || pool == null || cron == null) {
+      return;
+    }
+    ZonedDateTime next = cron.next(after.atZone(ZoneOffset.UTC));
+    if (next == null) {
+      return;
+    }
+    Instant at = next.toInstant();
+    long delay = Math.max(0, Duration.between(fireClock.instant(), at).toMillis());
+    pending.removeIf(ScheduledFuture::isDone);
+    pending.add(pool.schedule(() -> fire(entry, at), delay, TimeUnit.MILLISECONDS));
+  }
+
+  private void fire(Entry entry, Instant at) {
+    try {
+      if (firing && entry.running().tryLock()) {
+        try {
+          entry.decorated().run(JobContext.of(entry.status().job(), at, false, () -> cancelling));
+        } finally {
+          entry.running().unlock();
+        }
+      }
+    } catch (JobBusyException | JobCancelledException expected) {
+      // another instance has the cycle, or shutdown: the decorators measured it
+    } catch (Exception e) {
+      log.debug("Job '{}' failed (logged by its decorators)", entry.status().job(), e);
+    } finally {
+      Instant now = fireClock.instant();
+      scheduleAfter(entry, now.isAfter(at) ? now : at);
+    }
+  }
+
+  /**
+   * Runs a job now, on the calling thread, under its lease, after this instance's run of it in
+   * progress (waited for, bounded). In {@code per-run} mode a run elsewhere is waited for too.
+   *
+   * @return what the job {@linkplain JobContext#report reported}, or null
+   * @throws IllegalArgumentException if no such job exists
+   * @throws JobBusyException if another instance holds the lease past the wait
+   * @throws JobCancelledException if the service is shutting down
+   * @throws Exception whatever the job threw
+   */
+  public @Nullable Object runNow(String name) throws Exception {
+    Entry entry = jobs.get(name);
+    if (entry == null) {
+      throw new IllegalArgumentException("no job '" + name + "'");
+    }
+    long polls = MANUAL_WAIT.toMillis() / POLL.toMillis();
+    while (true) {
+      if (cancelling || !running) {
+        throw new JobCancelledException(name);
+      }
+      if (!entry.running().tryLock(MANUAL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new JobBusyException(name, null);
+      }
+      try {
+        JobContext context = JobContext.of(name, clock.instant(), true, () -> cancelling);
+        entry.decorated().run(context);
+        return context.result();
+      } catch (JobBusyException busy) {
+        if (entry.status().settings().mode() == JobMode.LEADER || --polls <= 0) {
+          throw busy;
+        }
+      } finally {
+        entry.running().unlock();
+      }
+      Thread.sleep(POLL.toMillis()); // a per-run lease elsewhere ends with its run
+    }
+  }
+
+  /** Every job's status on this instance, in declaration order. */
+  public Collection<JobStatus> statuses() {
+    return jobs.values().stream().map(Entry::status).toList();
+  }
+
+  @Override
+  public void stop() {
+    synchronized (this) {
+      firing = false;
+      pending.forEach(f -> f.cancel(false));
+      pending.clear();
+    }
+    waitWhileRunning(grace);
+    if (anyRunning()) {
+      log.warn("Jobs still running after {}; cancelling them", grace);
+    }
+    cancelling = true;
+    waitWhileRunning(CANCEL_WAIT);
+    if (anyRunning()) {
+      log.warn("Jobs still running {} after they were cancelled", CANCEL_WAIT);
+    }
+    for (Entry entry : jobs.values()) {
+      entry.status().releaseHeld();
+    }
+    ScheduledExecutorService pool = executor;
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private boolean anyRunning() {
+    return jobs.values().stream().anyMatch(e -> e.running().isLocked());
+  }
+
+  /**
+   * Waits, at most {@code limit}, while a job runs. Bounded by a count of real sleeps, not by a
+   * clock reading, so a test's settable clock can never make shutdown wait forever.
+   */
+  private void waitWhileRunning(Duration limit) {
+    for (long polls = limit.toMillis() / POLL.toMillis(); polls > 0 && anyRunning(); polls--) {
+      try {
+        Thread.sleep(POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.hotrank.lock;
+
+import io.hotrank.storage.SqlDialect;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Leases in the database table {@code hr_lease}, one row per name kept after release (its fence
+ * counter only grows). Every expiry comparison reads the database's clock inside the statement
+ * ({@link SqlDialect#nowMillis()}), never this instance's, so instances with skewed clocks agree.
+ * Acquire, renew and release are one statement each; the first acquire of a name in this process
+ * also creates its row if absent.
+ */
+public final class JdbcLeaseStore implements LeaseStore {
+
+  private final JdbcTemplate jdbc;
+  private final SqlDialect dialect;
+  private final String instance;
+  private final String now;
+  private final Set<String> rowsKnown = ConcurrentHashMap.newKeySet();
+
+  public JdbcLeaseStore(JdbcTemplate jdbc, SqlDialect dialect, String instance) {
+    this.jdbc = jdbc;
+    this.dialect = dialect;
+    this.instance = instance;
+    this.now = dialect.nowMillis();
+  }
+
+  @Override
+  public String kind() {
+    return "jdbc";
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
+    ensureRow(name);
+    String token = instance + "/" + UUID.randomUUID();
+    OptionalLong fence =
+        dialect.incrementWhere(
+            jdbc,
+            "hr_lease",
+            "fence",
+            "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
+            "name = ? AND expires_at <= " + now + " AND cycle < ?",
+            token,
+            RedisLeaseStore.ttlMillis(ttl),
+            cycle,
+            name,
+            cycle > 0 ? cycle : Long.MAX_VALUE);
+    return fence.isPresent()
+        ? Optional.of(new Lease(name, token, fence.getAsLong()))
+        : Optional.empty();
+  }
+
+  @Override
+  public boolean renew(Lease lease, Duration ttl) {
+    return jdbc.update(
+            "UPDATE hr_lease SET expires_at = "
+                + now
+                + " + ? WHERE name = ? AND owner = ? AND expires_at > "
+                + now,
+            RedisLeaseStore.ttlMillis(ttl),
+            lease.name(),
+            lease.token())
+        == 1;
+  }
+
+  @Override
+  public boolean release(Lease lease) {
+    return jdbc.update(
+            "UPDATE hr_lease SET owner = '', expires_at = 0 WHERE name = ? AND owner = ?",
+            lease.name(),
+            lease.token())
+        == 1;
+  }
+
+  @Override
+  public LeaseState inspect(String name) {
+    return jdbc
+        .query(
+            "SELECT owner, fence, expires_at - " + now + ", cycle FROM hr_lease WHERE name = ?",
+            (row, i) -> {
+              long left = Math.max(0, row.getLong(3));
+              String owner = row.getString(1);
+              boolean held = owner != null && !owner.isEmpty() && left > 0;
+              return new LeaseState(
+                  name,
+                  held ? new Lease(name, owner, 0).instance() : null,
+                  row.getLong(2),
+                  held ? left : 0,
+                  row.getLong(4));
+            },
+            name)
+        .stream()
+        .findFirst()
+        .orElse(new LeaseState(name, null, 0, 0, 0));
+  }
+
+  /**
+   * Creates the name's row, free, if absent. Its counter starts at the database's clock in
+   * microseconds, like a Redis counter, so that moving a job from one store to the other keeps its
+   * tokens growing.
+   */
+  private void ensureRow(String name) {
+    if (rowsKnown.contains(name)) {
+      return;
+    }
+    Long seed = jdbc.queryForObject("SELECT " + now + " * 1000", Long.class);
+    dialect.insertIgnoringDuplicate(
+        jdbc, "hr_lease", "name, owner, fence, expires_at, cycle", name, "", seed, 0L, 0L);
+    rowsKnown.add(name);
+  }
+}

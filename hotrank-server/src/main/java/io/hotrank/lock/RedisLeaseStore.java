@@ -1,0 +1,110 @@
+package io.hotrank.lock;
+
+import io.hotrank.cache.LuaScripts;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Leases in Redis, one Lua script per operation. Per name, two keys sharing the hash tag {@code
+ * {l:<name>}} (one Cluster slot): {@code <prefix>{l:<name>}:owner}, the holder's token, which
+ * expires with the lease; and {@code <prefix>{l:<name>}}, a hash holding the fence counter and the
+ * newest cycle taken, which never expires and is the only key a name leaves behind.
+ */
+public final class RedisLeaseStore implements LeaseStore {
+
+  private static final RedisScript<List> ACQUIRE = LuaScripts.load("lease-acquire.lua", List.class);
+  private static final RedisScript<Long> RENEW = LuaScripts.load("lease-renew.lua", Long.class);
+  private static final RedisScript<Long> RELEASE = LuaScripts.load("lease-release.lua", Long.class);
+  private static final RedisScript<List> INSPECT = LuaScripts.load("lease-inspect.lua", List.class);
+
+  private final StringRedisTemplate redis;
+  private final String prefix;
+  private final String instance;
+
+  /**
+   * The highest fence seen per name: the floor of the next grant, so that tokens keep growing even
+   * if Redis lost the counter and its clock went back.
+   */
+  private final Map<String, Long> highestFence = new ConcurrentHashMap<>();
+
+  public RedisLeaseStore(StringRedisTemplate redis, String keyPrefix, String instance) {
+    this.redis = redis;
+    this.prefix = keyPrefix;
+    this.instance = instance;
+  }
+
+  @Override
+  public String kind() {
+    return "redis";
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
+    String token = instance + "/" + UUID.randomUUID();
+    List<?> answer =
+        redis.execute(
+            ACQUIRE,
+            keys(name),
+            token,
+            Long.toString(ttlMillis(ttl)),
+            Long.toString(cycle),
+            Long.toString(highestFence.getOrDefault(name, 0L)));
+    long fence = answer == null || answer.isEmpty() ? 0 : ((Number) answer.getFirst()).longValue();
+    if (fence == 0) {
+      return Optional.empty();
+    }
+    highestFence.merge(name, fence, Math::max);
+    return Optional.of(new Lease(name, token, fence));
+  }
+
+  @Override
+  public boolean renew(Lease lease, Duration ttl) {
+    Long renewed =
+        redis.execute(
+            RENEW, List.of(ownerKey(lease.name())), lease.token(), Long.toString(ttlMillis(ttl)));
+    return renewed != null && renewed == 1L;
+  }
+
+  @Override
+  public boolean release(Lease lease) {
+    Long released = redis.execute(RELEASE, List.of(ownerKey(lease.name())), lease.token());
+    return released != null && released == 1L;
+  }
+
+  @Override
+  public LeaseState inspect(String name) {
+    List<?> answer = redis.execute(INSPECT, keys(name));
+    if (answer == null || answer.size() < 4) {
+      throw new IllegalStateException("lease inspection of " + name + " answered " + answer);
+    }
+    String owner = String.valueOf(answer.get(0));
+    return new LeaseState(
+        name,
+        owner.isEmpty() ? null : new Lease(name, owner, 0).instance(),
+        Long.parseLong(String.valueOf(answer.get(2))),
+        ((Number) answer.get(1)).longValue(),
+        Long.parseLong(String.valueOf(answer.get(3))));
+  }
+
+  private List<String> keys(String name) {
+    return List.of(ownerKey(name), prefix + "{l:" + name + "}");
+  }
+
+  private String ownerKey(String name) {
+    return prefix + "{l:" + name + "}:owner";
+  }
+
+  static long ttlMillis(Duration ttl) {
+    long millis = ttl.toMillis();
+    if (millis < 1) {
+      throw new IllegalArgumentException("lease time to live " + ttl + " is under a millisecond");
+    }
+    return millis;
+  }
+}
