@@ -4,31 +4,39 @@
 -- KEYS[2]  state hash of the name, never expiring: fence (the counter), cycle (newest cycle taken)
 -- ARGV[1]  owner token
 -- ARGV[2]  time to live, milliseconds
--- ARGV[3]  cycle: 0, or a positive number that must be above the newest cycle taken
--- ARGV[4]  fence floor: the highest token the caller has seen for this name
+-- ARGV[3]  cycle: 0, or a positive fire time (epoch ms) that must be above the newest cycle taken
+-- ARGV[4]  the lowest fence the caller accepts (one above the highest it has seen for the name)
+-- ARGV[5]  how far, in milliseconds, a cycle may lie ahead of Redis's clock
 -- Returns  {fence, 0} when granted; {0, milliseconds the holder has left} when held;
---          {0, -2} when the cycle was taken already.
+--          {0, -2} when the cycle was taken already; {0, -3} when the cycle lies too far ahead
+--          (the caller's clock is wrong: such a cycle would shut everyone else out until then).
 --
--- A missing counter (first use, or a Redis that restarted empty) starts from Redis's clock in
--- microseconds, so tokens keep growing across a restart without persistence. The arithmetic is
--- done by Redis (HINCRBY) and values travel as strings: Lua numbers print with 14 digits.
+-- A fence is the counter plus one, and never below Redis's clock in microseconds: tokens keep
+-- growing across a Redis that restarted empty and across a job moved between stores (the JDBC
+-- store does the same with the database's clock). Values travel as strings and arithmetic is
+-- Redis's (HINCRBY): Lua numbers print with only 14 digits.
+local now = redis.call('TIME')
 local cycle = tonumber(ARGV[3])
-if cycle > 0 and tonumber(redis.call('HGET', KEYS[2], 'cycle') or '0') >= cycle then
-  return {0, -2}
+if cycle > 0 then
+  if cycle > tonumber(now[1]) * 1000 + tonumber(ARGV[5]) then
+    return {0, -3}
+  end
+  if tonumber(redis.call('HGET', KEYS[2], 'cycle') or '0') >= cycle then
+    return {0, -2}
+  end
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {0, redis.call('PTTL', KEYS[1])}
 end
-local fence = redis.call('HGET', KEYS[2], 'fence')
-if not fence then
-  local now = redis.call('TIME')
-  fence = now[1] .. string.format('%06d', tonumber(now[2]))
-  redis.call('HSET', KEYS[2], 'fence', fence)
+local fence = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+local minimum = now[1] .. string.format('%06d', tonumber(now[2]))
+if tonumber(ARGV[4]) > tonumber(minimum) then
+  minimum = ARGV[4]
 end
-if tonumber(fence) < tonumber(ARGV[4]) then
-  redis.call('HSET', KEYS[2], 'fence', ARGV[4])
+if fence < tonumber(minimum) then
+  redis.call('HSET', KEYS[2], 'fence', minimum)
 end
 if cycle > 0 then
   redis.call('HSET', KEYS[2], 'cycle', ARGV[3])
 end
-return {redis.call('HINCRBY', KEYS[2], 'fence', 1), 0}
+return {redis.call('HGET', KEYS[2], 'fence'), 0}

@@ -1,6 +1,6 @@
 package io.hotrank.board;
 
-import io.hotrank.problem.HotrankException;
+import io.hotrank.job.StaleFenceException;
 import io.hotrank.problem.ProblemType;
 
 /**
@@ -8,7 +8,7 @@ import io.hotrank.problem.ProblemType;
  * published it since this run's lease was granted (this run's lease expired while it was stalled or
  * cut off). Nothing was published; the newer board stays. Never retried. Answered 409.
  */
-public final class StalePublishException extends HotrankException {
+public final class StalePublishException extends StaleFenceException {
 
   static final ProblemType TYPE = new ProblemType(409, "stale-publish", "Stale publish");
 

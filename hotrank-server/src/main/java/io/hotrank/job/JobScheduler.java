@@ -55,19 +55,26 @@ public class JobScheduler implements SmartLifecycle {
 
   private static final Duration POLL = Duration.ofMillis(50);
 
+  /** How often each lease store's clock is measured again. */
+  private static final Duration CLOCK_CHECK = Duration.ofSeconds(30);
+
   /** A job as the scheduler holds it. */
   private record Entry(
-      JobDefinition definition, Job decorated, JobStatus status, ReentrantLock running) {}
+      JobDefinition definition,
+      Job decorated,
+      JobStatus status,
+      ReentrantLock running,
+      StoreClock fireClock) {}
 
   private final Map<String, Entry> jobs = new LinkedHashMap<>();
   private final Duration grace;
   private final Clock clock;
 
   /**
-   * Fire times follow real time: this is the system clock, not the injectable one (which tests
-   * freeze or move, and jobs read for their own notion of now).
+   * Fire times follow the clock of each job's lease store (the system clock corrected by the
+   * store's), not the injectable clock, which tests freeze or move and jobs read as their now.
    */
-  private final Clock fireClock = Clock.systemUTC();
+  private final Map<String, StoreClock> storeClocks = new LinkedHashMap<>();
 
   private final List<ScheduledFuture<?>> pending = new ArrayList<>();
   private @Nullable ScheduledExecutorService executor;
@@ -98,7 +105,10 @@ public class JobScheduler implements SmartLifecycle {
                 .leased(stores.of(settings.store()), watchdog, status)
                 .observed(meters, status, clock, ticker)
                 .build();
-        if (jobs.put(name, new Entry(definition, decorated, status, new ReentrantLock())) != null) {
+        StoreClock fireClock =
+            storeClocks.computeIfAbsent(settings.store(), kind -> new StoreClock(stores.of(kind)));
+        if (jobs.put(name, new Entry(definition, decorated, status, new ReentrantLock(), fireClock))
+            != null) {
           throw new IllegalStateException("two jobs are named '" + name + "'");
         }
       }
@@ -115,6 +125,7 @@ public class JobScheduler implements SmartLifecycle {
   public synchronized void start() {
     running = true;
     firing = true;
+    cancelling = false;
     long triggered = jobs.values().stream().filter(e -> e.definition().cron() != null).count();
     if (triggered == 0) {
       return;
@@ -124,9 +135,15 @@ public class JobScheduler implements SmartLifecycle {
             (int) Math.min(4, triggered), Thread.ofPlatform().name("job-", 0).factory());
     pool.setRemoveOnCancelPolicy(true);
     executor = pool;
+    storeClocks.values().forEach(StoreClock::measure);
+    pool.scheduleWithFixedDelay(
+        () -> storeClocks.values().forEach(StoreClock::measure),
+        CLOCK_CHECK.toMillis(),
+        CLOCK_CHECK.toMillis(),
+        TimeUnit.MILLISECONDS);
     for (Entry entry : jobs.values()) {
       if (entry.definition().cron() != null) {
-        scheduleAfter(entry, fireClock.instant());
+        scheduleAfter(entry, entry.fireClock().instant());
       }
     }
     jobs.values().stream()
@@ -153,7 +170,7 @@ public class JobScheduler implements SmartLifecycle {
       return;
     }
     Instant at = next.toInstant();
-    long delay = Math.max(0, Duration.between(fireClock.instant(), at).toMillis());
+    long delay = Math.max(0, Duration.between(entry.fireClock().instant(), at).toMillis());
     pending.removeIf(ScheduledFuture::isDone);
     pending.add(pool.schedule(() -> fire(entry, at), delay, TimeUnit.MILLISECONDS));
   }
@@ -172,7 +189,7 @@ public class JobScheduler implements SmartLifecycle {
     } catch (Exception e) {
       log.debug("Job '{}' failed (logged by its decorators)", entry.status().job(), e);
     } finally {
-      Instant now = fireClock.instant();
+      Instant now = entry.fireClock().instant();
       scheduleAfter(entry, now.isAfter(at) ? now : at);
     }
   }
@@ -194,8 +211,8 @@ public class JobScheduler implements SmartLifecycle {
     }
     long polls = MANUAL_WAIT.toMillis() / POLL.toMillis();
     while (true) {
-      if (cancelling || !running) {
-        throw new JobCancelledException(name);
+      if (cancelling || !firing) {
+        throw new JobCancelledException(name); // stopping: no new run starts
       }
       if (!entry.running().tryLock(MANUAL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new JobBusyException(name, null);
@@ -237,6 +254,11 @@ public class JobScheduler implements SmartLifecycle {
       log.warn("Jobs still running {} after they were cancelled", CANCEL_WAIT);
     }
     for (Entry entry : jobs.values()) {
+      if (entry.running().isLocked()) {
+        // Still running after being cancelled: its lease expires by itself, so that no one else
+        // runs the job while this run may still write (its writes carry the fence anyway).
+        continue;
+      }
       entry.status().releaseHeld();
     }
     ScheduledExecutorService pool = executor;

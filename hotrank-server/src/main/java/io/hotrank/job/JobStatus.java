@@ -98,6 +98,7 @@ public final class JobStatus {
     switch (run.outcome()) {
       case "succeeded" -> consecutiveFailures.set(0);
       case "failed" -> consecutiveFailures.incrementAndGet();
+      // skipped, cancelled and rejected say nothing about the job's health
       default -> {}
     }
   }

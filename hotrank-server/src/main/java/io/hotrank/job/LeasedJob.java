@@ -22,7 +22,10 @@ final class LeasedJob implements Job {
   private final LeaseStore store;
   private final LeaseWatchdog watchdog;
   private final JobStatus status;
+  private static final int LEADER_FAILURES = 3;
+
   private @Nullable HeldLease leader;
+  private int leaderFailures;
 
   /** Whether the last acquire failed in the store: its outage is logged when it starts and ends. */
   private volatile boolean storeFailing;
@@ -41,11 +44,19 @@ final class LeasedJob implements Job {
 
   @Override
   public void run(JobContext context) throws Exception {
-    boolean leaderMode = status.settings().mode() == JobMode.LEADER;
+    // A leader keeps its lease across runs. A run asked for on an instance that does not lead
+    // takes a lease for that run only: otherwise an instance that never fires the job (scheduling
+    // off) would become its leader, keep the lease renewed, and no cycle would run again.
+    boolean keep = status.settings().mode() == JobMode.LEADER && !(context.manual() && !leads());
     status.runFence(0);
     HeldLease lease;
     try {
-      lease = leaderMode ? leaderLease(context) : runLease(context);
+      lease = keep ? leaderLease(context) : runLease(context);
+      if (keep
+          && !context.manual()
+          && !store.claimCycle(lease.lease(), context.scheduledAt().toEpochMilli())) {
+        throw new JobBusyException(name(), null); // a previous leader ran this cycle
+      }
       storeUp();
     } catch (JobBusyException busy) {
       storeUp();
@@ -63,13 +74,43 @@ final class LeasedJob implements Job {
     }
     status.holding(lease);
     status.runFence(lease.lease().fence());
+    boolean failed = true;
     try {
       inner.run(context.underLease(lease.lease().fence(), () -> !lease.isValid()));
+      failed = false;
+    } catch (JobCancelledException | StaleFenceException e) {
+      failed = false;
+      throw e;
     } finally {
-      if (!leaderMode) {
+      if (!keep) {
         status.holding(null);
         lease.release();
+      } else {
+        leaderRan(failed);
       }
+    }
+  }
+
+  /** Whether this instance holds the leader lease. */
+  private synchronized boolean leads() {
+    return leader != null && leader.isValid();
+  }
+
+  /**
+   * A leader that fails {@value #LEADER_FAILURES} runs in a row hands its lease back, so that an
+   * instance in better health (its own database pool, its own network) can take over.
+   */
+  private synchronized void leaderRan(boolean failed) {
+    leaderFailures = failed ? leaderFailures + 1 : 0;
+    if (leaderFailures >= LEADER_FAILURES && leader != null) {
+      log.warn(
+          "Job '{}': {} failed runs in a row as leader; releasing the lease for another instance",
+          name(),
+          leaderFailures);
+      leader.release();
+      leader = null;
+      status.holding(null);
+      leaderFailures = 0;
     }
   }
 

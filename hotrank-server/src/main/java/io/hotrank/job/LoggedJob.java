@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One structured line per run, for people and for tools that check which instance ran which cycle:
  * {@code job=<name> cycle=<fire time> fence=<token> instance=<id> trigger=<schedule|request>
- * outcome=<succeeded|cancelled|failed> duration_ms=<n>} and, on failure, {@code error=<message>}.
+ * outcome=<succeeded|cancelled|rejected|failed> duration_ms=<n>} and, on failure, {@code
+ * error=<message>}.
  */
 final class LoggedJob implements Job {
 
@@ -39,6 +40,10 @@ final class LoggedJob implements Job {
       outcome = "succeeded";
     } catch (JobCancelledException e) {
       outcome = "cancelled";
+      throw e;
+    } catch (StaleFenceException e) {
+      outcome = "rejected";
+      error = " error=\"" + String.valueOf(e.getMessage()).replace('"', '\'') + "\"";
       throw e;
     } catch (Exception | Error e) {
       error = " error=\"" + String.valueOf(e.getMessage()).replace('"', '\'') + "\"";

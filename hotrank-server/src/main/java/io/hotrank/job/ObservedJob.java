@@ -12,13 +12,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Measures every run: a timer {@code hotrank.job.runs} per job and outcome ({@code succeeded},
- * {@code skipped} when the lease went elsewhere, {@code cancelled}, {@code failed}), the gauge
- * {@code hotrank.job.consecutive.failures} an alert can watch, and the job's {@link JobStatus}.
- * Meters are registered up front: nothing on a run's path creates one.
+ * {@code skipped} when the lease went elsewhere, {@code cancelled}, {@code rejected} when a fenced
+ * write was refused, {@code failed}), the gauge {@code hotrank.job.consecutive.failures} an alert
+ * can watch, and the job's {@link JobStatus}. Meters are registered up front: nothing on a run's
+ * path creates one.
  */
 final class ObservedJob implements Job {
 
-  static final List<String> OUTCOMES = List.of("succeeded", "skipped", "cancelled", "failed");
+  static final List<String> OUTCOMES =
+      List.of("succeeded", "skipped", "cancelled", "rejected", "failed");
 
   private final Job inner;
   private final JobStatus status;
@@ -60,6 +62,10 @@ final class ObservedJob implements Job {
       throw e;
     } catch (JobCancelledException e) {
       outcome = "cancelled";
+      throw e;
+    } catch (StaleFenceException e) {
+      outcome = "rejected";
+      error = e.getMessage();
       throw e;
     } catch (Exception | Error e) {
       error = e.toString();

@@ -8,9 +8,11 @@ package io.hotrank.lock;
 public record InstanceId(String value) {
 
   public InstanceId {
-    if (value.isBlank() || value.contains("/")) {
+    if (value.isBlank() || value.contains("/") || value.length() > 100) {
       throw new IllegalArgumentException(
-          "hotrank.instance-id='" + value + "' must be non-blank and contain no '/'");
+          "hotrank.instance-id='"
+              + value
+              + "' must be 1 to 100 characters and contain no '/' (lease tokens hold it)");
     }
   }
 

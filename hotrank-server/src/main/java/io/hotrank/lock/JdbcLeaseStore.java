@@ -40,21 +40,43 @@ public final class JdbcLeaseStore implements LeaseStore {
   public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
     ensureRow(name);
     String token = instance + "/" + UUID.randomUUID();
+    // The fence: the counter plus one, never below the database's clock in microseconds (as in
+    // Redis), so tokens keep growing when a job moves between stores.
     OptionalLong fence =
-        dialect.incrementWhere(
+        dialect.advanceWhere(
             jdbc,
             "hr_lease",
             "fence",
+            "GREATEST(fence + 1, " + now + " * 1000)",
             "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
-            "name = ? AND expires_at <= " + now + " AND cycle < ?",
+            "name = ? AND expires_at <= " + now + " AND cycle < ? AND ? <= " + now + " + ?",
             token,
             RedisLeaseStore.ttlMillis(ttl),
             cycle,
             name,
-            cycle > 0 ? cycle : Long.MAX_VALUE);
+            cycle > 0 ? cycle : Long.MAX_VALUE,
+            cycle,
+            CYCLE_LEAD_LIMIT.toMillis());
     return fence.isPresent()
         ? Optional.of(new Lease(name, token, fence.getAsLong()))
         : Optional.empty();
+  }
+
+  @Override
+  public boolean claimCycle(Lease lease, long cycle) {
+    return jdbc.update(
+            "UPDATE hr_lease SET cycle = ? WHERE name = ? AND owner = ? AND expires_at > "
+                + now
+                + " AND cycle < ? AND ? <= "
+                + now
+                + " + ?",
+            cycle,
+            lease.name(),
+            lease.token(),
+            cycle,
+            cycle,
+            CYCLE_LEAD_LIMIT.toMillis())
+        == 1;
   }
 
   @Override
@@ -80,6 +102,15 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   @Override
+  public long nowMillis() {
+    Long millis = jdbc.queryForObject("SELECT " + now, Long.class);
+    if (millis == null) {
+      throw new IllegalStateException("the database returned no time");
+    }
+    return millis;
+  }
+
+  @Override
   public LeaseState inspect(String name) {
     return jdbc
         .query(
@@ -101,18 +132,13 @@ public final class JdbcLeaseStore implements LeaseStore {
         .orElse(new LeaseState(name, null, 0, 0, 0));
   }
 
-  /**
-   * Creates the name's row, free, if absent. Its counter starts at the database's clock in
-   * microseconds, like a Redis counter, so that moving a job from one store to the other keeps its
-   * tokens growing.
-   */
+  /** Creates the name's row, free, if absent. */
   private void ensureRow(String name) {
     if (rowsKnown.contains(name)) {
       return;
     }
-    Long seed = jdbc.queryForObject("SELECT " + now + " * 1000", Long.class);
     dialect.insertIgnoringDuplicate(
-        jdbc, "hr_lease", "name, owner, fence, expires_at, cycle", name, "", seed, 0L, 0L);
+        jdbc, "hr_lease", "name, owner, fence, expires_at, cycle", name, "", 0L, 0L, 0L);
     rowsKnown.add(name);
   }
 }

@@ -31,7 +31,9 @@ public class LeaseConfiguration {
     } catch (UnknownHostException e) {
       host = "localhost";
     }
-    return new InstanceId(host.replace('/', '-') + "-" + ProcessHandle.current().pid());
+    String pid = "-" + ProcessHandle.current().pid();
+    host = host.replace('/', '-');
+    return new InstanceId(host.substring(0, Math.min(host.length(), 100 - pid.length())) + pid);
   }
 
   @Bean

@@ -11,6 +11,13 @@ import java.util.Optional;
  */
 public interface LeaseStore {
 
+  /**
+   * How far a cycle may lie ahead of the store's clock. A cycle further ahead comes from an
+   * instance whose clock is wrong, and is refused: recorded, it would shut every other instance out
+   * of the job until real time caught up.
+   */
+  java.time.Duration CYCLE_LEAD_LIMIT = java.time.Duration.ofSeconds(60);
+
   /** {@code redis} or {@code jdbc}, as in configuration. */
   String kind();
 
@@ -20,7 +27,8 @@ public interface LeaseStore {
    * @param ttl how long the lease lasts unless renewed; at least a millisecond
    * @param cycle 0, or a positive cycle number (a scheduled fire time in epoch milliseconds): then
    *     the grant is refused also when this or a later cycle was granted before, so that a cycle
-   *     runs once even if its instances' clocks and ticks differ a little
+   *     runs once even if its instances' clocks and ticks differ a little, and when it lies more
+   *     than {@link #CYCLE_LEAD_LIMIT} ahead of the store's clock
    * @return the lease, or empty if it is held (or the cycle was taken)
    */
   Optional<Lease> tryAcquire(String name, Duration ttl, long cycle);
@@ -29,6 +37,15 @@ public interface LeaseStore {
   default Optional<Lease> tryAcquire(String name, Duration ttl) {
     return tryAcquire(name, ttl, 0);
   }
+
+  /**
+   * Records that the holder runs a cycle under a lease it keeps across cycles (leader mode), unless
+   * this or a later cycle was recorded before (by it or an earlier holder) or the cycle lies more
+   * than {@link #CYCLE_LEAD_LIMIT} ahead of the store's clock.
+   *
+   * @return false if refused, or if the lease is no longer this holder's
+   */
+  boolean claimCycle(Lease lease, long cycle);
 
   /**
    * Extends the lease to {@code ttl} from now, if it is still this holder's and unexpired.
@@ -43,6 +60,9 @@ public interface LeaseStore {
    * @return false if it was no longer this holder's
    */
   boolean release(Lease lease);
+
+  /** The store's clock (Redis's {@code TIME}, the database's now), epoch milliseconds. */
+  long nowMillis();
 
   /** What the store knows of the name. */
   LeaseState inspect(String name);

@@ -3,15 +3,18 @@ package io.hotrank.lock;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Acquires leases and keeps them: each held lease is renewed every third of its time to live from
- * one dedicated platform thread ({@code lease-watchdog}), never a job's or a request's, so a busy
- * job cannot starve its own renewal. A renewal that fails, is refused, or answers after the lease's
+ * Acquires leases and keeps them: each held lease is renewed every third of its time to live from a
+ * dedicated platform thread per store ({@code lease-watchdog-redis}, {@code lease-watchdog-jdbc}),
+ * never a job's or a request's, so a busy job cannot starve its own renewal and a store that hangs
+ * delays no renewal in the other. A renewal that fails, is refused, or answers after the lease's
  * local deadline marks the lease lost at once (see {@link HeldLease}) and counts it in {@code
  * hotrank.lease.lost}.
  */
@@ -19,9 +22,7 @@ public final class LeaseWatchdog implements AutoCloseable {
 
   private final Ticker ticker;
   private final MeterRegistry meters;
-  private final ScheduledExecutorService renewer =
-      Executors.newSingleThreadScheduledExecutor(
-          Thread.ofPlatform().name("lease-watchdog").daemon(true).factory());
+  private final Map<String, ScheduledExecutorService> renewers = new ConcurrentHashMap<>();
 
   public LeaseWatchdog(Ticker ticker, MeterRegistry meters) {
     this.ticker = ticker;
@@ -57,10 +58,13 @@ public final class LeaseWatchdog implements AutoCloseable {
                           meters
                               .counter("hotrank.lease.lost", "name", name, "store", store.kind())
                               .increment());
-              long period = Math.max(1, ttl.toMillis() / 3);
+              long period = Math.max(1, ttl.toNanos() / 3);
+              // The first renewal comes a third of the time to live after the acquire was sent,
+              // not after its answer arrived.
+              long first = Math.max(0, period - (ticker.read() - sentAt));
               held.renewWith(
-                  renewer.scheduleAtFixedRate(
-                      held::renewOnce, period, period, TimeUnit.MILLISECONDS));
+                  renewer(store)
+                      .scheduleAtFixedRate(held::renewOnce, first, period, TimeUnit.NANOSECONDS));
               return held;
             });
   }
@@ -77,8 +81,16 @@ public final class LeaseWatchdog implements AutoCloseable {
     return false;
   }
 
+  private ScheduledExecutorService renewer(LeaseStore store) {
+    return renewers.computeIfAbsent(
+        store.kind(),
+        kind ->
+            Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("lease-watchdog-" + kind).daemon(true).factory()));
+  }
+
   @Override
   public void close() {
-    renewer.shutdownNow();
+    renewers.values().forEach(ScheduledExecutorService::shutdownNow);
   }
 }

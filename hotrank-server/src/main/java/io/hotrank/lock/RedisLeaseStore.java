@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -18,9 +20,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public final class RedisLeaseStore implements LeaseStore {
 
+  private static final Logger log = LoggerFactory.getLogger(RedisLeaseStore.class);
+
   private static final RedisScript<List> ACQUIRE = LuaScripts.load("lease-acquire.lua", List.class);
   private static final RedisScript<Long> RENEW = LuaScripts.load("lease-renew.lua", Long.class);
   private static final RedisScript<Long> RELEASE = LuaScripts.load("lease-release.lua", Long.class);
+  private static final RedisScript<Long> CLAIM_CYCLE =
+      LuaScripts.load("lease-claim-cycle.lua", Long.class);
   private static final RedisScript<List> INSPECT = LuaScripts.load("lease-inspect.lua", List.class);
 
   private final StringRedisTemplate redis;
@@ -32,6 +38,8 @@ public final class RedisLeaseStore implements LeaseStore {
    * if Redis lost the counter and its clock went back.
    */
   private final Map<String, Long> highestFence = new ConcurrentHashMap<>();
+
+  private volatile boolean warnedClockAhead;
 
   public RedisLeaseStore(StringRedisTemplate redis, String keyPrefix, String instance) {
     this.redis = redis;
@@ -54,13 +62,45 @@ public final class RedisLeaseStore implements LeaseStore {
             token,
             Long.toString(ttlMillis(ttl)),
             Long.toString(cycle),
-            Long.toString(highestFence.getOrDefault(name, 0L)));
-    long fence = answer == null || answer.isEmpty() ? 0 : ((Number) answer.getFirst()).longValue();
+            Long.toString(highestFence.getOrDefault(name, 0L) + 1),
+            Long.toString(CYCLE_LEAD_LIMIT.toMillis()));
+    if (answer == null || answer.size() < 2) {
+      throw new IllegalStateException("lease acquisition of " + name + " answered " + answer);
+    }
+    long fence = Long.parseLong(String.valueOf(answer.getFirst()));
     if (fence == 0) {
+      if (((Number) answer.get(1)).longValue() == -3) {
+        aheadOfRedis(name, cycle);
+      }
       return Optional.empty();
     }
     highestFence.merge(name, fence, Math::max);
     return Optional.of(new Lease(name, token, fence));
+  }
+
+  @Override
+  public boolean claimCycle(Lease lease, long cycle) {
+    Long claimed =
+        redis.execute(
+            CLAIM_CYCLE,
+            keys(lease.name()),
+            lease.token(),
+            Long.toString(cycle),
+            Long.toString(CYCLE_LEAD_LIMIT.toMillis()));
+    return claimed != null && claimed == 1L;
+  }
+
+  /** Said once per process: every tick of every per-run job would say it again. */
+  private void aheadOfRedis(String name, long cycle) {
+    if (!warnedClockAhead) {
+      warnedClockAhead = true;
+      log.warn(
+          "Lease '{}': cycle {} refused, more than {} ahead of Redis's clock: this instance's"
+              + " clock is wrong, and it takes no per-run cycle until it is fixed",
+          name,
+          java.time.Instant.ofEpochMilli(cycle),
+          CYCLE_LEAD_LIMIT);
+    }
   }
 
   @Override
@@ -75,6 +115,18 @@ public final class RedisLeaseStore implements LeaseStore {
   public boolean release(Lease lease) {
     Long released = redis.execute(RELEASE, List.of(ownerKey(lease.name())), lease.token());
     return released != null && released == 1L;
+  }
+
+  @Override
+  public long nowMillis() {
+    Long now =
+        redis.execute(
+            (org.springframework.data.redis.core.RedisCallback<Long>)
+                c -> c.serverCommands().time(java.util.concurrent.TimeUnit.MILLISECONDS));
+    if (now == null) {
+      throw new IllegalStateException("TIME inside a transaction or pipeline");
+    }
+    return now;
   }
 
   @Override

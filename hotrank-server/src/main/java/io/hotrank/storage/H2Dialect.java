@@ -101,10 +101,11 @@ record H2Dialect() implements SqlDialect {
   }
 
   @Override
-  public OptionalLong incrementWhere(
+  public OptionalLong advanceWhere(
       JdbcOperations jdbc,
       String table,
       String column,
+      String next,
       String assignments,
       String condition,
       Object... args) {
@@ -113,7 +114,7 @@ record H2Dialect() implements SqlDialect {
             "SELECT "
                 + column
                 + " FROM FINAL TABLE ("
-                + SqlDialect.incrementUpdate(table, column, column + " + 1", assignments, condition)
+                + SqlDialect.advanceUpdate(table, column, next, assignments, condition)
                 + ")",
             Long.class,
             args);

@@ -101,18 +101,19 @@ record MySqlDialect(boolean mariaDb, boolean supportsSkipLocked, boolean support
   }
 
   @Override
-  public OptionalLong incrementWhere(
+  public OptionalLong advanceWhere(
       JdbcOperations jdbc,
       String table,
       String column,
+      String next,
       String assignments,
       String condition,
       Object... args) {
     // LAST_INSERT_ID(expr) stores the new value in the connection's last insert id, which the
     // server sends back in the statement's OK packet: the driver's generated key, no second query.
     String sql =
-        SqlDialect.incrementUpdate(
-            table, column, "LAST_INSERT_ID(" + column + " + 1)", assignments, condition);
+        SqlDialect.advanceUpdate(
+            table, column, "LAST_INSERT_ID(" + next + ")", assignments, condition);
     Long value =
         jdbc.execute(
             (Connection c) -> c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS),

@@ -92,16 +92,17 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
-  public OptionalLong incrementWhere(
+  public OptionalLong advanceWhere(
       JdbcOperations jdbc,
       String table,
       String column,
+      String next,
       String assignments,
       String condition,
       Object... args) {
     List<Long> value =
         jdbc.queryForList(
-            SqlDialect.incrementUpdate(table, column, column + " + 1", assignments, condition)
+            SqlDialect.advanceUpdate(table, column, next, assignments, condition)
                 + " RETURNING "
                 + column,
             Long.class,

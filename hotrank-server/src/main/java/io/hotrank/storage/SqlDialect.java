@@ -93,16 +93,17 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
    * @param args the values bound to the placeholders of {@code assignments} then {@code condition}
    * @return the new value, or empty if no row matched
    */
-  java.util.OptionalLong incrementWhere(
+  java.util.OptionalLong advanceWhere(
       JdbcOperations jdbc,
       String table,
       String column,
+      String next,
       String assignments,
       String condition,
       Object... args);
 
-  /** {@code UPDATE <table> SET <column> = <increment>, <assignments> WHERE <condition>}. */
-  static String incrementUpdate(
+  /** {@code UPDATE <table> SET <column> = <next>, <assignments> WHERE <condition>}. */
+  static String advanceUpdate(
       String table, String column, String increment, String assignments, String condition) {
     return "UPDATE "
         + table

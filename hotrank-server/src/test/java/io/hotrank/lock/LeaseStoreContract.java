@@ -170,32 +170,142 @@ public abstract class LeaseStoreContract {
   @Test
   void theWatchdog_keepsALeaseAcrossManyTtls_andStopsForGoodOnRelease() throws Exception {
     String name = freshName();
-    LeaseStore a = store("instance-a");
+    CountingStore a = new CountingStore(store("instance-a"));
     LeaseStore b = store("instance-b");
-    Duration ttl = Duration.ofMillis(400);
+    Duration ttl = Duration.ofSeconds(1);
     List<String> lost = new CopyOnWriteArrayList<>();
     a.release(a.tryAcquire(freshName(), ttl).orElseThrow()); // connected, scripts loaded
     HeldLease held =
         watchdog().acquire(a, name, ttl, 0, (lease, reason) -> lost.add(reason)).orElseThrow();
 
-    long until = System.nanoTime() + Duration.ofMillis(2400).toNanos(); // six TTLs
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos(); // five TTLs
     int attempts = 0;
     while (System.nanoTime() < until) {
       assertThat(b.tryAcquire(name, ttl)).as("taken from a renewed holder").isEmpty();
       assertThat(held.isValid()).as("valid (lost: %s)", held.lostReason()).isTrue();
       attempts++;
-      Thread.sleep(20);
+      Thread.sleep(50);
     }
     assertThat(attempts).isGreaterThan(10);
+    assertThat(a.renewals.get()).as("renewals in five TTLs").isGreaterThanOrEqualTo(12);
     assertThat(lost).isEmpty();
 
     assertThat(held.release()).isTrue();
+    int renewalsAtRelease = a.renewals.get();
     assertThat(held.isValid()).isFalse();
     Lease next = b.tryAcquire(name, Duration.ofSeconds(5)).orElseThrow();
-    Thread.sleep(ttl.toMillis()); // a renewal after release would show as b losing its lease
+    Thread.sleep(ttl.toMillis()); // three renewal periods
+    assertThat(a.renewals.get()).as("renewals after release").isEqualTo(renewalsAtRelease);
     assertThat(b.inspect(name).holder()).isEqualTo("instance-b");
-    assertThat(lost).as("no renewal, hence no loss, after release").isEmpty();
+    assertThat(lost).as("no loss reported after release").isEmpty();
     assertThat(next.fence()).isGreaterThan(held.lease().fence());
+  }
+
+  /** A store that counts the renewals sent through it. */
+  private static final class CountingStore implements LeaseStore {
+    private final LeaseStore store;
+    private final AtomicInteger renewals = new AtomicInteger();
+
+    CountingStore(LeaseStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public String kind() {
+      return store.kind();
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
+      return store.tryAcquire(name, ttl, cycle);
+    }
+
+    @Override
+    public boolean claimCycle(Lease lease, long cycle) {
+      return store.claimCycle(lease, cycle);
+    }
+
+    @Override
+    public boolean renew(Lease lease, Duration ttl) {
+      renewals.incrementAndGet();
+      return store.renew(lease, ttl);
+    }
+
+    @Override
+    public boolean release(Lease lease) {
+      return store.release(lease);
+    }
+
+    @Override
+    public LeaseState inspect(String name) {
+      return store.inspect(name);
+    }
+
+    @Override
+    public long nowMillis() {
+      return store.nowMillis();
+    }
+  }
+
+  @Test
+  void theStoresClock_isEpochMilliseconds() {
+    long before = System.currentTimeMillis();
+    long store = store("instance-a").nowMillis();
+    // The store runs on this machine: the same clock, give or take rounding.
+    assertThat(store).isBetween(before - 1000, System.currentTimeMillis() + 1000);
+  }
+
+  /**
+   * Tokens are never below the store's clock in microseconds, so they keep growing when a counter
+   * is lost or a job moves to the other store; and they still grow when grants come faster.
+   */
+  @Test
+  void fences_followTheStoresClock_andStillIncreaseWithinAMicrosecond() {
+    String name = freshName();
+    LeaseStore a = store("instance-a");
+    long before = (System.currentTimeMillis() - 5_000) * 1000;
+    long previous = 0;
+    for (int i = 0; i < 20; i++) {
+      Lease lease = a.tryAcquire(name, Duration.ofSeconds(5)).orElseThrow();
+      assertThat(lease.fence()).isGreaterThan(Math.max(previous, before));
+      previous = lease.fence();
+      a.release(lease);
+    }
+    assertThat(previous).isLessThan((System.currentTimeMillis() + 5_000) * 1000);
+  }
+
+  @Test
+  void aLeaderClaimsEachCycleOnce_acrossHolders() {
+    String name = freshName();
+    LeaseStore a = store("instance-a");
+    LeaseStore b = store("instance-b");
+    long cycle = (System.currentTimeMillis() / 1000) * 1000;
+    Lease first = a.tryAcquire(name, Duration.ofSeconds(10)).orElseThrow();
+    assertThat(a.claimCycle(first, cycle)).isTrue();
+    assertThat(a.claimCycle(first, cycle)).as("the same cycle again").isFalse();
+    assertThat(b.claimCycle(new Lease(name, "instance-b/x", 0), cycle + 1000))
+        .as("a claim without the lease")
+        .isFalse();
+    assertThat(a.release(first)).isTrue();
+
+    Lease next = b.tryAcquire(name, Duration.ofSeconds(10)).orElseThrow();
+    assertThat(b.claimCycle(next, cycle)).as("a cycle the previous leader ran").isFalse();
+    assertThat(b.claimCycle(next, cycle + 1000)).isTrue();
+    assertThat(b.tryAcquire(name, Duration.ofSeconds(10), cycle + 1000)).isEmpty();
+  }
+
+  /** A cycle from an instance whose clock runs far ahead would shut the others out: refused. */
+  @Test
+  void aCycleFarAheadOfTheStoresClock_isRefused() {
+    String name = freshName();
+    LeaseStore a = store("instance-a");
+    long farAhead = System.currentTimeMillis() + Duration.ofHours(2).toMillis();
+    assertThat(a.tryAcquire(name, Duration.ofSeconds(10), farAhead)).isEmpty();
+    Lease lease = a.tryAcquire(name, Duration.ofSeconds(10)).orElseThrow();
+    assertThat(a.claimCycle(lease, farAhead)).isFalse();
+    assertThat(a.inspect(name).cycle()).isZero();
+    long now = (System.currentTimeMillis() / 1000) * 1000;
+    assertThat(a.claimCycle(lease, now)).as("a cycle of now").isTrue();
   }
 
   @Test

@@ -124,14 +124,16 @@ public class BoardJobs implements JobSource {
       Faults.point(name, "before-publish", "fence=" + context.fence());
       BoardSnapshot published =
           publisher.publish(board, result.computedAt(), result.entries(), context.fence());
-      log.info(
-          "Board '{}' v{} published ({} entries from {} scanned, computed {}, fence {})",
-          board.name(),
-          published.version(),
-          published.size(),
-          result.scanned(),
-          published.computedAt(),
-          context.fence());
+      if (published.computedAt().equals(result.computedAt())) {
+        log.info(
+            "Board '{}' v{} published ({} entries from {} scanned, computed {}, fence {})",
+            board.name(),
+            published.version(),
+            published.size(),
+            result.scanned(),
+            published.computedAt(),
+            context.fence());
+      }
       context.report(published);
     }
   }

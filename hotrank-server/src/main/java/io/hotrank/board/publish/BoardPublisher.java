@@ -80,6 +80,19 @@ public class BoardPublisher {
     if (saved == BoardSnapshotStore.Saved.STALE_FENCE) {
       throw rejected(board, version, fence, "db");
     }
+    if (saved == BoardSnapshotStore.Saved.NOT_NEWER) {
+      // Another publisher stored this version or a newer one: never put this content live under
+      // a number the database gives to other content.
+      log.warn(
+          "Board '{}' v{}: an equal or newer version is stored already; serving that one",
+          board.name(),
+          version);
+      return installed(
+          database
+              .find(board.name())
+              .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")),
+          snapshot);
+    }
     if (redisUp) {
       try {
         switch (redis.publish(snapshot, fence)) {
@@ -102,16 +115,6 @@ public class BoardPublisher {
       } catch (RuntimeException e) {
         failure("redis", board, version, e);
       }
-    } else if (saved == BoardSnapshotStore.Saved.NOT_NEWER) {
-      log.warn(
-          "Board '{}' v{}: Redis down and an equal or newer version stored; serving that one",
-          board.name(),
-          version);
-      return installed(
-          database
-              .find(board.name())
-              .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")),
-          snapshot);
     }
     local.install(snapshot);
     return snapshot;

@@ -101,6 +101,19 @@ public class BoardSnapshotStore {
         == 1;
   }
 
+  /** The fencing token a board's stored version was published under, if that version is stored. */
+  public java.util.OptionalLong fenceOf(String board, long version) {
+    List<Long> fence =
+        jdbc.queryForList(
+            "SELECT fence FROM hr_board_snapshot WHERE board = ? AND version = ?",
+            Long.class,
+            board,
+            version);
+    return fence.isEmpty()
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(fence.getFirst());
+  }
+
   /** The stored payload of a board. */
   public Optional<byte[]> find(String board) {
     List<String> payload =

@@ -54,6 +54,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final LocalBoards local;
   private final SnapshotSources sources;
   private final BoardRedisStore redis;
+  private final BoardSnapshotStore database;
   private final RedisReadGuard guard;
   private final ObjectProvider<ClientResources> clientResources;
   private final RedisConnectionFactory connections;
@@ -77,6 +78,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
       LocalBoards local,
       SnapshotSources sources,
       BoardRedisStore redis,
+      BoardSnapshotStore database,
       RedisReadGuard guard,
       ObjectProvider<ClientResources> clientResources,
       RedisConnectionFactory connections,
@@ -85,6 +87,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
     this.local = local;
     this.sources = sources;
     this.redis = redis;
+    this.database = database;
     this.guard = guard;
     this.clientResources = clientResources;
     this.connections = connections;
@@ -285,16 +288,29 @@ class BoardSync implements MessageListener, SmartLifecycle {
   }
 
   /**
-   * Writes a snapshot back under fence 0: it goes live only where no fenced publisher has published
-   * since Redis lost its data, so a write-back never hides a newer holder's board.
+   * Writes a snapshot back under the fencing token the database stored it with: it goes live unless
+   * a higher token has published since, so a write-back never hides a newer holder's board. A
+   * version the database does not hold (its write failed too) is not written back: its token is
+   * unknown here.
    */
   private void repairRedis(BoardSnapshot snapshot) {
     try {
-      if (redis.publish(snapshot, 0) == BoardRedisStore.Outcome.LIVE) {
+      java.util.OptionalLong fence = database.fenceOf(snapshot.board(), snapshot.version());
+      if (fence.isEmpty()) {
+        return;
+      }
+      BoardRedisStore.Outcome outcome = redis.publish(snapshot, fence.getAsLong());
+      if (outcome == BoardRedisStore.Outcome.LIVE) {
         log.info(
             "Board '{}' v{}: Redis held an older version; wrote this one back",
             snapshot.board(),
             snapshot.version());
+      } else {
+        log.debug(
+            "Board '{}' v{}: write-back to Redis refused ({})",
+            snapshot.board(),
+            snapshot.version(),
+            outcome);
       }
     } catch (RuntimeException e) {
       log.warn(

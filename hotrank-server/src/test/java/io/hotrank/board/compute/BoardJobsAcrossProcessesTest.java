@@ -346,7 +346,7 @@ class BoardJobsAcrossProcessesTest {
                           .findFirst(),
                   java.util.Optional::isPresent)
               .orElseThrow();
-      assertThat(refused.outcome()).isEqualTo("failed");
+      assertThat(refused.outcome()).isEqualTo("rejected");
       assertThat(stalled.output()).contains("publish under fence " + staleFence + " refused by db");
       assertThat(liveVersion(board))
           .as("%s live version", board)
@@ -391,7 +391,7 @@ class BoardJobsAcrossProcessesTest {
         }
       }
     }
-    assertThat(published).isGreaterThan(4 * CYCLES);
+    assertThat(published).as("own publishes logged").isGreaterThan(4 * CYCLES);
     contentsByVersion.forEach(
         (version, computed) ->
             assertThat(computed).as("computations published as %s", version).hasSize(1));
