@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -55,6 +56,9 @@ public class JobScheduler implements SmartLifecycle {
 
   private static final Duration POLL = Duration.ofMillis(50);
 
+  /** How long start waits for the first measurement of the lease stores' clocks. */
+  private static final Duration FIRST_CLOCK_CHECK = Duration.ofSeconds(3);
+
   /** How often each lease store's clock is measured again. */
   private static final Duration CLOCK_CHECK = Duration.ofSeconds(30);
 
@@ -78,6 +82,7 @@ public class JobScheduler implements SmartLifecycle {
 
   private final List<ScheduledFuture<?>> pending = new ArrayList<>();
   private @Nullable ScheduledExecutorService executor;
+  private @Nullable ScheduledExecutorService clockChecks;
   private volatile boolean firing;
   private volatile boolean cancelling;
   private volatile boolean running;
@@ -135,12 +140,26 @@ public class JobScheduler implements SmartLifecycle {
             (int) Math.min(4, triggered), Thread.ofPlatform().name("job-", 0).factory());
     pool.setRemoveOnCancelPolicy(true);
     executor = pool;
-    storeClocks.values().forEach(StoreClock::measure);
-    pool.scheduleWithFixedDelay(
+    // Measured on a thread of their own: a store that hangs delays neither start nor any fire.
+    ScheduledExecutorService measuring =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("job-clock").daemon(true).factory());
+    clockChecks = measuring;
+    ScheduledFuture<?> first =
+        measuring.schedule(
+            () -> storeClocks.values().forEach(StoreClock::measure), 0, TimeUnit.MILLISECONDS);
+    measuring.scheduleWithFixedDelay(
         () -> storeClocks.values().forEach(StoreClock::measure),
         CLOCK_CHECK.toMillis(),
         CLOCK_CHECK.toMillis(),
         TimeUnit.MILLISECONDS);
+    try {
+      first.get(FIRST_CLOCK_CHECK.toMillis(), TimeUnit.MILLISECONDS); // fire on it from the start
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      log.warn("Lease stores' clocks not measured within {}; measuring on", FIRST_CLOCK_CHECK);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     for (Entry entry : jobs.values()) {
       if (entry.definition().cron() != null) {
         scheduleAfter(entry, entry.fireClock().instant());
@@ -189,8 +208,12 @@ public class JobScheduler implements SmartLifecycle {
     } catch (Exception e) {
       log.debug("Job '{}' failed (logged by its decorators)", entry.status().job(), e);
     } finally {
+      // The next slot after this one, or after now when the store's clock moved back by more
+      // than a second (a corrected offset): waiting for the slot after `at` would then idle the
+      // job for as long as the clock was off. A slot run already is refused by the store.
       Instant now = entry.fireClock().instant();
-      scheduleAfter(entry, now.isAfter(at) ? now : at);
+      boolean movedBack = Duration.between(now, at).compareTo(Duration.ofSeconds(1)) > 0;
+      scheduleAfter(entry, now.isAfter(at) || movedBack ? now : at);
     }
   }
 
@@ -264,6 +287,9 @@ public class JobScheduler implements SmartLifecycle {
     ScheduledExecutorService pool = executor;
     if (pool != null) {
       pool.shutdownNow();
+    }
+    if (clockChecks != null) {
+      clockChecks.shutdownNow();
     }
     running = false;
   }

@@ -10,22 +10,31 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the job only under its lease (named as the job), with the lease's fence and with
  * cancellation when it is lost. {@code per-run}: acquired before each run, keyed by the scheduled
- * fire time, released after. {@code leader}: acquired once and kept by the watchdog across runs;
- * re-acquired at a later tick if lost. Throws {@link JobBusyException} when the lease is not
- * granted. Runs of one job on one instance are serialized by the scheduler.
+ * fire time, released after. {@code leader}: acquired once and kept by the watchdog across runs,
+ * each scheduled run first claiming its cycle in the store; re-acquired at a later tick if lost.
+ * Throws {@link JobBusyException} when the lease or the cycle is not granted. Runs of one job on
+ * one instance are serialized by the scheduler.
  */
 final class LeasedJob implements Job {
 
   private static final Logger log = LoggerFactory.getLogger(LeasedJob.class);
 
+  /** Scheduled runs in a row that fail, or whose cycle is refused, before a leader steps down. */
+  private static final int LEADER_STRIKES = 3;
+
+  /** Ticks a leader that stepped down sits out, so that another instance takes the lease. */
+  private static final int STEP_DOWN_TICKS = 3;
+
   private final Job inner;
   private final LeaseStore store;
   private final LeaseWatchdog watchdog;
   private final JobStatus status;
-  private static final int LEADER_FAILURES = 3;
 
+  /** Guarded by this. */
   private @Nullable HeldLease leader;
-  private int leaderFailures;
+
+  private int strikes;
+  private int sitOut;
 
   /** Whether the last acquire failed in the store: its outage is logged when it starts and ends. */
   private volatile boolean storeFailing;
@@ -44,18 +53,22 @@ final class LeasedJob implements Job {
 
   @Override
   public void run(JobContext context) throws Exception {
-    // A leader keeps its lease across runs. A run asked for on an instance that does not lead
-    // takes a lease for that run only: otherwise an instance that never fires the job (scheduling
-    // off) would become its leader, keep the lease renewed, and no cycle would run again.
-    boolean keep = status.settings().mode() == JobMode.LEADER && !(context.manual() && !leads());
+    boolean leaderMode = status.settings().mode() == JobMode.LEADER;
+    boolean scheduledLeaderRun = leaderMode && !context.manual();
     status.runFence(0);
     HeldLease lease;
+    boolean keep;
     try {
-      lease = keep ? leaderLease(context) : runLease(context);
-      if (keep
-          && !context.manual()
+      // A leader keeps its lease across runs. A run asked for on an instance that does not lead
+      // takes a lease for that run only: otherwise an instance that never fires the job
+      // (scheduling off) would become its leader, keep the lease renewed, and no cycle would run.
+      HeldLease led = leaderMode ? leaderLease(context) : null;
+      keep = led != null;
+      lease = keep ? led : runLease(context);
+      if (scheduledLeaderRun
           && !store.claimCycle(lease.lease(), context.scheduledAt().toEpochMilli())) {
-        throw new JobBusyException(name(), null); // a previous leader ran this cycle
+        strike("its cycle was refused (run by a previous leader, or this clock is off)");
+        throw new JobBusyException(name(), null);
       }
       storeUp();
     } catch (JobBusyException busy) {
@@ -72,7 +85,6 @@ final class LeasedJob implements Job {
       }
       throw e;
     }
-    status.holding(lease);
     status.runFence(lease.lease().fence());
     boolean failed = true;
     try {
@@ -85,33 +97,68 @@ final class LeasedJob implements Job {
       if (!keep) {
         status.holding(null);
         lease.release();
-      } else {
-        leaderRan(failed);
+      } else if (scheduledLeaderRun) {
+        if (failed) {
+          strike("it failed");
+        } else {
+          clearStrikes();
+        }
       }
     }
   }
 
-  /** Whether this instance holds the leader lease. */
-  private synchronized boolean leads() {
-    return leader != null && leader.isValid();
+  /**
+   * The leader lease for this run: the one held if still valid; for a scheduled run, a newly
+   * acquired one; for a run asked for, null when this instance does not lead.
+   */
+  private synchronized @Nullable HeldLease leaderLease(JobContext context) {
+    if (leader != null && leader.isValid()) {
+      return leader;
+    }
+    if (leader != null) {
+      leader.release(); // lost or expired locally: free it in case the store still holds it
+      leader = null;
+      status.holding(null);
+    }
+    if (context.manual()) {
+      return null;
+    }
+    if (sitOut > 0) {
+      sitOut--;
+      throw new JobBusyException(name(), null);
+    }
+    leader =
+        watchdog
+            .acquire(store, name(), status.settings().leaseTtl(), 0, status::leaseLost)
+            .orElseThrow(() -> busy(context));
+    status.holding(leader);
+    return leader;
   }
 
   /**
-   * A leader that fails {@value #LEADER_FAILURES} runs in a row hands its lease back, so that an
-   * instance in better health (its own database pool, its own network) can take over.
+   * A leader whose scheduled runs fail, or whose cycles are refused, {@value #LEADER_STRIKES} times
+   * in a row hands its lease back and sits out a few ticks, so that an instance in better health
+   * (its own database pool, network, clock) can take over.
    */
-  private synchronized void leaderRan(boolean failed) {
-    leaderFailures = failed ? leaderFailures + 1 : 0;
-    if (leaderFailures >= LEADER_FAILURES && leader != null) {
-      log.warn(
-          "Job '{}': {} failed runs in a row as leader; releasing the lease for another instance",
-          name(),
-          leaderFailures);
-      leader.release();
-      leader = null;
-      status.holding(null);
-      leaderFailures = 0;
+  private synchronized void strike(String why) {
+    if (++strikes < LEADER_STRIKES || leader == null) {
+      return;
     }
+    log.warn(
+        "Job '{}': {} scheduled runs in a row went wrong as leader (last: {}); handing the lease"
+            + " to another instance",
+        name(),
+        strikes,
+        why);
+    leader.release();
+    leader = null;
+    status.holding(null);
+    strikes = 0;
+    sitOut = STEP_DOWN_TICKS;
+  }
+
+  private synchronized void clearStrikes() {
+    strikes = 0;
   }
 
   private void storeUp() {
@@ -123,24 +170,12 @@ final class LeasedJob implements Job {
 
   private HeldLease runLease(JobContext context) {
     long cycle = context.manual() ? 0 : context.scheduledAt().toEpochMilli();
-    return watchdog
-        .acquire(store, name(), status.settings().leaseTtl(), cycle, status::leaseLost)
-        .orElseThrow(() -> busy(context));
-  }
-
-  private synchronized HeldLease leaderLease(JobContext context) {
-    if (leader != null && leader.isValid()) {
-      return leader;
-    }
-    if (leader != null) {
-      leader.release(); // lost or expired locally: free it in case the store still holds it
-      leader = null;
-    }
-    leader =
+    HeldLease lease =
         watchdog
-            .acquire(store, name(), status.settings().leaseTtl(), 0, status::leaseLost)
+            .acquire(store, name(), status.settings().leaseTtl(), cycle, status::leaseLost)
             .orElseThrow(() -> busy(context));
-    return leader;
+    status.holding(lease);
+    return lease;
   }
 
   /** Names the holder for a run asked for over HTTP; a scheduled tick does not spend a query. */

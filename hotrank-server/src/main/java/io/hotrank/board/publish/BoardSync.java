@@ -10,6 +10,7 @@ import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.resource.ClientResources;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -280,44 +281,39 @@ class BoardSync implements MessageListener, SmartLifecycle {
     if (sources.databaseVersion(board) > held) {
       sources.fromDatabase(board).ifPresent(snapshot -> install(snapshot, "db"));
     } else if (live >= 0 && live < held) {
-      BoardSnapshot mine = local.get(board);
-      if (mine != null) {
-        repairRedis(mine);
-      }
+      repairRedis(board, held);
     }
   }
 
   /**
-   * Writes a snapshot back under the fencing token the database stored it with: it goes live unless
-   * a higher token has published since, so a write-back never hides a newer holder's board. A
-   * version the database does not hold (its write failed too) is not written back: its token is
-   * unknown here.
+   * Writes the database's snapshot of a board back to Redis, under the fencing token it was stored
+   * with, when it is the version this instance holds: it goes live unless a higher token has
+   * published since, so a write-back never hides a newer holder's board, and the bytes are the
+   * stored ones, never a local copy that another publisher's content may share a number with. A
+   * version the database does not hold (its write failed too) is left for the next publish.
    */
-  private void repairRedis(BoardSnapshot snapshot) {
+  private void repairRedis(String board, long held) {
     try {
-      java.util.OptionalLong fence = database.fenceOf(snapshot.board(), snapshot.version());
-      if (fence.isEmpty()) {
+      Optional<BoardSnapshot> stored = sources.fromDatabase(board);
+      if (stored.isEmpty() || stored.get().version() != held) {
         return;
+      }
+      BoardSnapshot snapshot = stored.get();
+      java.util.OptionalLong fence = database.fenceOf(board, snapshot.version());
+      if (fence.isEmpty()) {
+        return; // replaced meanwhile
       }
       BoardRedisStore.Outcome outcome = redis.publish(snapshot, fence.getAsLong());
       if (outcome == BoardRedisStore.Outcome.LIVE) {
         log.info(
-            "Board '{}' v{}: Redis held an older version; wrote this one back",
-            snapshot.board(),
+            "Board '{}' v{}: Redis held an older version; wrote the stored one back",
+            board,
             snapshot.version());
       } else {
-        log.debug(
-            "Board '{}' v{}: write-back to Redis refused ({})",
-            snapshot.board(),
-            snapshot.version(),
-            outcome);
+        log.debug("Board '{}' v{}: write-back to Redis refused ({})", board, held, outcome);
       }
     } catch (RuntimeException e) {
-      log.warn(
-          "Board '{}': could not write v{} back to Redis ({})",
-          snapshot.board(),
-          snapshot.version(),
-          e.toString());
+      log.warn("Board '{}': could not write v{} back to Redis ({})", board, held, e.toString());
     }
   }
 
