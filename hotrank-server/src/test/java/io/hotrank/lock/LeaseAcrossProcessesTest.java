@@ -33,7 +33,7 @@ class LeaseAcrossProcessesTest {
   @Test
   void twoProcessesOnRedis_neverHoldALeaseAtOnce() throws Exception {
     try (SharedRedis redis = new SharedRedis()) {
-      String url = TestEngines.env("HOTRANK_TEST_REDIS_URL").orElse("redis://127.0.0.1:6379");
+      String url = redis.url();
       String name = "hammer-" + UUID.randomUUID();
       Path record = dir.resolve("redis.record");
       Process other = child("redis", url, "-", redis.prefix(), name, record);

@@ -1,25 +1,35 @@
 package io.hotrank.support;
 
 import java.net.URI;
+import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A connection to the shared Redis ({@code HOTRANK_TEST_REDIS_URL}, else localhost) for tests that
- * drive a store directly, with a key prefix of its own: closing deletes its keys, never anyone
- * else's.
+ * A connection, for tests that drive a store directly, to the shared Redis ({@code
+ * HOTRANK_TEST_REDIS_URL}) or, when none is named, to a Redis process of the test's own. Its keys
+ * carry a prefix of their own: closing deletes them, never anyone else's, and stops the own Redis.
  */
 public final class SharedRedis implements AutoCloseable {
 
   private final LettuceConnectionFactory connections;
   private final StringRedisTemplate redis;
   private final String prefix = "hrtest:" + UUID.randomUUID() + ":";
+  private final @Nullable RedisProcess own;
+  private final String url;
 
   public SharedRedis() {
-    URI uri =
-        URI.create(TestEngines.env("HOTRANK_TEST_REDIS_URL").orElse("redis://127.0.0.1:6379"));
+    Optional<String> shared = TestEngines.env("HOTRANK_TEST_REDIS_URL");
+    try {
+      own = shared.isPresent() ? null : RedisProcess.start();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    url = own == null ? shared.orElseThrow() : own.url();
+    URI uri = URI.create(url);
     connections =
         new LettuceConnectionFactory(
             new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
@@ -31,6 +41,11 @@ public final class SharedRedis implements AutoCloseable {
 
   public StringRedisTemplate template() {
     return redis;
+  }
+
+  /** The Redis URL, for other processes of the test. */
+  public String url() {
+    return url;
   }
 
   /** The prefix of this connection's keys. */
@@ -45,5 +60,12 @@ public final class SharedRedis implements AutoCloseable {
       redis.delete(keys);
     }
     connections.destroy();
+    if (own != null) {
+      try {
+        own.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("stopping the test's Redis", e);
+      }
+    }
   }
 }
