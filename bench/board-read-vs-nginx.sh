@@ -26,10 +26,7 @@ NGINX_WORKERS=${NGINX_WORKERS:-auto}
 VARIANT=${VARIANT:-}                # appended to the report heading, to keep several variants
 READ_PORT=${READ_PORT:-}            # set: measure hotrank's Netty read port (hotrank.read-server.port)
 
-if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+source bench/java.sh # the scripts run from the repository root
 
 if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
   echo "bench: installing wrk and nginx"

@@ -4,10 +4,7 @@
 #   bench/board-snapshot-jmh.sh      # writes its section of BENCHMARKS.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+source bench/java.sh # the scripts run from the repository root
 ./mvnw -q -DskipTests install
 CP_FILE=$(mktemp)
 ./mvnw -q -pl hotrank-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE"

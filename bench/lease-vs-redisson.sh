@@ -24,10 +24,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+source bench/java.sh # the scripts run from the repository root
 
 export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
 export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"

@@ -9,7 +9,6 @@ import io.hotrank.lock.LeaseStore;
 import io.hotrank.lock.RedisLeaseStore;
 import io.hotrank.storage.SqlDialect;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +31,6 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
@@ -364,7 +362,7 @@ public final class LeaseBench {
         }
       }
     }
-    String loadBefore = loadAverage();
+    String loadBefore = BenchMachine.loadAverage();
     Instant started = Instant.now();
     System.out.printf(
         Locale.ROOT,
@@ -422,7 +420,7 @@ public final class LeaseBench {
         }
       }
     }
-    String load = loadBefore + " before, " + loadAverage() + " after";
+    String load = loadBefore + " before, " + BenchMachine.loadAverage() + " after";
     String report = report(options, groups, aggregates, versions, started, load);
     System.out.println();
     System.out.println(report);
@@ -848,34 +846,8 @@ public final class LeaseBench {
     }
   }
 
-  private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
-      return fields[0] + " / " + fields[1] + " / " + fields[2];
-    } catch (IOException | RuntimeException e) {
-      return "n/a";
-    }
-  }
-
   private static String machine() {
-    String cpu = "unknown CPU";
-    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      cpu =
-          lines
-              .filter(l -> l.startsWith("model name"))
-              .map(l -> l.substring(l.indexOf(':') + 1).strip())
-              .findFirst()
-              .orElse(cpu);
-    } catch (IOException | UncheckedIOException e) {
-      // not Linux
-    }
-    return Runtime.getRuntime().availableProcessors()
-        + " CPUs (nproc), "
-        + cpu
-        + ", "
-        + System.getProperty("os.name")
-        + " "
-        + System.getProperty("os.arch")
+    return BenchMachine.describe()
         + "; clients, Redis and PostgreSQL on the same machine over TCP (127.0.0.1)";
   }
 

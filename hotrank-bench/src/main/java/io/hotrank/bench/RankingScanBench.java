@@ -6,7 +6,6 @@ import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.compute.BoardJobs;
 import io.hotrank.item.CounterStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -290,7 +289,7 @@ public final class RankingScanBench {
     String pageSize =
         context.getEnvironment().getProperty("hotrank.board.scan-page-size", "2000 (default)");
 
-    String loadBefore = loadAverage();
+    String loadBefore = BenchMachine.loadAverage();
     HeapProbe heap = new HeapProbe();
     List<Long> rawJoin = new ArrayList<>();
     List<Long> rawOwn = new ArrayList<>();
@@ -359,7 +358,7 @@ public final class RankingScanBench {
       }
     }
     long rowsAfter = countWindow(jdbc, RAW_OWN);
-    String load = loadBefore + " before the rounds, " + loadAverage() + " after";
+    String load = loadBefore + " before the rounds, " + BenchMachine.loadAverage() + " after";
 
     Result result =
         new Result(
@@ -476,15 +475,6 @@ public final class RankingScanBench {
   }
 
   /** The 1, 5 and 15 minute load averages, or "n/a" off Linux. */
-  private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
-      return fields[0] + " / " + fields[1] + " / " + fields[2];
-    } catch (IOException | RuntimeException e) {
-      return "n/a";
-    }
-  }
-
   /** The plan PostgreSQL picks for a raw scan (EXPLAIN, no ANALYZE), as its nodes top down. */
   private static String plan(JdbcTemplate jdbc, RawScan scan) {
     List<String> lines =
@@ -911,25 +901,7 @@ public final class RankingScanBench {
   /** Where the run happens, as reported. */
   record Environment(String machine, String jvm, String xmx, String postgres) {
     static Environment detect(String pgVersion) {
-      String cpu = "unknown CPU";
-      try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-        cpu =
-            lines
-                .filter(l -> l.startsWith("model name"))
-                .map(l -> l.substring(l.indexOf(':') + 1).strip())
-                .findFirst()
-                .orElse(cpu);
-      } catch (IOException | UncheckedIOException e) {
-        // not Linux; keep "unknown CPU"
-      }
-      String machine =
-          Runtime.getRuntime().availableProcessors()
-              + " CPUs (nproc), "
-              + cpu
-              + ", "
-              + System.getProperty("os.name")
-              + " "
-              + System.getProperty("os.arch");
+      String machine = BenchMachine.describe();
       String jvm =
           System.getProperty("java.vm.name")
               + " "

@@ -51,7 +51,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
             "name = ? AND expires_at <= " + now + " AND cycle < ? AND ? <= " + now + " + ?",
             token,
-            RedisLeaseStore.ttlMillis(ttl),
+            LeaseStore.ttlMillis(ttl),
             cycle,
             name,
             cycle > 0 ? cycle : Long.MAX_VALUE,
@@ -86,7 +86,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 + now
                 + " + ? WHERE name = ? AND owner = ? AND expires_at > "
                 + now,
-            RedisLeaseStore.ttlMillis(ttl),
+            LeaseStore.ttlMillis(ttl),
             lease.name(),
             lease.token())
         == 1;

@@ -66,4 +66,13 @@ public interface LeaseStore {
 
   /** What the store knows of the name. */
   LeaseState inspect(String name);
+
+  /** A time to live in milliseconds, as the stores send it; refuses one under a millisecond. */
+  static long ttlMillis(Duration ttl) {
+    long millis = ttl.toMillis();
+    if (millis < 1) {
+      throw new IllegalArgumentException("lease time to live " + ttl + " is under a millisecond");
+    }
+    return millis;
+  }
 }

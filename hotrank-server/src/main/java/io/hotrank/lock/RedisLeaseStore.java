@@ -60,7 +60,7 @@ public final class RedisLeaseStore implements LeaseStore {
             ACQUIRE,
             keys(name),
             token,
-            Long.toString(ttlMillis(ttl)),
+            Long.toString(LeaseStore.ttlMillis(ttl)),
             Long.toString(cycle),
             Long.toString(highestFence.getOrDefault(name, 0L) + 1),
             Long.toString(CYCLE_LEAD_LIMIT.toMillis()));
@@ -107,7 +107,10 @@ public final class RedisLeaseStore implements LeaseStore {
   public boolean renew(Lease lease, Duration ttl) {
     Long renewed =
         redis.execute(
-            RENEW, List.of(ownerKey(lease.name())), lease.token(), Long.toString(ttlMillis(ttl)));
+            RENEW,
+            List.of(ownerKey(lease.name())),
+            lease.token(),
+            Long.toString(LeaseStore.ttlMillis(ttl)));
     return renewed != null && renewed == 1L;
   }
 
@@ -150,13 +153,5 @@ public final class RedisLeaseStore implements LeaseStore {
 
   private String ownerKey(String name) {
     return prefix + "{l:" + name + "}:owner";
-  }
-
-  static long ttlMillis(Duration ttl) {
-    long millis = ttl.toMillis();
-    if (millis < 1) {
-      throw new IllegalArgumentException("lease time to live " + ttl + " is under a millisecond");
-    }
-    return millis;
   }
 }
