@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the package structure one that new capabilities can join without cycles: no cycle between
- * top-level packages; the shared parts (problem, time, storage, cache, web, embedded, lock, job)
- * know no capability; capabilities are layered (items, then events and boards, then ops); and a
- * board sub-package is internal to boards, which are themselves layered (publish, then compute and
- * read).
+ * top-level packages; the shared parts (problem, time, storage, cache, web, embedded, lock, job,
+ * task) know no capability; capabilities are layered (items, then events and boards, then ops); and
+ * a board sub-package is internal to boards, which are themselves layered (publish, then compute
+ * and read).
  */
 class ModuleBoundariesTest {
 
@@ -41,6 +41,7 @@ class ModuleBoundariesTest {
     assertThat(hotrank.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
     assertThat(hotrank.contain("io.hotrank.lock.JdbcLeaseStore")).isTrue();
     assertThat(hotrank.contain("io.hotrank.job.JobScheduler")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.task.TaskEngine")).isTrue();
   }
 
   @Test
@@ -60,7 +61,8 @@ class ModuleBoundariesTest {
             "io.hotrank.web..",
             "io.hotrank.embedded..",
             "io.hotrank.lock..",
-            "io.hotrank.job..")
+            "io.hotrank.job..",
+            "io.hotrank.task..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(CAPABILITIES)
@@ -76,6 +78,18 @@ class ModuleBoundariesTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.hotrank.job..")
+        .check(hotrank);
+  }
+
+  /** Jobs know neither engine beside their own; the task platform builds on jobs. */
+  @Test
+  void jobs_knowNoTask() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.hotrank.job..", "io.hotrank.lock..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.hotrank.task..")
         .check(hotrank);
   }
 
@@ -167,7 +181,8 @@ class ModuleBoundariesTest {
         .that()
         .resideInAnyPackage(CAPABILITIES)
         .or()
-        .resideInAnyPackage("io.hotrank.cache..", "io.hotrank.lock..", "io.hotrank.job..")
+        .resideInAnyPackage(
+            "io.hotrank.cache..", "io.hotrank.lock..", "io.hotrank.job..", "io.hotrank.task..")
         .should()
         .callMethod(System.class, "nanoTime")
         .orShould()

@@ -15,6 +15,7 @@ public final class JobContext {
   private final Instant scheduledAt;
   private final boolean manual;
   private final long fence;
+  private final String parameters;
   private final BooleanSupplier cancelled;
   private final AtomicReference<@Nullable Object> result;
 
@@ -23,12 +24,14 @@ public final class JobContext {
       Instant scheduledAt,
       boolean manual,
       long fence,
+      String parameters,
       BooleanSupplier cancelled,
       AtomicReference<@Nullable Object> result) {
     this.job = job;
     this.scheduledAt = scheduledAt;
     this.manual = manual;
     this.fence = fence;
+    this.parameters = parameters;
     this.cancelled = cancelled;
     this.result = result;
   }
@@ -40,16 +43,35 @@ public final class JobContext {
    */
   public static JobContext of(
       String job, Instant scheduledAt, boolean manual, BooleanSupplier cancelled) {
-    return new JobContext(job, scheduledAt, manual, 0, cancelled, new AtomicReference<>());
+    return of(job, scheduledAt, manual, "{}", cancelled);
   }
 
-  /** This context under a lease: its fence, and cancelled also when the lease is lost. */
+  /**
+   * The context of a run before any lease, with parameters.
+   *
+   * @param parameters a JSON object the job reads its parameters from (a task's)
+   */
+  public static JobContext of(
+      String job,
+      Instant scheduledAt,
+      boolean manual,
+      String parameters,
+      BooleanSupplier cancelled) {
+    return new JobContext(
+        job, scheduledAt, manual, 0, parameters, cancelled, new AtomicReference<>());
+  }
+
+  /**
+   * This context under a lease (or a task's claim): its fence, and cancelled also when the lease is
+   * lost.
+   */
   public JobContext underLease(long fence, BooleanSupplier leaseLost) {
     return new JobContext(
         job,
         scheduledAt,
         manual,
         fence,
+        parameters,
         () -> leaseLost.getAsBoolean() || cancelled.getAsBoolean(),
         result);
   }
@@ -73,6 +95,11 @@ public final class JobContext {
     return fence;
   }
 
+  /** The run's parameters, a JSON object: a task's, or {@code {}}. */
+  public String parameters() {
+    return parameters;
+  }
+
   /** Whether the run should stop: the lease was lost, or the service is shutting down. */
   public boolean cancelled() {
     return cancelled.getAsBoolean();
@@ -90,7 +117,8 @@ public final class JobContext {
     result.set(value);
   }
 
-  @Nullable Object result() {
+  /** What the job reported, or null. */
+  public @Nullable Object result() {
     return result.get();
   }
 }

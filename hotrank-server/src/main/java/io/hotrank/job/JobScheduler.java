@@ -62,13 +62,22 @@ public class JobScheduler implements SmartLifecycle {
   /** How often each lease store's clock is measured again. */
   private static final Duration CLOCK_CHECK = Duration.ofSeconds(30);
 
-  /** A job as the scheduler holds it. */
+  /**
+   * A job as the scheduler holds it; {@code engine} is null when the scheduler fires it itself, and
+   * otherwise the engine that does.
+   */
   private record Entry(
       JobDefinition definition,
       Job decorated,
       JobStatus status,
       ReentrantLock running,
-      StoreClock fireClock) {}
+      StoreClock fireClock,
+      @Nullable JobEngine engine) {
+
+    boolean firedHere() {
+      return engine == null && definition.cron() != null;
+    }
+  }
 
   private final Map<String, Entry> jobs = new LinkedHashMap<>();
   private final Duration grace;
@@ -89,6 +98,7 @@ public class JobScheduler implements SmartLifecycle {
 
   JobScheduler(
       List<JobSource> sources,
+      List<JobEngine> engines,
       JobProperties defaults,
       JobOverrides overrides,
       LeaseStores stores,
@@ -99,24 +109,48 @@ public class JobScheduler implements SmartLifecycle {
       Ticker ticker) {
     this.grace = defaults.shutdownGrace();
     this.clock = clock;
+    Map<String, JobEngine> enginesByName = new LinkedHashMap<>();
+    engines.forEach(engine -> enginesByName.put(engine.name(), engine));
+    Map<String, Job> unleased = new LinkedHashMap<>();
+    Map<String, Map<String, JobDefinition>> declared = new LinkedHashMap<>();
     for (JobSource source : sources) {
       for (JobDefinition definition : source.jobs()) {
         String name = definition.job().name();
         JobSettings settings = overrides.settingsOf(name, defaults);
+        JobEngine engine = engineOf(name, settings, enginesByName);
         JobStatus status = new JobStatus(name, settings);
+        meters.gauge(
+            "hotrank.job.consecutive.failures",
+            List.of(io.micrometer.core.instrument.Tag.of("job", name)),
+            status.consecutiveFailuresGauge());
         Job decorated =
             JobBuilder.of(definition.job())
                 .logged(instance.value(), ticker)
                 .leased(stores.of(settings.store()), watchdog, status)
                 .observed(meters, status, clock, ticker)
                 .build();
+        unleased.put(
+            name,
+            JobBuilder.of(definition.job())
+                .logged(instance.value(), ticker)
+                .observed(meters, status, clock, ticker)
+                .build());
+        if (engine != null) {
+          declared.computeIfAbsent(engine.name(), e -> new LinkedHashMap<>()).put(name, definition);
+        }
         StoreClock fireClock =
             storeClocks.computeIfAbsent(settings.store(), kind -> new StoreClock(stores.of(kind)));
-        if (jobs.put(name, new Entry(definition, decorated, status, new ReentrantLock(), fireClock))
-            != null) {
+        Entry entry =
+            new Entry(definition, decorated, status, new ReentrantLock(), fireClock, engine);
+        if (jobs.put(name, entry) != null) {
           throw new IllegalStateException("two jobs are named '" + name + "'");
         }
       }
+    }
+    for (JobEngine engine : engines) {
+      engine.adopt(
+          java.util.Collections.unmodifiableMap(unleased),
+          declared.getOrDefault(engine.name(), Map.of()));
     }
     for (String configured : overrides.jobs().keySet()) {
       if (!jobs.containsKey(configured)) {
@@ -126,12 +160,31 @@ public class JobScheduler implements SmartLifecycle {
     }
   }
 
+  private static @Nullable JobEngine engineOf(
+      String job, JobSettings settings, Map<String, JobEngine> engines) {
+    if (settings.engine().equals(JobSettings.LEASE_ENGINE)) {
+      return null;
+    }
+    JobEngine engine = engines.get(settings.engine());
+    if (engine == null) {
+      throw new IllegalArgumentException(
+          "hotrank.jobs."
+              + job
+              + ".engine="
+              + settings.engine()
+              + " is not an engine; known: "
+              + JobSettings.LEASE_ENGINE
+              + (engines.isEmpty() ? "" : ", " + String.join(", ", engines.keySet())));
+    }
+    return engine;
+  }
+
   @Override
   public synchronized void start() {
     running = true;
     firing = true;
     cancelling = false;
-    long triggered = jobs.values().stream().filter(e -> e.definition().cron() != null).count();
+    long triggered = jobs.values().stream().filter(Entry::firedHere).count();
     if (triggered == 0) {
       return;
     }
@@ -161,12 +214,12 @@ public class JobScheduler implements SmartLifecycle {
       Thread.currentThread().interrupt();
     }
     for (Entry entry : jobs.values()) {
-      if (entry.definition().cron() != null) {
+      if (entry.firedHere()) {
         scheduleAfter(entry, entry.fireClock().instant());
       }
     }
     jobs.values().stream()
-        .filter(e -> e.definition().cron() != null)
+        .filter(Entry::firedHere)
         .forEach(
             e ->
                 log.info(
@@ -181,7 +234,7 @@ public class JobScheduler implements SmartLifecycle {
   private synchronized void scheduleAfter(Entry entry, Instant after) {
     ScheduledExecutorService pool = executor;
     CronExpression cron = entry.definition().cron();
-    if (!firing || pool == null || cron == null) {
+    if (!firing || pool == null || cron == null || !entry.firedHere()) {
       return;
     }
     ZonedDateTime next = cron.next(after.atZone(ZoneOffset.UTC));
@@ -219,7 +272,8 @@ public class JobScheduler implements SmartLifecycle {
 
   /**
    * Runs a job now, on the calling thread, under its lease, after this instance's run of it in
-   * progress (waited for, bounded). In {@code per-run} mode a run elsewhere is waited for too.
+   * progress (waited for, bounded). In {@code per-run} mode a run elsewhere is waited for too. A
+   * job on another engine is run as that engine does it.
    *
    * @return what the job {@linkplain JobContext#report reported}, or null
    * @throws IllegalArgumentException if no such job exists
@@ -231,6 +285,12 @@ public class JobScheduler implements SmartLifecycle {
     Entry entry = jobs.get(name);
     if (entry == null) {
       throw new IllegalArgumentException("no job '" + name + "'");
+    }
+    if (entry.engine() != null) {
+      if (cancelling || !firing) {
+        throw new JobCancelledException(name);
+      }
+      return entry.engine().runNow(name);
     }
     long polls = MANUAL_WAIT.toMillis() / POLL.toMillis();
     while (true) {

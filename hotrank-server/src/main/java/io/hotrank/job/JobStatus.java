@@ -28,7 +28,7 @@ public final class JobStatus {
   private volatile @Nullable String lastLeaseLoss;
   private volatile long runFence;
 
-  JobStatus(String job, JobSettings settings) {
+  public JobStatus(String job, JobSettings settings) {
     this.job = job;
     this.settings = settings;
   }

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/admin/jobs}: each job with its settings, who holds its lease now (from the
  * lease store, so the same on every instance), and its last run and consecutive failures on the
- * instance that answers.
+ * instance that answers. Jobs on the task engine show their task under {@code /api/v1/admin/tasks}.
  */
 @RestController
 class JobsAdminController {
@@ -34,10 +34,14 @@ class JobsAdminController {
     for (JobStatus status : scheduler.statuses()) {
       Map<String, Object> job = new LinkedHashMap<>();
       job.put("name", status.job());
+      job.put("engine", status.settings().engine());
       job.put("mode", status.settings().mode().configName());
       job.put("store", status.settings().store());
       job.put("leaseTtlMs", status.settings().leaseTtl().toMillis());
-      job.put("lease", lease(status));
+      // A job on another engine (the task platform) is claimed there, not under a lease.
+      job.put(
+          "lease",
+          status.settings().engine().equals(JobSettings.LEASE_ENGINE) ? lease(status) : null);
       job.put("heldHere", status.held() != null);
       JobStatus.Run run = status.lastRun();
       job.put("lastRun", run == null ? null : run(run));

@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Measures every run: a timer {@code hotrank.job.runs} per job and outcome ({@code succeeded},
  * {@code skipped} when the lease went elsewhere, {@code cancelled}, {@code rejected} when a fenced
- * write was refused, {@code failed}), the gauge {@code hotrank.job.consecutive.failures} an alert
- * can watch, and the job's {@link JobStatus}. Meters are registered up front: nothing on a run's
- * path creates one.
+ * write was refused, {@code failed}) and the job's {@link JobStatus}, whose consecutive failures
+ * the scheduler shows as the gauge {@code hotrank.job.consecutive.failures}. Meters are registered
+ * up front: nothing on a run's path creates one.
  */
 final class ObservedJob implements Job {
 
@@ -37,10 +37,6 @@ final class ObservedJob implements Job {
       timers.put(
           outcome, meters.timer("hotrank.job.runs", "job", inner.name(), "outcome", outcome));
     }
-    meters.gauge(
-        "hotrank.job.consecutive.failures",
-        List.of(io.micrometer.core.instrument.Tag.of("job", inner.name())),
-        status.consecutiveFailuresGauge());
   }
 
   @Override
@@ -79,7 +75,7 @@ final class ObservedJob implements Job {
                 started,
                 clock.instant(),
                 outcome,
-                status.runFence(),
+                context.fence() > 0 ? context.fence() : status.runFence(),
                 error));
       }
     }

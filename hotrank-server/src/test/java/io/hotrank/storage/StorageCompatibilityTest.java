@@ -179,6 +179,26 @@ abstract class StorageCompatibilityTest {
     }
   }
 
+  /** The task platform's contract on this engine. */
+  @Nested
+  class Tasks extends io.hotrank.task.TaskEngineContract {
+
+    @Override
+    protected JdbcTemplate jdbc() {
+      return jdbc;
+    }
+
+    @Override
+    protected SqlDialect dialect() {
+      return dialect;
+    }
+
+    @Override
+    protected TransactionTemplate tx() {
+      return tx;
+    }
+  }
+
   @Test
   void everyConnection_runsInTheForcedNonUtcSessionTimeZone() {
     String zone = jdbc.queryForObject(readSessionTimeZone(), String.class);

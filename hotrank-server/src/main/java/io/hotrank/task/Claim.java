@@ -1,0 +1,85 @@
+package io.hotrank.task;
+
+import io.hotrank.task.TaskStore.Kind;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A run this instance claimed and has not finished: what the worker runs and the heartbeat thread
+ * renews. Its cancellation turns true, for good, when the run times out, when a renewal finds the
+ * row taken over, or when renewals could not be written for the heartbeat timeout.
+ */
+final class Claim {
+
+  final TaskRow task;
+  final Kind kind;
+  final long fence;
+  final long fireTime;
+
+  /** The database's time when the run was claimed (estimated from the last poll). */
+  final long startedAt;
+
+  /** Ticker reading at the claim, and at the send of the last renewal that was written. */
+  final long claimedNanos;
+
+  private volatile long renewedNanos;
+  private volatile @Nullable String lost;
+  private volatile boolean timedOut;
+
+  Claim(TaskRow task, Kind kind, long fence, long fireTime, long startedAt, long nanos) {
+    this.task = task;
+    this.kind = kind;
+    this.fence = fence;
+    this.fireTime = fireTime;
+    this.startedAt = startedAt;
+    this.claimedNanos = nanos;
+    this.renewedNanos = nanos;
+  }
+
+  boolean manual() {
+    return kind == Kind.TRIGGERED || kind == Kind.NOW || (kind == Kind.TAKEOVER && task.manual());
+  }
+
+  /** The attempt this run is: a takeover or a retry keeps its cycle's. */
+  int attempt() {
+    return manual() ? 0 : task.attempt();
+  }
+
+  boolean cancelled() {
+    return lost != null || timedOut;
+  }
+
+  /** Why the claim was lost, or null while it holds. */
+  @Nullable String lost() {
+    return lost;
+  }
+
+  boolean timedOut() {
+    return timedOut;
+  }
+
+  long renewedNanos() {
+    return renewedNanos;
+  }
+
+  void renewed(long sentNanos) {
+    renewedNanos = sentNanos;
+  }
+
+  /** Marks the claim lost; true the first time. */
+  synchronized boolean lose(String reason) {
+    if (lost != null) {
+      return false;
+    }
+    lost = reason;
+    return true;
+  }
+
+  /** Marks the run timed out; true the first time. */
+  synchronized boolean timeOut() {
+    if (timedOut) {
+      return false;
+    }
+    timedOut = true;
+    return true;
+  }
+}

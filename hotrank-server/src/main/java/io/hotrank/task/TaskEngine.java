@@ -1,0 +1,690 @@
+package io.hotrank.task;
+
+import io.hotrank.job.Job;
+import io.hotrank.job.JobBusyException;
+import io.hotrank.job.JobCancelledException;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobDefinition;
+import io.hotrank.job.JobEngine;
+import io.hotrank.job.StaleFenceException;
+import io.hotrank.lock.InstanceId;
+import io.hotrank.task.TaskStore.Kind;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs tasks: a poller thread claims due, triggered and abandoned tasks by compare-and-set, up to
+ * {@code hotrank.task.max-concurrent} at once (a semaphore), and hands each to a worker; a
+ * heartbeat thread renews the runs in progress and cancels those that timed out or were taken over;
+ * a finished run records its outcome and moves its task on, both only while the task still carries
+ * the run's fence. The poller sleeps until the earliest next fire time or the poll interval, with
+ * jitter, and wakes at once when a task is triggered here or a worker frees a slot.
+ *
+ * <p>Instances agree on time because every decision is the database's: the due and stale tests are
+ * in the statements, and the next fire times are computed from the database's time (read at each
+ * poll and carried forward on the monotonic ticker), never from this instance's clock.
+ *
+ * <p>Stopping: no new claims; running tasks get {@code hotrank.job.shutdown-grace}, then are
+ * cancelled; a cancelled run is recorded as such and its task is due again at once, for another
+ * instance to run.
+ */
+@Component
+public class TaskEngine implements JobEngine, SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(TaskEngine.class);
+
+  static final String NAME = "task";
+
+  /** Longest retry delay, however many retries double it. */
+  private static final long MAX_BACKOFF_MS = Duration.ofHours(1).toMillis();
+
+  /** How long a run asked for waits for a run of the same task in progress. */
+  private static final Duration NOW_WAIT = Duration.ofSeconds(15);
+
+  private static final long NOW_POLL_MS = 50;
+
+  /** How often the history is pruned. */
+  private static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
+
+  private final TaskStore store;
+  private final TaskProperties properties;
+  private final Duration grace;
+  private final String instance;
+  private final MeterRegistry meters;
+  private final Ticker ticker;
+  private final Semaphore permits;
+  private final Map<String, Claim> active = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> failureGauges = new ConcurrentHashMap<>();
+  private final Object wake = new Object();
+
+  private Map<String, Job> runnable = Map.of();
+  private Map<String, JobDefinition> declared = Map.of();
+
+  /** The database's time at the last reading, and the ticker then. */
+  private volatile long dbMillis;
+
+  private volatile long dbNanos;
+  private volatile boolean firing;
+  private volatile boolean cancelling;
+  private volatile boolean running;
+  private volatile boolean pollFailing;
+  private boolean wakeUp;
+  private @Nullable Thread poller;
+  private @Nullable ExecutorService workers;
+  private @Nullable ScheduledExecutorService heartbeats;
+
+  TaskEngine(
+      TaskStore store,
+      TaskProperties properties,
+      io.hotrank.job.JobProperties jobs,
+      InstanceId instance,
+      MeterRegistry meters,
+      Ticker ticker) {
+    this.store = store;
+    this.properties = properties;
+    this.grace = jobs.shutdownGrace();
+    this.instance = instance.value();
+    this.meters = meters;
+    this.ticker = ticker;
+    this.permits = new Semaphore(properties.maxConcurrent());
+    meters.gauge("hotrank.task.running", active, Map::size);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void adopt(Map<String, Job> runnable, Map<String, JobDefinition> declared) {
+    this.runnable = Map.copyOf(runnable);
+    this.declared = Map.copyOf(declared);
+  }
+
+  /** Every job a task may name. */
+  java.util.Set<String> jobs() {
+    return runnable.keySet();
+  }
+
+  /** Whether a task is declared by a job's settings (and so reconciled at every start). */
+  boolean declared(String task) {
+    return declared.containsKey(task);
+  }
+
+  /** The database's time now, as last read plus the monotonic time since. */
+  long dbNow() {
+    return dbMillis + TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos);
+  }
+
+  private void dbTimeWas(long millis, long nanos) {
+    dbMillis = millis;
+    dbNanos = nanos;
+  }
+
+  /** Wakes the poller now (a task was triggered here, or a slot freed). */
+  void wake() {
+    synchronized (wake) {
+      wakeUp = true;
+      wake.notifyAll();
+    }
+  }
+
+  // --- lifecycle ---
+
+  @Override
+  public synchronized void start() {
+    long sent = ticker.read();
+    dbTimeWas(store.nowMillis(), sent);
+    new TaskReconciler(store, properties, dbNow()).reconcile(declared);
+    firing = true;
+    cancelling = false;
+    running = true;
+    ScheduledExecutorService beats =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("task-heartbeat").daemon(true).factory());
+    long tick = Math.max(10, Math.min(properties.heartbeatInterval().toMillis() / 2, 500));
+    beats.scheduleWithFixedDelay(this::beat, tick, tick, TimeUnit.MILLISECONDS);
+    beats.scheduleWithFixedDelay(
+        this::prune, PRUNE_EVERY.toMillis(), PRUNE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    heartbeats = beats;
+    if (!properties.polling()) {
+      log.info("Task polling is off (hotrank.task.polling=false): tasks run here only on demand");
+      return;
+    }
+    workers =
+        Executors.newFixedThreadPool(
+            properties.maxConcurrent(), Thread.ofPlatform().name("task-", 0).factory());
+    poller = Thread.ofPlatform().name("task-poll").start(this::pollLoop);
+    log.info(
+        "Task platform polling (every {} at most, heartbeat {} / timeout {}, {} at once); tasks"
+            + " declared by jobs: {}",
+        properties.pollInterval(),
+        properties.heartbeatInterval(),
+        properties.heartbeatTimeout(),
+        properties.maxConcurrent(),
+        declared.keySet());
+  }
+
+  @Override
+  public void stop() {
+    firing = false;
+    wake();
+    Thread polling = poller;
+    if (polling != null) {
+      try {
+        polling.join(Duration.ofSeconds(12));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    waitWhileRunning(grace);
+    if (!active.isEmpty()) {
+      log.warn("Tasks still running after {}; cancelling them: {}", grace, active.keySet());
+    }
+    cancelling = true;
+    waitWhileRunning(Duration.ofSeconds(12));
+    if (workers != null) {
+      workers.shutdownNow();
+    }
+    if (heartbeats != null) {
+      heartbeats.shutdownNow();
+    }
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private void waitWhileRunning(Duration limit) {
+    for (long polls = limit.toMillis() / NOW_POLL_MS; polls > 0 && !active.isEmpty(); polls--) {
+      try {
+        Thread.sleep(NOW_POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  // --- polling and claiming ---
+
+  private void pollLoop() {
+    while (firing) {
+      long sleep = properties.pollInterval().toMillis();
+      try {
+        sleep = pollOnce();
+        if (pollFailing) {
+          pollFailing = false;
+          log.info("Task platform: the database answers again");
+        }
+      } catch (DataAccessException e) {
+        if (!pollFailing) {
+          pollFailing = true;
+          log.warn("Task platform: polling failed, retrying every {}: {}", sleep, e.toString());
+        }
+      } catch (RuntimeException e) {
+        log.error("Task platform: polling failed", e);
+      }
+      idle(sleep);
+    }
+  }
+
+  /** Polls once and claims what it can; returns how long to sleep. */
+  private long pollOnce() {
+    long interval = properties.pollInterval().toMillis();
+    int free = permits.availablePermits();
+    if (free == 0 || runnable.isEmpty()) {
+      return jitter(interval); // woken when a run ends
+    }
+    int limit = Math.max(16, 2 * properties.maxConcurrent());
+    long sent = ticker.read();
+    TaskStore.Poll poll =
+        store.poll(
+            List.copyOf(runnable.keySet()),
+            properties.heartbeatTimeout().toMillis(),
+            interval,
+            limit);
+    dbTimeWas(poll.now(), sent);
+    long earliest = Long.MAX_VALUE;
+    boolean full = false;
+    int due = 0;
+    for (TaskRow task : poll.rows()) {
+      Kind kind = kindOf(task, poll.now());
+      if (kind == null) {
+        earliest = Math.min(earliest, task.nextTime());
+        continue;
+      }
+      due++;
+      if (active.containsKey(task.name())) {
+        continue; // ours: a heartbeat that is only late
+      }
+      if (kind == Kind.SCHEDULED && skipsMissed(task, poll.now())) {
+        continue;
+      }
+      if (!permits.tryAcquire()) {
+        full = true;
+        break;
+      }
+      if (!claimAndSubmit(task, kind, poll.now())) {
+        permits.release();
+      }
+    }
+    if (full) {
+      return jitter(interval); // a finishing run wakes the poller
+    }
+    if (due > 0 && poll.rows().size() == limit) {
+      return 0; // more may be due beyond the page
+    }
+    long untilNext = earliest == Long.MAX_VALUE ? interval : earliest - poll.now();
+    // Instances waking for the same fire time race on the claim; one wins, the rest sleep on.
+    return untilNext < interval
+        ? Math.max(0, untilNext) + ThreadLocalRandom.current().nextLong(5)
+        : jitter(interval);
+  }
+
+  /** The interval, give or take a tenth, so that instances do not poll in step. */
+  private static long jitter(long interval) {
+    long spread = Math.max(1, interval / 10);
+    return interval - spread + ThreadLocalRandom.current().nextLong(2 * spread + 1);
+  }
+
+  /**
+   * Sleeps up to {@code millis} unless woken. One timed wait, not a loop on a clock: a spurious
+   * wake-up only polls early, and a test's frozen ticker cannot stall the poller.
+   */
+  private void idle(long millis) {
+    if (millis <= 0) {
+      return;
+    }
+    synchronized (wake) {
+      if (!wakeUp && firing) {
+        try {
+          wake.wait(millis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          firing = false;
+        }
+      }
+      wakeUp = false;
+    }
+  }
+
+  private @Nullable Kind kindOf(TaskRow task, long now) {
+    if (task.running()) {
+      return task.heartbeat() <= now - properties.heartbeatTimeout().toMillis()
+          ? Kind.TAKEOVER
+          : null;
+    }
+    if (task.triggered()) {
+      return Kind.TRIGGERED;
+    }
+    return task.status().equals(TaskRow.WAITING) && !task.paused() && task.nextTime() <= now
+        ? Kind.SCHEDULED
+        : null;
+  }
+
+  /**
+   * Under the {@code skip} policy a due task whose following fire time has passed too is moved to
+   * its next fire time in the future without running.
+   */
+  private boolean skipsMissed(TaskRow task, long now) {
+    if (task.misfire() != Misfire.SKIP) {
+      return false;
+    }
+    Schedule schedule = task.schedule();
+    if (schedule.next(task.nextTime()) > now) {
+      return false;
+    }
+    long next = schedule.firstAfter(task.nextTime(), now);
+    int missed = 0;
+    for (long at = task.nextTime(); at <= now && missed < 10_000; at = schedule.next(at)) {
+      missed++;
+    }
+    if (store.skipMissed(task, next, now, instance, missed)) {
+      meters.counter("hotrank.task.misfires", "task", task.name()).increment(missed);
+      log.info(
+          "Task '{}': {} fire time(s) missed since {}, skipped to {} (misfire policy skip)",
+          task.name(),
+          missed,
+          Instant.ofEpochMilli(task.nextTime()),
+          Instant.ofEpochMilli(next));
+    }
+    return true;
+  }
+
+  private boolean claimAndSubmit(TaskRow task, Kind kind, long now) {
+    Claim claim = claim(task, kind, now);
+    if (claim == null) {
+      return false;
+    }
+    ExecutorService pool = workers;
+    if (pool == null) {
+      return false;
+    }
+    pool.execute(
+        () -> {
+          try {
+            execute(claim);
+          } catch (Exception e) {
+            log.debug("Task '{}' failed (recorded)", task.name(), e);
+          } finally {
+            permits.release();
+            wake();
+          }
+        });
+    return true;
+  }
+
+  private @Nullable Claim claim(TaskRow task, Kind kind, long now) {
+    // A retry keeps the fire time of its cycle; a takeover, the fire time of the run it takes.
+    long fireTime =
+        kind == Kind.SCHEDULED && task.attempt() == 0 ? task.nextTime() : task.fireTime();
+    if (kind == Kind.TRIGGERED || kind == Kind.NOW) {
+      fireTime = now;
+    }
+    OptionalLong fence =
+        store.claim(task, kind, instance, fireTime, properties.heartbeatTimeout().toMillis());
+    if (fence.isEmpty()) {
+      return null; // another instance won
+    }
+    Claim claim = new Claim(task, kind, fence.getAsLong(), fireTime, now, ticker.read());
+    active.put(task.name(), claim);
+    if (kind == Kind.TAKEOVER) {
+      meters.counter("hotrank.task.takeovers", "task", task.name()).increment();
+      log.warn(
+          "Task '{}': took over the run of fire time {} from '{}' (no heartbeat for {} ms);"
+              + " fence {} -> {}",
+          task.name(),
+          Instant.ofEpochMilli(task.fireTime()),
+          task.owner(),
+          now - task.heartbeat(),
+          task.version(),
+          claim.fence);
+      try {
+        store.recordAbandoned(task, instance);
+      } catch (DataAccessException e) {
+        log.warn("Task '{}': the abandoned run was not recorded: {}", task.name(), e.toString());
+      }
+    }
+    return claim;
+  }
+
+  // --- running ---
+
+  /** Runs a claimed task on this thread and records how it ended. */
+  private @Nullable Object execute(Claim claim) throws Exception {
+    TaskRow task = claim.task;
+    Job job = runnable.get(task.job());
+    String outcome = "failed";
+    String error = null;
+    JobContext context =
+        JobContext.of(
+                task.job(),
+                Instant.ofEpochMilli(claim.fireTime),
+                claim.manual(),
+                task.parameters(),
+                () -> cancelling)
+            .underLease(claim.fence, claim::cancelled);
+    try {
+      if (job == null) {
+        throw new IllegalStateException("no job '" + task.job() + "' on this instance");
+      }
+      job.run(context);
+      outcome = claim.timedOut() ? "timed-out" : "succeeded";
+      return context.result();
+    } catch (JobCancelledException e) {
+      outcome = claim.timedOut() ? "timed-out" : "cancelled";
+      throw e;
+    } catch (StaleFenceException e) {
+      outcome = "rejected";
+      error = e.getMessage();
+      throw e;
+    } catch (Exception | Error e) {
+      outcome = claim.timedOut() ? "timed-out" : "failed";
+      error = e.toString();
+      throw e;
+    } finally {
+      active.remove(task.name(), claim);
+      complete(claim, outcome, error);
+    }
+  }
+
+  private void complete(Claim claim, String outcome, @Nullable String error) {
+    TaskRow task = claim.task;
+    TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
+    boolean written;
+    try {
+      written = store.complete(completion);
+    } catch (DataAccessException e) {
+      // The row keeps this run's claim: once its heartbeat is old, another instance takes it over.
+      log.warn(
+          "Task '{}': the outcome '{}' of fence {} could not be written: {}",
+          task.name(),
+          outcome,
+          claim.fence,
+          e.toString());
+      return;
+    }
+    if (!written) {
+      meters.counter("hotrank.task.completions.rejected", "task", task.name()).increment();
+      log.warn(
+          "Task '{}': the outcome '{}' of fence {} was refused: the run had been taken over ({})",
+          task.name(),
+          outcome,
+          claim.fence,
+          claim.lost() == null ? "found at completion" : claim.lost());
+      return;
+    }
+    AtomicInteger failures =
+        failureGauges.computeIfAbsent(
+            task.name(),
+            name ->
+                meters.gauge(
+                    "hotrank.task.consecutive.failures",
+                    List.of(Tag.of("task", name)),
+                    new AtomicInteger()));
+    if (completion.succeeded()) {
+      failures.set(0);
+    } else if (completion.failed()) {
+      int inARow = task.consecutiveFailures() + 1;
+      failures.set(inARow);
+      log.warn(
+          "Task '{}' {} ({} in a row{}): {}",
+          task.name(),
+          outcome,
+          inARow,
+          completion.attempt() > claim.attempt()
+              ? "; retry " + completion.attempt() + " of " + task.maxRetries()
+              : "",
+          error == null ? "" : error);
+    }
+  }
+
+  /** How a run's end moves its task on. */
+  TaskStore.Completion completion(Claim claim, String outcome, @Nullable String error, long now) {
+    TaskRow task = claim.task;
+    boolean succeeded = outcome.equals("succeeded");
+    boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
+    if (claim.manual()) {
+      // A run asked for leaves the schedule and the retries of the cycle as they are.
+      return new TaskStore.Completion(
+          task.name(), claim.fence, outcome, 0, null, task.attempt(), succeeded, failed, error);
+    }
+    if (outcome.equals("cancelled")) {
+      // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
+      return new TaskStore.Completion(
+          task.name(),
+          claim.fence,
+          outcome,
+          claim.attempt(),
+          now,
+          claim.attempt(),
+          false,
+          false,
+          error);
+    }
+    long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
+    if (failed && claim.attempt() < task.maxRetries()) {
+      long backoff =
+          Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
+      if (now + backoff < cycle) {
+        return new TaskStore.Completion(
+            task.name(),
+            claim.fence,
+            outcome,
+            claim.attempt(),
+            now + backoff,
+            claim.attempt() + 1,
+            false,
+            true,
+            error);
+      }
+    }
+    return new TaskStore.Completion(
+        task.name(), claim.fence, outcome, claim.attempt(), cycle, 0, succeeded, failed, error);
+  }
+
+  /**
+   * The next fire time after a scheduled run: the one after its fire time, or after its start when
+   * fire times passed before it started (the run covers them). When that too has passed (the run
+   * outlasted it), {@code skip} goes on to the next in the future and {@code fire-once} makes the
+   * task due now, once.
+   */
+  static long nextCycle(TaskRow task, long fireTime, long startedAt, long now) {
+    Schedule schedule = task.schedule();
+    long next = schedule.firstAfter(fireTime, Math.max(fireTime, startedAt));
+    if (next > now) {
+      return next;
+    }
+    return task.misfire() == Misfire.SKIP ? schedule.firstAfter(fireTime, now) : next;
+  }
+
+  // --- heartbeats ---
+
+  private void beat() {
+    long interval = properties.heartbeatInterval().toNanos();
+    long timeout = properties.heartbeatTimeout().toNanos();
+    for (Claim claim : active.values()) {
+      try {
+        long nanos = ticker.read();
+        TaskRow task = claim.task;
+        if (!claim.timedOut()
+            && nanos - claim.claimedNanos > TimeUnit.MILLISECONDS.toNanos(task.timeoutMs())
+            && claim.timeOut()) {
+          meters.counter("hotrank.task.timeouts", "task", task.name()).increment();
+          log.warn(
+              "Task '{}': the run of fire time {} passed its timeout of {} ms; cancelling it",
+              task.name(),
+              Instant.ofEpochMilli(claim.fireTime),
+              task.timeoutMs());
+        }
+        if (claim.lost() != null || nanos - claim.renewedNanos() < interval) {
+          continue;
+        }
+        if (nanos - claim.renewedNanos() > timeout) {
+          lose(claim, "no heartbeat written for " + properties.heartbeatTimeout());
+          continue;
+        }
+        renew(claim, nanos, timeout);
+      } catch (RuntimeException e) {
+        log.warn("Task heartbeat failed", e);
+      }
+    }
+  }
+
+  private void renew(Claim claim, long sent, long timeout) {
+    try {
+      if (store.heartbeat(claim.task.name(), claim.fence)) {
+        if (ticker.read() - sent > timeout) {
+          lose(claim, "the heartbeat answer came after the timeout");
+        } else {
+          claim.renewed(sent);
+        }
+      } else {
+        lose(claim, "taken over: the task no longer carries fence " + claim.fence);
+      }
+    } catch (DataAccessException e) {
+      log.debug("Task '{}': heartbeat not written: {}", claim.task.name(), e.toString());
+    }
+  }
+
+  private void lose(Claim claim, String reason) {
+    if (claim.lose(reason)) {
+      meters.counter("hotrank.task.claims.lost", "task", claim.task.name()).increment();
+      log.warn("Task '{}': run of fence {} cancelled: {}", claim.task.name(), claim.fence, reason);
+    }
+  }
+
+  private void prune() {
+    try {
+      int pruned = store.prune(properties.historyRetention().toMillis());
+      if (pruned > 0) {
+        log.info(
+            "Task history: {} run(s) older than {} pruned", pruned, properties.historyRetention());
+      }
+    } catch (DataAccessException e) {
+      log.debug("Task history not pruned: {}", e.toString());
+    }
+  }
+
+  // --- on demand ---
+
+  /** Asks for a run of a task now; the poller here wakes to claim it. */
+  boolean trigger(String task) {
+    boolean found = store.trigger(task);
+    if (found) {
+      wake();
+    }
+    return found;
+  }
+
+  @Override
+  public @Nullable Object runNow(String job) throws Exception {
+    long polls = NOW_WAIT.toMillis() / NOW_POLL_MS;
+    while (true) {
+      if (cancelling || !firing) {
+        throw new JobCancelledException(job);
+      }
+      long sent = ticker.read();
+      TaskRow task =
+          store
+              .find(job)
+              .orElseThrow(
+                  () -> new IllegalStateException("the task of job '" + job + "' is gone"));
+      if (!task.running()) {
+        long now = store.nowMillis();
+        dbTimeWas(now, sent);
+        Claim claim = claim(task, Kind.NOW, now);
+        if (claim != null) {
+          return execute(claim);
+        }
+      }
+      if (--polls <= 0) {
+        throw new JobBusyException(job, task.running() ? task.owner() : null);
+      }
+      Thread.sleep(NOW_POLL_MS);
+    }
+  }
+}

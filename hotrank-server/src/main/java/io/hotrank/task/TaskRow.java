@@ -1,0 +1,93 @@
+package io.hotrank.task;
+
+import org.jspecify.annotations.Nullable;
+
+/** One row of {@code hr_task}; times in epoch milliseconds of the database's clock. */
+record TaskRow(
+    String name,
+    String job,
+    @Nullable String cron,
+    String zone,
+    @Nullable Long intervalMs,
+    String status,
+    boolean paused,
+    boolean triggered,
+    long nextTime,
+    long fireTime,
+    long startedAt,
+    boolean manual,
+    int attempt,
+    long heartbeat,
+    long version,
+    String owner,
+    int consecutiveFailures,
+    Misfire misfire,
+    long timeoutMs,
+    int maxRetries,
+    long retryBackoffMs,
+    String parameters,
+    String source,
+    long createdAt,
+    long updatedAt) {
+
+  static final String WAITING = "waiting";
+  static final String RUNNING = "running";
+  static final String PAUSED = "paused";
+
+  /** Declared by a job's settings and reconciled at startup. */
+  static final String FROM_CONFIG = "config";
+
+  /** Created over the admin API. */
+  static final String FROM_API = "api";
+
+  /** A task's definition as inserted or updated: not running, never run, its state left out. */
+  static TaskRow definition(
+      String name,
+      String job,
+      @Nullable String cron,
+      String zone,
+      @Nullable Long intervalMs,
+      boolean paused,
+      long nextTime,
+      Misfire misfire,
+      long timeoutMs,
+      int maxRetries,
+      long retryBackoffMs,
+      String parameters,
+      String source) {
+    return new TaskRow(
+        name,
+        job,
+        cron,
+        zone,
+        intervalMs,
+        paused ? PAUSED : WAITING,
+        paused,
+        false,
+        nextTime,
+        0,
+        0,
+        false,
+        0,
+        0,
+        0,
+        "",
+        0,
+        misfire,
+        timeoutMs,
+        maxRetries,
+        retryBackoffMs,
+        parameters,
+        source,
+        0,
+        0);
+  }
+
+  Schedule schedule() {
+    return Schedule.of(cron, zone, intervalMs);
+  }
+
+  boolean running() {
+    return status.equals(RUNNING);
+  }
+}

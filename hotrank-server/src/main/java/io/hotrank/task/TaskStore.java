@@ -1,0 +1,503 @@
+package io.hotrank.task;
+
+import io.hotrank.storage.SqlDialect;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@code hr_task} and {@code hr_task_run}. Every comparison with the current time reads the
+ * database's clock inside the statement ({@link SqlDialect#nowMillis()}), never an instance's. A
+ * run is claimed by compare-and-set on the row's version, which becomes the run's fencing token;
+ * its heartbeat and its completion are written only while the row still carries that version.
+ * Thread-safe.
+ */
+final class TaskStore {
+
+  private static final String COLUMNS =
+      "name, job, cron, zone, interval_ms, status, paused, triggered, next_time, fire_time,"
+          + " started_at, manual, attempt, heartbeat, version, owner, consecutive_failures,"
+          + " misfire, timeout_ms, max_retries, retry_backoff_ms, parameters, source, created_at,"
+          + " updated_at";
+
+  private static final String RUN_COLUMNS =
+      "id, task_name, fire_time, started_at, ended_at, outcome, owner, fence, attempt, manual,"
+          + " error";
+
+  /** Longest error summary kept in a history row. */
+  private static final int ERROR_LENGTH = 1000;
+
+  private static final RowMapper<TaskRow> TASK =
+      (row, i) ->
+          new TaskRow(
+              row.getString("name"),
+              row.getString("job"),
+              row.getString("cron"),
+              row.getString("zone"),
+              nullableLong(row, "interval_ms"),
+              row.getString("status"),
+              row.getInt("paused") == 1,
+              row.getInt("triggered") == 1,
+              row.getLong("next_time"),
+              row.getLong("fire_time"),
+              row.getLong("started_at"),
+              row.getInt("manual") == 1,
+              row.getInt("attempt"),
+              row.getLong("heartbeat"),
+              row.getLong("version"),
+              row.getString("owner"),
+              row.getInt("consecutive_failures"),
+              misfire(row.getString("misfire")),
+              row.getLong("timeout_ms"),
+              row.getInt("max_retries"),
+              row.getLong("retry_backoff_ms"),
+              row.getString("parameters"),
+              row.getString("source"),
+              row.getLong("created_at"),
+              row.getLong("updated_at"));
+
+  private static final RowMapper<TaskRun> RUN =
+      (row, i) ->
+          new TaskRun(
+              row.getLong("id"),
+              row.getString("task_name"),
+              row.getLong("fire_time"),
+              row.getLong("started_at"),
+              row.getLong("ended_at"),
+              row.getString("outcome"),
+              row.getString("owner"),
+              row.getLong("fence"),
+              row.getInt("attempt"),
+              row.getInt("manual") == 1,
+              row.getString("error"));
+
+  /** Rows seen by a poll, and the database's time when it read them. */
+  record Poll(List<TaskRow> rows, long now) {}
+
+  /** What a finished run writes. */
+  record Completion(
+      String task,
+      long fence,
+      String outcome,
+      int runAttempt,
+      @Nullable Long nextTime,
+      int attempt,
+      boolean succeeded,
+      boolean failed,
+      @Nullable String error) {}
+
+  private final JdbcTemplate jdbc;
+  private final SqlDialect dialect;
+  private final TransactionTemplate tx;
+  private final String now;
+
+  TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx) {
+    this.jdbc = jdbc;
+    this.dialect = dialect;
+    this.tx = tx;
+    this.now = dialect.nowMillis();
+  }
+
+  long nowMillis() {
+    Long millis = jdbc.queryForObject("SELECT " + now, Long.class);
+    if (millis == null) {
+      throw new IllegalStateException("the database returned no time");
+    }
+    return millis;
+  }
+
+  List<TaskRow> all() {
+    return jdbc.query("SELECT " + COLUMNS + " FROM hr_task ORDER BY name", TASK);
+  }
+
+  Optional<TaskRow> find(String name) {
+    return jdbc.query("SELECT " + COLUMNS + " FROM hr_task WHERE name = ?", TASK, name).stream()
+        .findFirst();
+  }
+
+  /**
+   * Inserts a task, waiting (or paused), due at {@code nextTime}.
+   *
+   * @return false if a task of that name exists (nothing changed)
+   */
+  boolean insert(TaskRow task) {
+    return dialect.insertIgnoringDuplicate(
+            jdbc,
+            "hr_task",
+            "name, job, cron, zone, interval_ms, status, paused, next_time, misfire, timeout_ms,"
+                + " max_retries, retry_backoff_ms, parameters, source, created_at, updated_at",
+            task.name(),
+            task.job(),
+            task.cron(),
+            task.zone(),
+            task.intervalMs(),
+            task.paused() ? TaskRow.PAUSED : TaskRow.WAITING,
+            task.paused() ? 1 : 0,
+            task.nextTime(),
+            task.misfire().configName(),
+            task.timeoutMs(),
+            task.maxRetries(),
+            task.retryBackoffMs(),
+            task.parameters(),
+            task.source(),
+            task.createdAt(),
+            task.updatedAt())
+        == 1;
+  }
+
+  /**
+   * Replaces a task's definition; a running run keeps its claim and finishes under the old one.
+   * {@code nextTime} is written unless the task is running (its completion computes the next).
+   *
+   * @return false if no such task
+   */
+  boolean update(TaskRow task) {
+    return jdbc.update(
+            "UPDATE hr_task SET next_time = CASE WHEN status = 'running' THEN next_time ELSE ? END,"
+                + " job = ?, cron = ?, zone = ?, interval_ms = ?, misfire = ?, timeout_ms = ?,"
+                + " max_retries = ?, retry_backoff_ms = ?, parameters = ?, source = ?,"
+                + " updated_at = "
+                + now
+                + " WHERE name = ?",
+            task.nextTime(),
+            task.job(),
+            task.cron(),
+            task.zone(),
+            task.intervalMs(),
+            task.misfire().configName(),
+            task.timeoutMs(),
+            task.maxRetries(),
+            task.retryBackoffMs(),
+            task.parameters(),
+            task.source(),
+            task.name())
+        == 1;
+  }
+
+  boolean delete(String name) {
+    return jdbc.update("DELETE FROM hr_task WHERE name = ?", name) == 1;
+  }
+
+  /** The run in progress finishes; no further run starts until {@link #resume}. */
+  boolean pause(String name) {
+    return jdbc.update(
+            "UPDATE hr_task SET status = CASE WHEN status = 'running' THEN status ELSE 'paused'"
+                + " END, paused = 1, updated_at = "
+                + now
+                + " WHERE name = ?",
+            name)
+        == 1;
+  }
+
+  /** Fire times missed while paused are then handled by the task's misfire policy. */
+  boolean resume(String name) {
+    return jdbc.update(
+            "UPDATE hr_task SET status = CASE WHEN status = 'running' THEN status ELSE 'waiting'"
+                + " END, paused = 0, updated_at = "
+                + now
+                + " WHERE name = ?",
+            name)
+        == 1;
+  }
+
+  /** Asks for a run now (after the run in progress, if any), paused or not. */
+  boolean trigger(String name) {
+    return jdbc.update(
+            "UPDATE hr_task SET triggered = 1, updated_at = " + now + " WHERE name = ?", name)
+        == 1;
+  }
+
+  /**
+   * Tasks of the given jobs that are due, triggered, or running with a heartbeat older than {@code
+   * heartbeatTimeoutMs}, and those due within {@code horizonMs} (so the poller knows how long to
+   * sleep), earliest first.
+   */
+  Poll poll(List<String> jobs, long heartbeatTimeoutMs, long horizonMs, int limit) {
+    List<Object> args = new ArrayList<>(jobs);
+    args.add(horizonMs);
+    args.add(heartbeatTimeoutMs);
+    args.add(limit);
+    long[] dbNow = {Long.MIN_VALUE};
+    List<TaskRow> rows =
+        jdbc.query(
+            "SELECT "
+                + COLUMNS
+                + ", "
+                + now
+                + " AS db_now FROM hr_task WHERE job IN ("
+                + SqlDialect.placeholders(jobs.size())
+                + ") AND ((status = 'waiting' AND paused = 0 AND next_time <= "
+                + now
+                + " + ?) OR (status <> 'running' AND triggered = 1) OR (status = 'running' AND"
+                + " heartbeat <= "
+                + now
+                + " - ?)) ORDER BY next_time LIMIT ?",
+            (row, i) -> {
+              dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
+              return TASK.mapRow(row, i);
+            },
+            args.toArray());
+    return new Poll(rows, rows.isEmpty() ? nowMillis() : dbNow[0]);
+  }
+
+  /** Why a run is claimed; each kind claims only a row in its own state. */
+  enum Kind {
+    /** Waiting, not paused, and due. */
+    SCHEDULED,
+    /** Not running and triggered over HTTP, paused or not. */
+    TRIGGERED,
+    /** Running with a heartbeat older than the timeout: its fire time and attempt are kept. */
+    TAKEOVER,
+    /** Not running: a run asked for through the job scheduler, whatever its schedule. */
+    NOW
+  }
+
+  /**
+   * Claims a task if it still carries the version seen and is still claimable as {@code kind}
+   * (judged on the database's clock); its version advances to the run's fence.
+   *
+   * @param fireTime the run's fire time, for every kind but a takeover (which keeps it)
+   * @return the fence, or empty if another instance claimed it first or it is no longer claimable
+   */
+  OptionalLong claim(
+      TaskRow seen, Kind kind, String owner, long fireTime, long heartbeatTimeoutMs) {
+    String started = "started_at = " + now + ", heartbeat = " + now + ", owner = ?";
+    String identity = "name = ? AND version = ? AND ";
+    // MySQL assigns left to right, each assignment seeing the ones before it: status goes last.
+    return switch (kind) {
+      case TAKEOVER ->
+          dialect.advanceWhere(
+              jdbc,
+              "hr_task",
+              "version",
+              fenceAfter(),
+              started + ", status = 'running'",
+              identity + "status = 'running' AND heartbeat <= " + now + " - ?",
+              owner,
+              seen.name(),
+              seen.version(),
+              heartbeatTimeoutMs);
+      case SCHEDULED ->
+          dialect.advanceWhere(
+              jdbc,
+              "hr_task",
+              "version",
+              fenceAfter(),
+              "manual = 0, fire_time = ?, triggered = 0, " + started + ", status = 'running'",
+              identity + "status = 'waiting' AND paused = 0 AND next_time <= " + now,
+              fireTime,
+              owner,
+              seen.name(),
+              seen.version());
+      case TRIGGERED, NOW ->
+          dialect.advanceWhere(
+              jdbc,
+              "hr_task",
+              "version",
+              fenceAfter(),
+              "manual = 1, fire_time = ?, triggered = 0, " + started + ", status = 'running'",
+              identity
+                  + "status <> 'running'"
+                  + (kind == Kind.TRIGGERED ? " AND triggered = 1" : ""),
+              fireTime,
+              owner,
+              seen.name(),
+              seen.version());
+    };
+  }
+
+  /**
+   * The next fence: the version plus one, never below the database's clock in microseconds, as a
+   * lease's fence is ({@link io.hotrank.lock.JdbcLeaseStore}), so that a job's tokens keep growing
+   * when it moves between the lease and the task engine.
+   */
+  private String fenceAfter() {
+    return "GREATEST(version + 1, " + now + " * 1000)";
+  }
+
+  /**
+   * Moves a due task past fire times its misfire policy skips, if it is still as seen, and records
+   * a history row saying so.
+   *
+   * @return false if another instance did it or claimed the task first
+   */
+  boolean skipMissed(TaskRow seen, long nextTime, long now, String instance, int missed) {
+    return Boolean.TRUE.equals(
+        tx.execute(
+            status -> {
+              int moved =
+                  jdbc.update(
+                      "UPDATE hr_task SET next_time = ? WHERE name = ? AND version = ? AND status"
+                          + " = 'waiting' AND next_time = ?",
+                      nextTime,
+                      seen.name(),
+                      seen.version(),
+                      seen.nextTime());
+              if (moved == 1) {
+                insertRun(
+                    seen.name(),
+                    seen.nextTime(),
+                    now,
+                    "skipped",
+                    instance,
+                    seen.version(),
+                    seen.attempt(),
+                    false,
+                    missed
+                        + " fire time(s) missed; next at "
+                        + java.time.Instant.ofEpochMilli(nextTime));
+              }
+              return moved == 1;
+            }));
+  }
+
+  /** Renews a run's heartbeat: false once the row no longer carries the run's fence. */
+  boolean heartbeat(String task, long fence) {
+    return jdbc.update(
+            "UPDATE hr_task SET heartbeat = "
+                + now
+                + " WHERE name = ? AND version = ? AND status = 'running'",
+            task,
+            fence)
+        == 1;
+  }
+
+  /**
+   * Records a run's end and sets the task's next state, in one transaction, only if the row still
+   * carries the run's fence: a run taken over can neither record its outcome nor move the task.
+   *
+   * @return false if the run had been taken over (or the task deleted): nothing was written
+   */
+  boolean complete(Completion done) {
+    return Boolean.TRUE.equals(
+        tx.execute(
+            status -> {
+              int updated =
+                  jdbc.update(
+                      "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE"
+                          + " 'waiting' END, next_time = CASE WHEN ? = 1 THEN next_time ELSE ?"
+                          + " END, attempt = ?, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN"
+                          + " ? = 1 THEN consecutive_failures + 1 ELSE consecutive_failures END"
+                          + " WHERE name = ? AND version = ? AND status = 'running'",
+                      done.nextTime() == null ? 1 : 0,
+                      done.nextTime() == null ? 0L : done.nextTime(),
+                      done.attempt(),
+                      done.succeeded() ? 1 : 0,
+                      done.failed() ? 1 : 0,
+                      done.task(),
+                      done.fence());
+              if (updated == 0) {
+                return false;
+              }
+              jdbc.update(
+                  "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome,"
+                      + " owner, fence, attempt, manual, error) SELECT name, fire_time, started_at, "
+                      + now
+                      + ", ?, owner, version, ?, manual, ? FROM hr_task WHERE name = ?",
+                  done.outcome(),
+                  done.runAttempt(),
+                  truncate(done.error()),
+                  done.task());
+              return true;
+            }));
+  }
+
+  /** Records the run a takeover ended, as {@code abandoned}, with the owner and fence it had. */
+  void recordAbandoned(TaskRow stale, String takenBy) {
+    insertRun(
+        stale.name(),
+        stale.fireTime(),
+        stale.startedAt(),
+        "abandoned",
+        stale.owner(),
+        stale.version(),
+        stale.attempt(),
+        stale.manual(),
+        "no heartbeat since "
+            + java.time.Instant.ofEpochMilli(stale.heartbeat())
+            + "; taken over"
+            + " by "
+            + takenBy);
+  }
+
+  private void insertRun(
+      String task,
+      long fireTime,
+      long startedAt,
+      String outcome,
+      String owner,
+      long fence,
+      int attempt,
+      boolean manual,
+      String error) {
+    jdbc.update(
+        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
+            + " fence, attempt, manual, error) VALUES (?, ?, ?, "
+            + now
+            + ", ?, ?, ?, ?, ?, ?)",
+        task,
+        fireTime,
+        startedAt,
+        outcome,
+        owner,
+        fence,
+        attempt,
+        manual ? 1 : 0,
+        truncate(error));
+  }
+
+  /** A task's history, newest first. */
+  List<TaskRun> runs(String task, int limit, int offset) {
+    return jdbc.query(
+        "SELECT "
+            + RUN_COLUMNS
+            + " FROM hr_task_run WHERE task_name = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+        RUN,
+        task,
+        limit,
+        offset);
+  }
+
+  /** Each task's latest history row. */
+  Map<String, TaskRun> lastRuns() {
+    Map<String, TaskRun> last = new HashMap<>();
+    jdbc.query(
+            "SELECT "
+                + RUN_COLUMNS
+                + " FROM hr_task_run WHERE id IN (SELECT MAX(id) FROM hr_task_run GROUP BY"
+                + " task_name)",
+            RUN)
+        .forEach(run -> last.put(run.task(), run));
+    return last;
+  }
+
+  /** Deletes history rows that ended more than {@code retentionMs} ago. */
+  int prune(long retentionMs) {
+    return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + now + " - ?", retentionMs);
+  }
+
+  private static @Nullable String truncate(@Nullable String error) {
+    return error == null || error.length() <= ERROR_LENGTH
+        ? error
+        : error.substring(0, ERROR_LENGTH - 1) + "…";
+  }
+
+  private static @Nullable Long nullableLong(ResultSet row, String column) throws SQLException {
+    long value = row.getLong(column);
+    return row.wasNull() ? null : value;
+  }
+
+  private static Misfire misfire(String text) {
+    Misfire misfire = Misfire.parse(text);
+    return misfire == null ? Misfire.SKIP : misfire;
+  }
+}

@@ -1,0 +1,530 @@
+package io.hotrank.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.job.Job;
+import io.hotrank.job.JobBuilder;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobMode;
+import io.hotrank.job.JobProperties;
+import io.hotrank.job.JobSettings;
+import io.hotrank.job.JobStatus;
+import io.hotrank.lock.InstanceId;
+import io.hotrank.problem.InvalidRequestException;
+import io.hotrank.storage.SqlDialect;
+import io.hotrank.task.TaskStore.Kind;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * What the task platform promises, against a real database: engines here are separate {@link
+ * TaskEngine} objects with their own instance ids and threads, as separate processes would have, on
+ * one {@code hr_task} table. Each test uses its own task and job names, so engines of other tests
+ * (and the application contexts of other test classes on the same database) never claim its tasks.
+ */
+public abstract class TaskEngineContract {
+
+  /** Short heartbeat settings, so that takeovers happen within a test. */
+  private static final TaskProperties FAST =
+      new TaskProperties(
+          true,
+          Duration.ofMillis(100),
+          Duration.ofMillis(50),
+          Duration.ofMillis(400),
+          4,
+          Duration.ofDays(7),
+          Duration.ofMinutes(5),
+          0,
+          Duration.ofMillis(100));
+
+  private final List<TaskEngine> engines = new ArrayList<>();
+  private final String id = UUID.randomUUID().toString().substring(0, 8);
+
+  protected abstract JdbcTemplate jdbc();
+
+  protected abstract SqlDialect dialect();
+
+  protected abstract TransactionTemplate tx();
+
+  private TaskStore store() {
+    return new TaskStore(jdbc(), dialect(), tx());
+  }
+
+  @AfterEach
+  void stopEngines() {
+    engines.forEach(TaskEngine::stop);
+    jdbc().update("DELETE FROM hr_task WHERE name LIKE ?", "contract-" + id + "%");
+    jdbc().update("DELETE FROM hr_task_run WHERE task_name LIKE ?", "contract-" + id + "%");
+  }
+
+  private String name(String what) {
+    return "contract-" + id + "-" + what;
+  }
+
+  private TaskEngine engine(String instance, TaskProperties properties, Job... jobs) {
+    return engine(instance, properties, Clock.systemUTC(), jobs);
+  }
+
+  /** An engine whose jobs are decorated as the scheduler does it, with the given clock. */
+  private TaskEngine engine(String instance, TaskProperties properties, Clock clock, Job... jobs) {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    TaskEngine engine =
+        new TaskEngine(
+            store(),
+            properties,
+            new JobProperties(
+                "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+            new InstanceId(instance),
+            meters,
+            Ticker.system());
+    java.util.LinkedHashMap<String, Job> runnable = new java.util.LinkedHashMap<>();
+    for (Job job : jobs) {
+      JobStatus status =
+          new JobStatus(
+              job.name(), new JobSettings("task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30)));
+      runnable.put(
+          job.name(),
+          JobBuilder.of(job)
+              .logged(instance, Ticker.system())
+              .observed(meters, status, clock, Ticker.system())
+              .build());
+    }
+    engine.adopt(runnable, Map.of());
+    engine.start();
+    engines.add(engine);
+    return engine;
+  }
+
+  /** A job that records each run's fire time and fence, then does {@code work}. */
+  private static Job job(String name, List<JobContext> runs, Work work) {
+    return new Job() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public void run(JobContext context) throws Exception {
+        runs.add(context);
+        work.run(context);
+      }
+    };
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    void run(JobContext context) throws Exception;
+  }
+
+  /** Inserts a task of {@code job} due {@code dueInMs} from the database's now. */
+  private TaskRow insert(
+      String task, String job, long dueInMs, Long intervalMs, Misfire misfire, int retries) {
+    TaskStore store = store();
+    TaskRow row =
+        TaskRow.definition(
+            task,
+            job,
+            null,
+            "UTC",
+            intervalMs,
+            false,
+            store.nowMillis() + dueInMs,
+            misfire,
+            Duration.ofMinutes(5).toMillis(),
+            retries,
+            100,
+            "{}",
+            TaskRow.FROM_API);
+    assertThat(store.insert(row)).isTrue();
+    return store.find(task).orElseThrow();
+  }
+
+  private List<TaskRun> history(String task) {
+    return store().runs(task, 1000, 0).reversed();
+  }
+
+  /**
+   * Many threads, as many instances, claim one due task seen at the same version: exactly one wins,
+   * and the row then carries the winner as owner and its fence as version. Repeated, so that the
+   * threads really meet.
+   */
+  @Test
+  void compareAndSet_manyClaimersOfOneDueTask_exactlyOneWins() throws Exception {
+    String task = name("race");
+    insert(task, "never-" + id, -1000, 60_000L, Misfire.SKIP, 0);
+    TaskStore store = store();
+    ExecutorService threads = Executors.newFixedThreadPool(12);
+    try {
+      for (int round = 0; round < 20; round++) {
+        TaskRow seen = store.find(task).orElseThrow();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<OptionalLong>> claims = new ArrayList<>();
+        for (int t = 0; t < 12; t++) {
+          String owner = "claimer-" + t;
+          claims.add(
+              threads.submit(
+                  () -> {
+                    start.await();
+                    return store.claim(seen, Kind.SCHEDULED, owner, seen.nextTime(), 400);
+                  }));
+        }
+        start.countDown();
+        List<Long> won = new ArrayList<>();
+        for (Future<OptionalLong> claim : claims) {
+          claim.get(30, TimeUnit.SECONDS).ifPresent(won::add);
+        }
+        assertThat(won).as("round %d", round).hasSize(1);
+        TaskRow after = store.find(task).orElseThrow();
+        assertThat(after.version()).isEqualTo(won.getFirst()).isGreaterThan(seen.version());
+        assertThat(after.status()).isEqualTo(TaskRow.RUNNING);
+        // Back to due for the next round, as a completion would leave it.
+        jdbc()
+            .update(
+                "UPDATE hr_task SET status = 'waiting', next_time = next_time - 1000 WHERE name = ?",
+                task);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** A claim judges "due" and "stale" by the database's clock, not by the caller's view. */
+  @Test
+  void aClaim_ofATaskNotYetDue_orARunStillHeartbeating_isRefused() {
+    String task = name("not-due");
+    TaskRow seen = insert(task, "never-" + id, 60_000, 60_000L, Misfire.SKIP, 0);
+    TaskStore store = store();
+    assertThat(store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400)).isEmpty();
+    jdbc().update("UPDATE hr_task SET next_time = next_time - 120000 WHERE name = ?", task);
+    TaskRow due = store.find(task).orElseThrow();
+    long fence = store.claim(due, Kind.SCHEDULED, "a", due.nextTime(), 400).orElseThrow();
+    TaskRow running = store.find(task).orElseThrow();
+    assertThat(store.claim(running, Kind.TAKEOVER, "b", 0, 60_000)).isEmpty();
+    assertThat(store.claim(running, Kind.SCHEDULED, "b", 0, 0)).isEmpty();
+    assertThat(store.find(task).orElseThrow().version()).isEqualTo(fence);
+  }
+
+  /**
+   * An owner that died mid-run (a claim with no heartbeat thread behind it) is taken over once its
+   * heartbeat is older than the timeout: the same fire time runs again under a higher fence, and
+   * the history shows the abandoned run and the completed one.
+   */
+  @Test
+  void aStaleRun_isTakenOver_withItsFireTime_andTheAbandonedRunIsRecorded() {
+    String task = name("stale");
+    String jobName = "ok-" + id;
+    TaskRow seen = insert(task, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
+    long deadFence =
+        store().claim(seen, Kind.SCHEDULED, "dead", seen.nextTime(), 400).orElseThrow();
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine("taker", FAST, job(jobName, runs, context -> {}));
+    await().atMost(Duration.ofSeconds(10)).until(() -> history(task).size() == 2);
+    List<TaskRun> history = history(task);
+    assertThat(history.get(0).outcome()).isEqualTo("abandoned");
+    assertThat(history.get(0).owner()).isEqualTo("dead");
+    assertThat(history.get(0).fence()).isEqualTo(deadFence);
+    assertThat(history.get(1).outcome()).isEqualTo("succeeded");
+    assertThat(history.get(1).owner()).isEqualTo("taker");
+    assertThat(history.get(1).fence()).isGreaterThan(deadFence);
+    assertThat(history.get(1).fireTime()).isEqualTo(seen.nextTime());
+    assertThat(runs)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.scheduledAt().toEpochMilli()).isEqualTo(seen.nextTime());
+              assertThat(r.fence()).isEqualTo(history.get(1).fence());
+            });
+    TaskRow after = store().find(task).orElseThrow();
+    assertThat(after.status()).isEqualTo(TaskRow.WAITING);
+    assertThat(after.nextTime()).isEqualTo(seen.nextTime() + 3_600_000L);
+  }
+
+  /**
+   * A run whose task is taken over while it runs is told so by its next heartbeat: the job sees its
+   * cancellation, and its outcome is refused, so nothing of it is recorded and the new owner's
+   * claim stands.
+   */
+  @Test
+  void losingTheClaim_cancelsTheJob_andItsCompletionIsRefused() {
+    String task = name("lost");
+    String jobName = "block-" + id;
+    insert(task, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicInteger sawCancel = new AtomicInteger();
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine(
+        "owner",
+        FAST,
+        job(
+            jobName,
+            runs,
+            context -> {
+              started.countDown();
+              while (!context.cancelled()) {
+                Thread.sleep(10);
+              }
+              sawCancel.incrementAndGet();
+              context.throwIfCancelled();
+            }));
+    await().atMost(Duration.ofSeconds(10)).until(() -> started.getCount() == 0);
+    TaskRow running = store().find(task).orElseThrow();
+    long newFence =
+        store().claim(running, Kind.TAKEOVER, "usurper", 0, 0).orElseThrow(); // forced takeover
+    // The usurper stays alive (its heartbeat is fresh for an hour): nobody takes it back.
+    jdbc().update("UPDATE hr_task SET heartbeat = heartbeat + 3600000 WHERE name = ?", task);
+    await().atMost(Duration.ofSeconds(10)).until(() -> sawCancel.get() == 1);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> history(task).isEmpty());
+    TaskRow after = store().find(task).orElseThrow();
+    assertThat(after.version()).isEqualTo(newFence);
+    assertThat(after.owner()).isEqualTo("usurper");
+    assertThat(after.status()).isEqualTo(TaskRow.RUNNING);
+  }
+
+  /** A completion carrying an old fence changes nothing, whatever the caller believes. */
+  @Test
+  void aCompletion_afterATakeover_isRefused_andRecordsNothing() {
+    String task = name("complete");
+    TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+    TaskStore store = store();
+    long first = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+    long second =
+        store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
+    assertThat(second).isGreaterThan(first);
+    TaskStore.Completion stale =
+        new TaskStore.Completion(task, first, "succeeded", 0, 1L, 0, true, false, null);
+    assertThat(store.complete(stale)).isFalse();
+    assertThat(history(task)).isEmpty();
+    assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.RUNNING);
+    TaskStore.Completion current =
+        new TaskStore.Completion(task, second, "succeeded", 0, 1L, 0, true, false, null);
+    assertThat(store.complete(current)).isTrue();
+    assertThat(history(task))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.owner()).isEqualTo("b");
+              assertThat(r.fence()).isEqualTo(second);
+            });
+  }
+
+  /** skip: fire times missed while no instance ran are passed over, with a history row, no run. */
+  @Test
+  void misfireSkip_passesOverMissedFireTimes_withoutRunning() {
+    String task = name("skip");
+    String jobName = "ok-" + id;
+    TaskRow seen = insert(task, jobName, -10_500, 1000L, Misfire.SKIP, 0);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine("a", FAST, job(jobName, runs, context -> {}));
+    await().atMost(Duration.ofSeconds(10)).until(() -> !history(task).isEmpty());
+    TaskRun skipped = history(task).getFirst();
+    assertThat(skipped.outcome()).isEqualTo("skipped");
+    assertThat(skipped.fireTime()).isEqualTo(seen.nextTime());
+    assertThat(skipped.error()).startsWith("11 fire time(s) missed");
+    // The next fire time is in the future, on the interval's grid; it then runs normally.
+    TaskRow after = store().find(task).orElseThrow();
+    assertThat((after.nextTime() - seen.nextTime()) % 1000).isZero();
+    assertThat(runs)
+        .allSatisfy(
+            r ->
+                assertThat(r.scheduledAt().toEpochMilli())
+                    .isGreaterThanOrEqualTo(after.nextTime()));
+  }
+
+  /** fire-once: one run now for all missed fire times, then on from the next future one. */
+  @Test
+  void misfireFireOnce_runsOnceForAllMissedFireTimes() {
+    String task = name("once");
+    String jobName = "ok-" + id;
+    TaskRow seen = insert(task, jobName, -10_500, 3_000L, Misfire.FIRE_ONCE, 0);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine("a", FAST, job(jobName, runs, context -> {}));
+    await().atMost(Duration.ofSeconds(10)).until(() -> !history(task).isEmpty());
+    TaskRun once = history(task).getFirst();
+    assertThat(once.outcome()).isEqualTo("succeeded");
+    assertThat(once.fireTime()).isEqualTo(seen.nextTime());
+    TaskRow after = store().find(task).orElseThrow();
+    assertThat(after.nextTime()).isGreaterThan(once.startedAt());
+    assertThat(after.nextTime() - once.startedAt()).isLessThanOrEqualTo(3_000);
+    assertThat(runs).hasSize(1);
+  }
+
+  /**
+   * A failing run is retried with doubling backoff up to the maximum, on the database's clock; then
+   * the task goes on to its next cycle with the attempt reset and the failures counted.
+   */
+  @Test
+  void failures_areRetriedWithBackoff_thenTheNextCycle() {
+    String task = name("retry");
+    String jobName = "fail-" + id;
+    TaskRow seen = insert(task, jobName, -10, 3_600_000L, Misfire.SKIP, 2);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine(
+        "a",
+        FAST,
+        job(
+            jobName,
+            runs,
+            context -> {
+              throw new IllegalStateException("boom " + runs.size());
+            }));
+    await().atMost(Duration.ofSeconds(15)).until(() -> history(task).size() == 3);
+    List<TaskRun> history = history(task);
+    assertThat(history).extracting(TaskRun::outcome).containsOnly("failed");
+    assertThat(history).extracting(TaskRun::attempt).containsExactly(0, 1, 2);
+    assertThat(history).extracting(TaskRun::fireTime).containsOnly(seen.nextTime());
+    assertThat(history.get(0).error()).contains("boom 1");
+    // Backoff 100 ms, then 200 ms: each retry starts no earlier than its delay after the failure.
+    assertThat(history.get(1).startedAt() - history.get(0).endedAt()).isGreaterThanOrEqualTo(100);
+    assertThat(history.get(2).startedAt() - history.get(1).endedAt()).isGreaterThanOrEqualTo(200);
+    TaskRow after = store().find(task).orElseThrow();
+    assertThat(after.attempt()).isZero();
+    assertThat(after.consecutiveFailures()).isEqualTo(3);
+    assertThat(after.nextTime()).isEqualTo(seen.nextTime() + 3_600_000L);
+    await().during(Duration.ofMillis(500)).until(() -> runs.size() == 3);
+  }
+
+  /** A run past its timeout is cancelled and recorded as timed out. */
+  @Test
+  void aRunPastItsTimeout_isCancelled_andRecordedTimedOut() {
+    String task = name("timeout");
+    String jobName = "slow-" + id;
+    insert(task, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
+    jdbc().update("UPDATE hr_task SET timeout_ms = 200 WHERE name = ?", task);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine(
+        "a",
+        FAST,
+        job(
+            jobName,
+            runs,
+            context -> {
+              while (!context.cancelled()) {
+                Thread.sleep(10);
+              }
+              context.throwIfCancelled();
+            }));
+    await().atMost(Duration.ofSeconds(10)).until(() -> !history(task).isEmpty());
+    TaskRun run = history(task).getFirst();
+    assertThat(run.outcome()).isEqualTo("timed-out");
+    assertThat(run.endedAt() - run.startedAt()).isGreaterThanOrEqualTo(200);
+    assertThat(store().find(task).orElseThrow().consecutiveFailures()).isEqualTo(1);
+  }
+
+  /**
+   * Pause lets the run in progress finish and starts no other; trigger runs a paused task once;
+   * resume brings the schedule back.
+   */
+  @Test
+  void pause_finishesTheCurrentRun_startsNoOther_triggerRunsOnce_resumeRestarts() throws Exception {
+    String task = name("pause");
+    String jobName = "gate-" + id;
+    insert(task, jobName, -10, 1000L, Misfire.SKIP, 0);
+    CountDownLatch release = new CountDownLatch(1);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    TaskEngine engine =
+        engine(
+            "a",
+            FAST,
+            job(
+                jobName,
+                runs,
+                context -> {
+                  if (runs.size() == 1) {
+                    release.await(10, TimeUnit.SECONDS);
+                  }
+                }));
+    await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() == 1);
+    TaskStore store = store();
+    assertThat(store.pause(task)).isTrue();
+    assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.RUNNING);
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> history(task).size() == 1);
+    assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.PAUSED);
+    await().during(Duration.ofMillis(2500)).until(() -> runs.size() == 1);
+
+    assertThat(engine.trigger(task)).isTrue();
+    await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() == 2);
+    assertThat(runs.get(1).manual()).isTrue();
+    await().atMost(Duration.ofSeconds(5)).until(() -> history(task).size() == 2);
+    assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.PAUSED);
+    await().during(Duration.ofMillis(1500)).until(() -> runs.size() == 2);
+
+    assertThat(store.resume(task)).isTrue();
+    await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() >= 3);
+    assertThat(runs.get(2).manual()).isFalse();
+  }
+
+  /**
+   * Two engines whose instance clocks disagree by an hour fire a task on the same database at its
+   * database times: every fire time runs once, none is late or skipped, nothing is taken over. Only
+   * the database's clock decides; the instances' clocks only stamp their own status.
+   */
+  @Test
+  void skewedInstanceClocks_changeNothing() {
+    String task = name("skew");
+    String jobName = "ok-" + id;
+    TaskRow seen = insert(task, jobName, 300, 500L, Misfire.SKIP, 0);
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    Job job = job(jobName, runs, context -> {});
+    engine("ahead", FAST, Clock.offset(Clock.systemUTC(), Duration.ofHours(1)), job);
+    engine("behind", FAST, Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)), job);
+    await().atMost(Duration.ofSeconds(15)).until(() -> history(task).size() >= 8);
+    List<TaskRun> history = history(task).subList(0, 8);
+    assertThat(history).extracting(TaskRun::outcome).containsOnly("succeeded");
+    for (int i = 0; i < history.size(); i++) {
+      assertThat(history.get(i).fireTime()).isEqualTo(seen.nextTime() + 500L * i);
+    }
+    assertThat(runs.stream().map(r -> r.scheduledAt().toEpochMilli()).distinct().count())
+        .isEqualTo(runs.size());
+  }
+
+  /** A bad cron or zone is refused naming the field, before anything is written. */
+  @Test
+  void aBadCronOrZone_isRefusedNamingTheField() {
+    TaskDefinitions definitions = new TaskDefinitions(java.util.Set.of("ok"), FAST);
+    TaskRequest request =
+        new TaskRequest(
+            name("bad"),
+            "ok",
+            "61 * * * * *",
+            "Mars/Olympus",
+            null,
+            "later",
+            null,
+            -1,
+            null,
+            null,
+            null);
+    assertThatThrownBy(() -> definitions.create(request, 0))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(v -> v.field())
+                    .containsExactly("cron", "zone", "misfire", "maxRetries"));
+    assertThat(store().find(name("bad"))).isEmpty();
+  }
+}
