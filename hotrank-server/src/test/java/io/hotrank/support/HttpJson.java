@@ -71,15 +71,21 @@ public final class HttpJson {
         headers);
   }
 
-  public Answer put(String path, String body) {
+  public Answer put(String path, String body, String... headers) {
     return send(
         HttpRequest.newBuilder(URI.create(base + path))
             .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(body)));
+            .PUT(HttpRequest.BodyPublishers.ofString(body)),
+        headers);
   }
 
-  public Answer delete(String path) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+  public Answer delete(String path, String... headers) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), headers);
+  }
+
+  /** The admin's Authorization header, to pass as {@code headers}. */
+  public String[] adminHeader() {
+    return new String[] {"Authorization", "Bearer " + adminToken};
   }
 
   /** POST as the admin. */
