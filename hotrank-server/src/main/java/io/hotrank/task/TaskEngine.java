@@ -131,7 +131,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     return declared.containsKey(task);
   }
 
-  /** The database's time now, as last read plus the monotonic time since. */
+  /**
+   * The database's time now, as last read plus the monotonic time since. The ticker is read after
+   * the answer came, so the estimate lags the database by up to a round trip, never leads it: a
+   * fire time judged not yet passed is then at worst run a few milliseconds late, never skipped
+   * early.
+   */
   long dbNow() {
     return dbMillis + TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos);
   }
@@ -153,8 +158,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
 
   @Override
   public synchronized void start() {
-    long sent = ticker.read();
-    dbTimeWas(store.nowMillis(), sent);
+    dbTimeWas(store.nowMillis(), ticker.read());
     new TaskReconciler(store, properties, dbNow()).reconcile(declared);
     firing = true;
     cancelling = false;
@@ -259,14 +263,13 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       return jitter(interval); // woken when a run ends
     }
     int limit = Math.max(16, 2 * properties.maxConcurrent());
-    long sent = ticker.read();
     TaskStore.Poll poll =
         store.poll(
             List.copyOf(runnable.keySet()),
             properties.heartbeatTimeout().toMillis(),
             interval,
             limit);
-    dbTimeWas(poll.now(), sent);
+    dbTimeWas(poll.now(), ticker.read());
     long earliest = Long.MAX_VALUE;
     boolean full = false;
     int due = 0;
@@ -622,9 +625,10 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
         } else {
           claim.renewed(sent);
         }
-      } else {
+      } else if (active.get(claim.task.name()) == claim) {
         lose(claim, "taken over: the task no longer carries fence " + claim.fence);
-      }
+      } // else the run ended meanwhile, and its completion moved the task on
+
     } catch (DataAccessException e) {
       log.debug("Task '{}': heartbeat not written: {}", claim.task.name(), e.toString());
     }
@@ -667,7 +671,6 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       if (cancelling || !firing) {
         throw new JobCancelledException(job);
       }
-      long sent = ticker.read();
       TaskRow task =
           store
               .find(job)
@@ -675,7 +678,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
                   () -> new IllegalStateException("the task of job '" + job + "' is gone"));
       if (!task.running()) {
         long now = store.nowMillis();
-        dbTimeWas(now, sent);
+        dbTimeWas(now, ticker.read());
         Claim claim = claim(task, Kind.NOW, now);
         if (claim != null) {
           return execute(claim);

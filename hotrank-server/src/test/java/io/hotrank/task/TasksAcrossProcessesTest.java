@@ -1,0 +1,381 @@
+package io.hotrank.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.support.H2ServerProcess;
+import io.hotrank.support.HttpJson;
+import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.RedisProcess;
+import io.hotrank.support.ServiceProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * Chaos on the task platform: three instances as separate processes on one database (an H2 server
+ * process of the test's own), one of them with its wall clock ten minutes ahead (libfaketime, when
+ * installed). Twenty tasks fire every second, half under each misfire policy, each run working 600
+ * ms. After 12 s instance {@code a} is {@code kill -9}-ed; 12 s later instance {@code c} is {@code
+ * kill -STOP}-ped for 5 s, past the 2 s heartbeat timeout, then resumed; at 62 s every task is
+ * paused. The record checked: {@code hr_task_run}, and the probe job's own effects ({@link
+ * ProbeJobs}) with the database's times, its end written through a fenced write.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TasksAcrossProcessesTest {
+
+  private static final int TASKS = 20;
+  private static final Duration RUN_FOR = Duration.ofSeconds(62);
+  private static final Pattern SKIPPED_UNTIL = Pattern.compile("next at (\\S+)$");
+
+  @TempDir static Path dir;
+
+  private RedisProcess redis;
+  private H2ServerProcess db;
+  private JdbcTemplate jdbc;
+  private final Map<String, ServiceProcess> processes = new LinkedHashMap<>();
+  private boolean clockSkewed;
+
+  record Effect(String task, long fireTime, long fence, String owner, String phase, long at) {}
+
+  record Run(
+      String task,
+      long fireTime,
+      long startedAt,
+      long endedAt,
+      String outcome,
+      String owner,
+      long fence,
+      String error) {}
+
+  @BeforeAll
+  void startProcesses() throws Exception {
+    redis = RedisProcess.start();
+    db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
+    DriverManagerDataSource data = new DriverManagerDataSource(db.url(), "sa", "");
+    jdbc = new JdbcTemplate(data);
+    clockSkewed = Files.isExecutable(Path.of("/usr/bin/faketime"));
+    Map<String, CompletableFuture<ServiceProcess>> starting = new LinkedHashMap<>();
+    for (String name : List.of("a", "b", "c")) {
+      starting.put(
+          name,
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  Path work = Files.createDirectories(dir.resolve(name));
+                  String[] args = args(name);
+                  return name.equals("b") && clockSkewed
+                      ? ServiceProcess.startWithClockAhead(work, Duration.ofMinutes(10), args)
+                      : ServiceProcess.start(work, args);
+                } catch (Exception e) {
+                  throw new IllegalStateException("starting instance " + name, e);
+                }
+              }));
+    }
+    starting.forEach((name, process) -> processes.put(name, process.join()));
+  }
+
+  private String[] args(String instance) {
+    return new String[] {
+      "--spring.data.redis.url=" + redis.url(),
+      "--spring.datasource.url=" + db.url(),
+      "--spring.datasource.username=sa",
+      "--spring.datasource.password=",
+      "--hotrank.instance-id=" + instance,
+      "--hotrank.board.scheduling=false",
+      "--hotrank.task.poll-interval=500ms",
+      "--hotrank.task.heartbeat-interval=500ms",
+      "--hotrank.task.heartbeat-timeout=2s",
+      "--hotrank.task.max-concurrent=8",
+      "--hotrank-test.probe-tasks=true"
+    };
+  }
+
+  @AfterAll
+  void stopProcesses() throws Exception {
+    for (ServiceProcess process : processes.values()) {
+      try {
+        process.signal("CONT");
+      } catch (Exception alreadyGone) {
+        // killed by the test
+      }
+      process.close();
+    }
+    if (db != null) {
+      db.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private static String taskName(int i) {
+    return "chaos-" + i;
+  }
+
+  @Test
+  void killAndStall_noConcurrentRuns_noCompletionByANonOwner_everyFireTimeCovered()
+      throws Exception {
+    HttpJson a = processes.get("a").http();
+    for (int i = 0; i < TASKS; i++) {
+      String misfire = i % 2 == 0 ? "skip" : "fire-once";
+      Answer created =
+          a.post(
+              "/api/v1/admin/tasks",
+              "{\"name\":\""
+                  + taskName(i)
+                  + "\",\"job\":\"probe\",\"cron\":\"* * * * * *\",\"misfire\":\""
+                  + misfire
+                  + "\",\"maxRetries\":0,\"parameters\":{\"task\":\""
+                  + taskName(i)
+                  + "\",\"workMs\":600}}",
+              a.adminHeader());
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+    long started = System.nanoTime();
+    sleepUntil(started, Duration.ofSeconds(12));
+    processes.get("a").signal("KILL");
+    sleepUntil(started, Duration.ofSeconds(24));
+    processes.get("c").signal("STOP");
+    sleepUntil(started, Duration.ofSeconds(29));
+    processes.get("c").signal("CONT");
+    sleepUntil(started, RUN_FOR);
+    HttpJson b = processes.get("b").http();
+    long pauseFrom = dbNow();
+    for (int i = 0; i < TASKS; i++) {
+      assertThat(
+              b.post("/api/v1/admin/tasks/" + taskName(i) + "/pause", "", b.adminHeader()).status())
+          .isEqualTo(200);
+    }
+    long pausing = System.nanoTime();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM hr_task WHERE name LIKE 'chaos-%' AND status <>"
+                            + " 'paused'",
+                        Integer.class)
+                    == 0);
+
+    List<Effect> effects =
+        jdbc.query(
+            "SELECT task, fire_time, fence, owner, phase, at_ms FROM probe_effect",
+            (r, n) ->
+                new Effect(
+                    r.getString(1),
+                    r.getLong(2),
+                    r.getLong(3),
+                    r.getString(4),
+                    r.getString(5),
+                    r.getLong(6)));
+    List<Run> runs =
+        jdbc.query(
+            "SELECT task_name, fire_time, started_at, ended_at, outcome, owner, fence, error FROM"
+                + " hr_task_run WHERE task_name LIKE 'chaos-%' ORDER BY id",
+            (r, n) ->
+                new Run(
+                    r.getString(1),
+                    r.getLong(2),
+                    r.getLong(3),
+                    r.getLong(4),
+                    r.getString(5),
+                    r.getString(6),
+                    r.getLong(7),
+                    r.getString(8)));
+    String summary =
+        summary(effects, runs)
+            + "\nall paused "
+            + (System.nanoTime() - pausing) / 1_000_000
+            + " ms after the pause; test ran "
+            + (System.nanoTime() - started) / 1_000_000
+            + " ms";
+    System.out.println("Chaos summary: " + summary.lines().findFirst().orElse(""));
+
+    // Both faults happened to runs in progress, and were taken over.
+    List<Run> abandoned = runs.stream().filter(r -> r.outcome().equals("abandoned")).toList();
+    assertThat(abandoned).as(summary).anyMatch(r -> r.owner().equals("a"));
+    assertThat(abandoned).as(summary).anyMatch(r -> r.owner().equals("c"));
+
+    // 1. No two runs of one task overlapped: every run whose end was written (its fenced write
+    // went through) ran alone from its start to its end.
+    // Fences order the runs of one task; two tasks may share a value.
+    Map<String, Effect> starts = new HashMap<>();
+    effects.stream()
+        .filter(e -> e.phase().equals("start"))
+        .forEach(e -> starts.put(e.task() + "/" + e.fence(), e));
+    Map<String, List<long[]>> intervals = new HashMap<>();
+    for (Effect end : effects) {
+      if (end.phase().equals("end")) {
+        Effect start = starts.get(end.task() + "/" + end.fence());
+        assertThat(start).as("start of %s", end).isNotNull();
+        assertThat(start.owner()).as("owner of %s", end).isEqualTo(end.owner());
+        intervals
+            .computeIfAbsent(end.task(), t -> new ArrayList<>())
+            .add(new long[] {start.at(), end.at(), end.fence()});
+      }
+    }
+    intervals.forEach(
+        (task, list) -> {
+          list.sort((x, y) -> Long.compare(x[0], y[0]));
+          for (int i = 1; i < list.size(); i++) {
+            assertThat(list.get(i)[0])
+                .as(
+                    "%s: fence %d started before fence %d ended",
+                    task, list.get(i)[2], list.get(i - 1)[2])
+                .isGreaterThanOrEqualTo(list.get(i - 1)[1]);
+          }
+        });
+
+    // 2. No completion recorded by a non-owner: each completion's fence and owner are those of a
+    // run that started under that claim; no fence completes twice; a run taken over never
+    // completes, and its fenced end, if written, came before the takeover.
+    Set<String> recordedByRunner =
+        Set.of("succeeded", "failed", "timed-out", "cancelled", "rejected");
+    Set<String> completedFences = new TreeSet<>();
+    for (Run run : runs) {
+      if (recordedByRunner.contains(run.outcome())) {
+        Effect start = starts.get(run.task() + "/" + run.fence());
+        assertThat(start).as("claim of completion %s", run).isNotNull();
+        assertThat(start.owner()).as("owner of %s", run).isEqualTo(run.owner());
+        assertThat(completedFences.add(run.task() + "/" + run.fence()))
+            .as("second completion of %s", run)
+            .isTrue();
+      }
+    }
+    for (Run gone : abandoned) {
+      assertThat(completedFences)
+          .as("completion of abandoned %s", gone)
+          .doesNotContain(gone.task() + "/" + gone.fence());
+      effects.stream()
+          .filter(
+              e ->
+                  e.phase().equals("end")
+                      && e.task().equals(gone.task())
+                      && e.fence() == gone.fence())
+          .forEach(
+              end ->
+                  assertThat(end.at())
+                      .as("fenced end of %s", gone)
+                      .isLessThanOrEqualTo(gone.endedAt()));
+    }
+    assertThat(runs)
+        .as(summary)
+        .anyMatch(r -> r.outcome().equals("succeeded") && r.owner().equals("b"));
+
+    // 3. Every fire time from a task's first to two seconds before the pause was run, or was
+    // covered by its misfire policy: a run that started at or after it (fire-once, or a takeover
+    // running an older fire time), or a fire time passed over while a run was in progress or by a
+    // skip.
+    Map<String, List<Run>> byTask = runs.stream().collect(Collectors.groupingBy(Run::task));
+    List<String> uncovered = new ArrayList<>();
+    for (int i = 0; i < TASKS; i++) {
+      String task = taskName(i);
+      boolean skip = i % 2 == 0;
+      List<Run> history = byTask.getOrDefault(task, List.of());
+      assertThat(history).as(task).isNotEmpty();
+      long first = history.stream().mapToLong(Run::fireTime).min().orElseThrow();
+      for (long fire = first; fire <= pauseFrom - 2000; fire += 1000) {
+        if (!covered(history, fire, skip)) {
+          long at = fire;
+          uncovered.add(
+              task
+                  + "@"
+                  + Instant.ofEpochMilli(fire)
+                  + " near "
+                  + history.stream()
+                      .filter(r -> Math.abs(r.fireTime() - at) < 4000)
+                      .map(
+                          r ->
+                              r.fireTime() % 100_000
+                                  + "/"
+                                  + r.startedAt() % 100_000
+                                  + "-"
+                                  + r.endedAt() % 100_000
+                                  + " "
+                                  + r.owner()
+                                  + " "
+                                  + r.outcome())
+                      .toList());
+        }
+      }
+    }
+    assertThat(uncovered).as(summary).isEmpty();
+  }
+
+  private static boolean covered(List<Run> history, long fire, boolean skip) {
+    for (Run run : history) {
+      boolean ranAfter =
+          !run.outcome().equals("skipped") && run.fireTime() <= fire && fire <= run.startedAt();
+      boolean passedDuringRun =
+          skip
+              && !run.outcome().equals("skipped")
+              && run.fireTime() <= fire
+              && fire <= run.endedAt();
+      boolean skipped = false;
+      if (run.outcome().equals("skipped") && run.error() != null) {
+        Matcher until = SKIPPED_UNTIL.matcher(run.error());
+        skipped =
+            until.find()
+                && run.fireTime() <= fire
+                && fire < Instant.parse(until.group(1)).toEpochMilli();
+      }
+      if (ranAfter || passedDuringRun || skipped) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String summary(List<Effect> effects, List<Run> runs) {
+    Map<String, Long> outcomes =
+        runs.stream()
+            .collect(
+                Collectors.groupingBy(r -> r.owner() + ":" + r.outcome(), Collectors.counting()));
+    StringBuilder warnings = new StringBuilder();
+    processes.forEach(
+        (name, process) ->
+            process.lines().stream()
+                .filter(line -> line.contains(" WARN ") || line.contains(" ERROR "))
+                .limit(40)
+                .forEach(line -> warnings.append("\n").append(name).append(": ").append(line)));
+    return "clock of b skewed: "
+        + clockSkewed
+        + ", effects: "
+        + effects.size()
+        + ", runs by owner and outcome: "
+        + new java.util.TreeMap<>(outcomes)
+        + warnings;
+  }
+
+  private long dbNow() {
+    return jdbc.queryForObject(
+        "SELECT CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)", Long.class);
+  }
+
+  private static void sleepUntil(long startNanos, Duration at) throws InterruptedException {
+    long left = at.toMillis() - (System.nanoTime() - startNanos) / 1_000_000;
+    if (left > 0) {
+      Thread.sleep(left);
+    }
+  }
+}
