@@ -41,6 +41,11 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
+  public boolean supportsWritingCte() {
+    return true;
+  }
+
+  @Override
   public int insertIgnoringDuplicate(
       JdbcOperations jdbc, String table, String columns, Object... args) {
     return jdbc.update(

@@ -45,6 +45,15 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   boolean supportsReturning();
 
   /**
+   * Whether a {@code WITH} clause may hold an {@code UPDATE ... RETURNING} whose rows the statement
+   * that follows reads ({@code WITH done AS (UPDATE ... RETURNING ...) INSERT ... SELECT ... FROM
+   * done}): two writes in one statement, one round trip and one commit.
+   */
+  default boolean supportsWritingCte() {
+    return false;
+  }
+
+  /**
    * Inserts one row, or nothing when a row with the same key exists, without failing the
    * surrounding transaction.
    *

@@ -532,41 +532,43 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
     if (claim.manual()) {
       // A run asked for leaves the schedule and the retries of the cycle as they are.
-      return new TaskStore.Completion(
-          task.name(), claim.fence, outcome, 0, null, task.attempt(), succeeded, failed, error);
+      return done(claim, outcome, error, null, null, task.attempt(), succeeded, failed);
     }
     if (outcome.equals("cancelled")) {
       // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
-      return new TaskStore.Completion(
-          task.name(),
-          claim.fence,
-          outcome,
-          claim.attempt(),
-          now,
-          claim.attempt(),
-          false,
-          false,
-          error);
+      return done(claim, outcome, error, null, 0L, claim.attempt(), false, false);
     }
     long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
     if (failed && claim.attempt() < task.maxRetries()) {
       long backoff =
           Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
       if (now + backoff < cycle) {
-        return new TaskStore.Completion(
-            task.name(),
-            claim.fence,
-            outcome,
-            claim.attempt(),
-            now + backoff,
-            claim.attempt() + 1,
-            false,
-            true,
-            error);
+        return done(claim, outcome, error, null, backoff, claim.attempt() + 1, false, true);
       }
     }
+    return done(claim, outcome, error, cycle, null, 0, succeeded, failed);
+  }
+
+  private static TaskStore.Completion done(
+      Claim claim,
+      String outcome,
+      @Nullable String error,
+      @Nullable Long nextTime,
+      @Nullable Long retryDelayMs,
+      int attempt,
+      boolean succeeded,
+      boolean failed) {
     return new TaskStore.Completion(
-        task.name(), claim.fence, outcome, claim.attempt(), cycle, 0, succeeded, failed, error);
+        claim.task.name(),
+        claim.fence,
+        outcome,
+        claim.attempt(),
+        nextTime,
+        retryDelayMs,
+        attempt,
+        succeeded,
+        failed,
+        error);
   }
 
   /**

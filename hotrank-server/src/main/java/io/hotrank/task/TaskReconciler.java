@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Makes the task rows of the jobs configured with {@code engine: task} match their configuration at
  * startup: a missing row is created (never silently absent), a row whose configured schedule
- * changed gets the new one. Pause state, retries and history are kept; a row an operator changed
- * over the admin API ({@code source = api}) is left as the operator set it.
+ * changed gets the new one, and the row of a job no longer configured so is removed. Pause state,
+ * retries and history are kept; a row an operator changed over the admin API ({@code source = api})
+ * is left as the operator set it.
  */
 final class TaskReconciler {
 
@@ -32,6 +33,16 @@ final class TaskReconciler {
     declared.forEach(
         (name, definition) ->
             reconcile(name, definition.cron() == null ? null : definition.cron().toString()));
+    // A job moved back to the lease engine must not also run here: its task goes (its history
+    // stays in hr_task_run, and the task comes back if the job moves here again).
+    for (TaskRow row : store.all()) {
+      if (row.source().equals(TaskRow.FROM_CONFIG)
+          && !declared.containsKey(row.name())
+          && store.delete(row.name())) {
+        log.info(
+            "Task '{}' removed: its job is no longer configured with engine: task", row.name());
+      }
+    }
   }
 
   private void reconcile(String name, @Nullable String cron) {

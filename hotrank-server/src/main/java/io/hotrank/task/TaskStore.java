@@ -83,13 +83,21 @@ final class TaskStore {
   /** Rows seen by a poll, and the database's time when it read them. */
   record Poll(List<TaskRow> rows, long now) {}
 
-  /** What a finished run writes. */
+  /**
+   * What a finished run writes.
+   *
+   * @param nextTime the task's next fire time; null keeps it
+   * @param retryDelayMs when not null, the next fire time is instead the database's now plus this
+   *     (a retry, or a run due again at once), so that a delay is never shortened by an instance's
+   *     estimate of the database's time
+   */
   record Completion(
       String task,
       long fence,
       String outcome,
       int runAttempt,
       @Nullable Long nextTime,
+      @Nullable Long retryDelayMs,
       int attempt,
       boolean succeeded,
       boolean failed,
@@ -378,35 +386,53 @@ final class TaskStore {
    * @return false if the run had been taken over (or the task deleted): nothing was written
    */
   boolean complete(Completion done) {
+    String update =
+        "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
+            + " next_time = CASE WHEN ? = 1 THEN "
+            + now
+            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = ?,"
+            + " consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
+            + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
+            + " ? AND status = 'running'";
+    String record =
+        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
+            + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
+            + now
+            + ", ?, owner, version, ?, manual, ? FROM ";
+    List<Object> args =
+        new ArrayList<>(
+            java.util.Arrays.asList(
+                done.retryDelayMs() == null ? 0 : 1,
+                done.retryDelayMs() == null ? 0L : done.retryDelayMs(),
+                done.nextTime() == null ? 1 : 0,
+                done.nextTime() == null ? 0L : done.nextTime(),
+                done.attempt(),
+                done.succeeded() ? 1 : 0,
+                done.failed() ? 1 : 0,
+                done.task(),
+                done.fence()));
+    int updateArity = args.size();
+    args.addAll(java.util.Arrays.asList(done.outcome(), done.runAttempt(), truncate(done.error())));
+    if (dialect.supportsWritingCte()) {
+      // PostgreSQL: one statement, one commit; the insert sees only the row the update matched.
+      return jdbc.update(
+              "WITH done AS ("
+                  + update
+                  + " RETURNING name, fire_time, started_at, owner, version, manual) "
+                  + record
+                  + "done",
+              args.toArray())
+          == 1;
+    }
     return Boolean.TRUE.equals(
         tx.execute(
             status -> {
-              int updated =
-                  jdbc.update(
-                      "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE"
-                          + " 'waiting' END, next_time = CASE WHEN ? = 1 THEN next_time ELSE ?"
-                          + " END, attempt = ?, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN"
-                          + " ? = 1 THEN consecutive_failures + 1 ELSE consecutive_failures END"
-                          + " WHERE name = ? AND version = ? AND status = 'running'",
-                      done.nextTime() == null ? 1 : 0,
-                      done.nextTime() == null ? 0L : done.nextTime(),
-                      done.attempt(),
-                      done.succeeded() ? 1 : 0,
-                      done.failed() ? 1 : 0,
-                      done.task(),
-                      done.fence());
-              if (updated == 0) {
+              if (jdbc.update(update, args.subList(0, updateArity).toArray()) == 0) {
                 return false;
               }
-              jdbc.update(
-                  "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome,"
-                      + " owner, fence, attempt, manual, error) SELECT name, fire_time, started_at, "
-                      + now
-                      + ", ?, owner, version, ?, manual, ? FROM hr_task WHERE name = ?",
-                  done.outcome(),
-                  done.runAttempt(),
-                  truncate(done.error()),
-                  done.task());
+              List<Object> recordArgs = new ArrayList<>(args.subList(updateArity, args.size()));
+              recordArgs.add(done.task());
+              jdbc.update(record + "hr_task WHERE name = ?", recordArgs.toArray());
               return true;
             }));
   }
@@ -467,14 +493,16 @@ final class TaskStore {
         offset);
   }
 
-  /** Each task's latest history row. */
+  /**
+   * Each task's latest history row: one index lookup per task ({@code (task_name, id)}), not a scan
+   * of the history, which a task firing every second fills quickly.
+   */
   Map<String, TaskRun> lastRuns() {
     Map<String, TaskRun> last = new HashMap<>();
     jdbc.query(
-            "SELECT "
-                + RUN_COLUMNS
-                + " FROM hr_task_run WHERE id IN (SELECT MAX(id) FROM hr_task_run GROUP BY"
-                + " task_name)",
+            "SELECT r.id, r.task_name, r.fire_time, r.started_at, r.ended_at, r.outcome, r.owner,"
+                + " r.fence, r.attempt, r.manual, r.error FROM hr_task t JOIN hr_task_run r ON r.id"
+                + " = (SELECT MAX(l.id) FROM hr_task_run l WHERE l.task_name = t.name)",
             RUN)
         .forEach(run -> last.put(run.task(), run));
     return last;

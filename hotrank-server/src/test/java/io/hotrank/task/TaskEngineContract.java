@@ -314,12 +314,12 @@ public abstract class TaskEngineContract {
         store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
     assertThat(second).isGreaterThan(first);
     TaskStore.Completion stale =
-        new TaskStore.Completion(task, first, "succeeded", 0, 1L, 0, true, false, null);
+        new TaskStore.Completion(task, first, "succeeded", 0, 1L, null, 0, true, false, null);
     assertThat(store.complete(stale)).isFalse();
     assertThat(history(task)).isEmpty();
     assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.RUNNING);
     TaskStore.Completion current =
-        new TaskStore.Completion(task, second, "succeeded", 0, 1L, 0, true, false, null);
+        new TaskStore.Completion(task, second, "succeeded", 0, 1L, null, 0, true, false, null);
     assertThat(store.complete(current)).isTrue();
     assertThat(history(task))
         .singleElement()
