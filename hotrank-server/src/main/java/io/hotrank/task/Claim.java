@@ -24,6 +24,8 @@ final class Claim {
   private volatile long renewedNanos;
   private volatile @Nullable String lost;
   private volatile boolean timedOut;
+  private volatile boolean completed;
+  private volatile boolean completing;
 
   Claim(TaskRow task, Kind kind, long fence, long fireTime, long startedAt, long nanos) {
     this.task = task;
@@ -55,6 +57,27 @@ final class Claim {
 
   boolean timedOut() {
     return timedOut;
+  }
+
+  /** Whether its completion has been written: no renewal is due, a refused one means nothing. */
+  boolean completed() {
+    return completed;
+  }
+
+  void complete() {
+    completed = true;
+  }
+
+  /**
+   * Its completion is being written: a renewal refused from now on may be the completion's doing,
+   * not a takeover's (a takeover refuses the completion too, which says so).
+   */
+  void completing() {
+    completing = true;
+  }
+
+  boolean isCompleting() {
+    return completing;
   }
 
   long renewedNanos() {

@@ -32,7 +32,7 @@ record Schedule(@Nullable CronExpression cron, ZoneId zone, @Nullable Duration i
   long firstAfter(long anchor, long after) {
     if (interval != null && after >= anchor) {
       long step = interval.toMillis();
-      return anchor + ((after - anchor) / step + 1) * step;
+      return Math.min(NEVER, anchor + ((after - anchor) / step + 1) * step);
     }
     return next(Math.max(anchor, after));
   }
@@ -40,7 +40,7 @@ record Schedule(@Nullable CronExpression cron, ZoneId zone, @Nullable Duration i
   /** The first fire time strictly after {@code after}, in epoch milliseconds, or {@link #NEVER}. */
   long next(long after) {
     if (interval != null) {
-      return after + interval.toMillis();
+      return Math.min(NEVER, after + interval.toMillis());
     }
     if (cron == null) {
       return NEVER;

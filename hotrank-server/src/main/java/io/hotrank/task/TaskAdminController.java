@@ -75,7 +75,12 @@ class TaskAdminController {
   @PutMapping("/{name}")
   Map<String, Object> update(@PathVariable String name, @RequestBody TaskRequest request) {
     TaskRow current = store.find(name).orElseThrow(() -> new TaskNotFoundException(name));
-    if (!store.update(definitions().update(current, request, store.nowMillis()))) {
+    TaskRow changed = definitions().update(current, request, store.nowMillis());
+    boolean rescheduled =
+        !java.util.Objects.equals(changed.cron(), current.cron())
+            || !changed.zone().equals(current.zone())
+            || !java.util.Objects.equals(changed.intervalMs(), current.intervalMs());
+    if (!store.update(changed, rescheduled)) {
       throw new TaskNotFoundException(name);
     }
     engine.wake();

@@ -20,6 +20,10 @@ final class TaskDefinitions {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final int PARAMETERS_LENGTH = 4000;
   private static final int MAX_RETRIES = 100;
+  private static final int CRON_LENGTH = 120;
+  private static final Duration LONGEST_INTERVAL = Duration.ofDays(366);
+  private static final Duration LONGEST_TIMEOUT = Duration.ofDays(7);
+  private static final Duration LONGEST_BACKOFF = Duration.ofDays(1);
 
   private final Set<String> jobs;
   private final TaskProperties defaults;
@@ -104,7 +108,11 @@ final class TaskDefinitions {
           "job",
           "no such job on this instance; known: " + jobs.stream().sorted().toList());
     }
-    if (cron != null) {
+    if (cron != null
+        && violations.check(
+            cron.length() <= CRON_LENGTH,
+            "cron",
+            "must be at most " + CRON_LENGTH + " characters")) {
       try {
         CronExpression.parse(cron);
       } catch (IllegalArgumentException e) {
@@ -119,7 +127,7 @@ final class TaskDefinitions {
     }
     Long intervalMs = null;
     if (interval != null) {
-      Duration parsed = duration(violations, "interval", interval);
+      Duration parsed = duration(violations, "interval", interval, LONGEST_INTERVAL);
       if (parsed != null
           && violations.check(parsed.toMillis() >= 1000, "interval", "must be at least 1s")) {
         intervalMs = parsed.toMillis();
@@ -133,7 +141,7 @@ final class TaskDefinitions {
       }
     }
     if (request.timeout() != null) {
-      Duration parsed = duration(violations, "timeout", request.timeout());
+      Duration parsed = duration(violations, "timeout", request.timeout(), LONGEST_TIMEOUT);
       if (parsed != null
           && violations.check(parsed.toMillis() >= 1, "timeout", "must be positive")) {
         timeoutMs = parsed.toMillis();
@@ -148,7 +156,8 @@ final class TaskDefinitions {
       }
     }
     if (request.retryBackoff() != null) {
-      Duration parsed = duration(violations, "retryBackoff", request.retryBackoff());
+      Duration parsed =
+          duration(violations, "retryBackoff", request.retryBackoff(), LONGEST_BACKOFF);
       if (parsed != null
           && violations.check(!parsed.isNegative(), "retryBackoff", "must not be negative")) {
         retryBackoffMs = parsed.toMillis();
@@ -180,13 +189,18 @@ final class TaskDefinitions {
         TaskRow.FROM_API);
   }
 
-  private static @Nullable Duration duration(Violations violations, String field, String text) {
+  private static @Nullable Duration duration(
+      Violations violations, String field, String text, Duration longest) {
+    Duration parsed;
     try {
-      return DurationStyle.detectAndParse(text);
-    } catch (IllegalArgumentException e) {
+      parsed = DurationStyle.detectAndParse(text);
+    } catch (IllegalArgumentException | ArithmeticException e) {
       violations.add(field, "not a duration (such as 30s, 5m or PT1H): " + text);
       return null;
     }
+    return violations.check(parsed.compareTo(longest) <= 0, field, "must be at most " + longest)
+        ? parsed
+        : null;
   }
 
   private static @Nullable String intervalText(@Nullable Long intervalMs) {

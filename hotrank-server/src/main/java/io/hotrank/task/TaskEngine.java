@@ -8,6 +8,7 @@ import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobEngine;
 import io.hotrank.job.StaleFenceException;
 import io.hotrank.lock.InstanceId;
+import io.hotrank.storage.SqlDialect;
 import io.hotrank.task.TaskStore.Kind;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,12 +26,16 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs tasks: a poller thread claims due, triggered and abandoned tasks by compare-and-set, up to
@@ -66,6 +71,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   /** How often the history is pruned. */
   private static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
 
+  /** How often the failure gauges are read from the database. */
+  private static final Duration MAINTAIN_EVERY = Duration.ofSeconds(10);
+
+  /** How many times a completion that could not be written is tried again (while still owned). */
+  private static final int COMPLETION_ATTEMPTS = 8;
+
   private final TaskStore store;
   private final TaskProperties properties;
   private final Duration grace;
@@ -75,6 +86,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   private final Semaphore permits;
   private final Map<String, Claim> active = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> failureGauges = new ConcurrentHashMap<>();
+  private final java.util.Set<String> broken = ConcurrentHashMap.newKeySet();
   private final Object wake = new Object();
 
   private Map<String, Job> runnable = Map.of();
@@ -92,6 +104,9 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   private @Nullable Thread poller;
   private @Nullable ExecutorService workers;
   private @Nullable ScheduledExecutorService heartbeats;
+  private @Nullable ScheduledExecutorService deadlines;
+  private @Nullable ScheduledExecutorService maintenance;
+  private long lastPrune;
 
   TaskEngine(
       TaskStore store,
@@ -107,7 +122,41 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     this.meters = meters;
     this.ticker = ticker;
     this.permits = new Semaphore(properties.maxConcurrent());
+    store.beatsTimeout(properties.heartbeatTimeout().dividedBy(2));
     meters.gauge("hotrank.task.running", active, Map::size);
+  }
+
+  /**
+   * A task engine outside the service, for tools and benchmarks: on {@code dataSource}, whose
+   * tables the service's Flyway migrations have created, running {@code jobs} as given (no log line
+   * or timer per run). The caller starts and stops it.
+   */
+  public static TaskEngine standalone(
+      DataSource dataSource,
+      TaskProperties properties,
+      String instance,
+      Duration shutdownGrace,
+      List<Job> jobs) {
+    TaskEngine engine =
+        new TaskEngine(
+            new TaskStore(
+                new JdbcTemplate(dataSource),
+                SqlDialect.detect(dataSource),
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource))),
+            properties,
+            new io.hotrank.job.JobProperties(
+                NAME,
+                io.hotrank.job.JobMode.PER_RUN,
+                "jdbc",
+                Duration.ofSeconds(30),
+                shutdownGrace),
+            new InstanceId(instance),
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+            Ticker.system());
+    Map<String, Job> byName = new java.util.LinkedHashMap<>();
+    jobs.forEach(job -> byName.put(job.name(), job));
+    engine.adopt(byName, Map.of());
+    return engine;
   }
 
   @Override
@@ -163,13 +212,24 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     firing = true;
     cancelling = false;
     running = true;
+    long tick = Math.max(10, Math.min(properties.heartbeatInterval().toMillis() / 2, 500));
+    // Renewals do I/O and may block; the deadlines are checked on a thread that never does, and
+    // the history's pruning and the failure gauges have a thread of their own.
     ScheduledExecutorService beats =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("task-heartbeat").daemon(true).factory());
-    long tick = Math.max(10, Math.min(properties.heartbeatInterval().toMillis() / 2, 500));
-    beats.scheduleWithFixedDelay(this::beat, tick, tick, TimeUnit.MILLISECONDS);
-    beats.scheduleWithFixedDelay(
-        this::prune, PRUNE_EVERY.toMillis(), PRUNE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    beats.scheduleWithFixedDelay(this::renewAll, tick, tick, TimeUnit.MILLISECONDS);
+    ScheduledExecutorService deadlines =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("task-deadline").daemon(true).factory());
+    deadlines.scheduleWithFixedDelay(this::checkDeadlines, tick, tick, TimeUnit.MILLISECONDS);
+    this.deadlines = deadlines;
+    ScheduledExecutorService upkeep =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("task-maintenance").daemon(true).factory());
+    upkeep.scheduleWithFixedDelay(
+        this::maintain, 0, MAINTAIN_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    this.maintenance = upkeep;
     heartbeats = beats;
     if (!properties.polling()) {
       log.info("Task polling is off (hotrank.task.polling=false): tasks run here only on demand");
@@ -206,12 +266,27 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       log.warn("Tasks still running after {}; cancelling them: {}", grace, active.keySet());
     }
     cancelling = true;
-    waitWhileRunning(Duration.ofSeconds(12));
-    if (workers != null) {
-      workers.shutdownNow();
+    ExecutorService pool = workers;
+    if (pool != null) {
+      // Runs end at their next safe point and write their completion; interrupting them would
+      // fail that write (a connection is not lent to an interrupted thread).
+      pool.shutdown();
+      try {
+        if (!pool.awaitTermination(12, TimeUnit.SECONDS)) {
+          log.warn("Tasks still running 12 s after they were cancelled: {}", active.keySet());
+          pool.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      waitWhileRunning(Duration.ofSeconds(12));
     }
-    if (heartbeats != null) {
-      heartbeats.shutdownNow();
+    for (ScheduledExecutorService service :
+        java.util.Arrays.asList(heartbeats, deadlines, maintenance)) {
+      if (service != null) {
+        service.shutdownNow();
+      }
     }
     running = false;
   }
@@ -248,7 +323,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
           pollFailing = true;
           log.warn("Task platform: polling failed, retrying every {}: {}", sleep, e.toString());
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         log.error("Task platform: polling failed", e);
       }
       idle(sleep);
@@ -274,24 +349,38 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     boolean full = false;
     int due = 0;
     for (TaskRow task : poll.rows()) {
-      Kind kind = kindOf(task, poll.now());
-      if (kind == null) {
-        earliest = Math.min(earliest, task.nextTime());
-        continue;
-      }
-      due++;
-      if (active.containsKey(task.name())) {
-        continue; // ours: a heartbeat that is only late
-      }
-      if (kind == Kind.SCHEDULED && skipsMissed(task, poll.now())) {
+      Kind kind;
+      try {
+        kind = kindOf(task, poll.now());
+        if (kind == null) {
+          earliest = Math.min(earliest, task.nextTime());
+          continue;
+        }
+        due++;
+        if (active.containsKey(task.name())) {
+          continue; // ours: a heartbeat that is only late
+        }
+        if (kind == Kind.SCHEDULED && task.cycleTime() == 0 && skipsMissed(task, poll.now())) {
+          continue;
+        }
+      } catch (RuntimeException e) {
+        // One bad row (a zone this JDK lacks, say) must not stop the others: logged once.
+        if (broken.add(task.name())) {
+          log.error("Task '{}' cannot be scheduled here; passing over it", task.name(), e);
+        }
         continue;
       }
       if (!permits.tryAcquire()) {
         full = true;
         break;
       }
-      if (!claimAndSubmit(task, kind, poll.now())) {
-        permits.release();
+      boolean submitted = false;
+      try {
+        submitted = claimAndSubmit(task, kind, poll.now());
+      } finally {
+        if (!submitted) {
+          permits.release();
+        }
       }
     }
     if (full) {
@@ -386,27 +475,33 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (pool == null) {
       return false;
     }
-    pool.execute(
-        () -> {
-          try {
-            execute(claim);
-          } catch (Exception e) {
-            log.debug("Task '{}' failed (recorded)", task.name(), e);
-          } finally {
-            permits.release();
-            wake();
-          }
-        });
+    try {
+      pool.execute(
+          () -> {
+            try {
+              execute(claim);
+            } catch (Exception e) {
+              log.debug("Task '{}' failed (recorded)", task.name(), e);
+            } finally {
+              permits.release();
+              wake();
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException stopping) {
+      finish(claim, "cancelled", "not started: the instance is stopping");
+      return false;
+    }
     return true;
   }
 
   private @Nullable Claim claim(TaskRow task, Kind kind, long now) {
-    // A retry keeps the fire time of its cycle; a takeover, the fire time of the run it takes.
+    // A retry or re-run keeps the fire time of its cycle; a takeover, that of the run it takes.
     long fireTime =
-        kind == Kind.SCHEDULED && task.attempt() == 0 ? task.nextTime() : task.fireTime();
-    if (kind == Kind.TRIGGERED || kind == Kind.NOW) {
-      fireTime = now;
-    }
+        switch (kind) {
+          case SCHEDULED -> task.dueFireTime();
+          case TAKEOVER -> task.fireTime();
+          case TRIGGERED, NOW -> now;
+        };
     OptionalLong fence =
         store.claim(task, kind, instance, fireTime, properties.heartbeatTimeout().toMillis());
     if (fence.isEmpty()) {
@@ -469,27 +564,51 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       error = e.toString();
       throw e;
     } finally {
-      active.remove(task.name(), claim);
-      complete(claim, outcome, error);
+      finish(claim, outcome, error);
+    }
+  }
+
+  /**
+   * Writes a run's completion, still heartbeating, tried again while the database fails and the
+   * claim holds: a run that finished is not run again because one write failed. Then lets go.
+   */
+  private void finish(Claim claim, String outcome, @Nullable String error) {
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          complete(claim, outcome, error);
+          return;
+        } catch (DataAccessException e) {
+          if (attempt >= COMPLETION_ATTEMPTS || claim.lost() != null) {
+            // The row keeps this run's claim: once its heartbeat is old, another instance takes
+            // it over and runs the fire time again.
+            log.warn(
+                "Task '{}': the outcome '{}' of fence {} could not be written: {}",
+                claim.task.name(),
+                outcome,
+                claim.fence,
+                e.toString());
+            return;
+          }
+          Thread.sleep(Math.min(2000, 100L << attempt));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      claim.complete();
+      active.remove(claim.task.name(), claim);
     }
   }
 
   private void complete(Claim claim, String outcome, @Nullable String error) {
     TaskRow task = claim.task;
-    TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
-    boolean written;
-    try {
-      written = store.complete(completion);
-    } catch (DataAccessException e) {
-      // The row keeps this run's claim: once its heartbeat is old, another instance takes it over.
-      log.warn(
-          "Task '{}': the outcome '{}' of fence {} could not be written: {}",
-          task.name(),
-          outcome,
-          claim.fence,
-          e.toString());
-      return;
+    if (TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos) > 1000) {
+      dbTimeWas(store.nowMillis(), ticker.read()); // no poll for a while: read it afresh
     }
+    TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
+    claim.completing();
+    boolean written = store.complete(completion);
     if (!written) {
       meters.counter("hotrank.task.completions.rejected", "task", task.name()).increment();
       log.warn(
@@ -500,14 +619,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
           claim.lost() == null ? "found at completion" : claim.lost());
       return;
     }
-    AtomicInteger failures =
-        failureGauges.computeIfAbsent(
-            task.name(),
-            name ->
-                meters.gauge(
-                    "hotrank.task.consecutive.failures",
-                    List.of(Tag.of("task", name)),
-                    new AtomicInteger()));
+    AtomicInteger failures = failureGauge(task.name());
     if (completion.succeeded()) {
       failures.set(0);
     } else if (completion.failed()) {
@@ -530,41 +642,60 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     TaskRow task = claim.task;
     boolean succeeded = outcome.equals("succeeded");
     boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
+    boolean cancelled = outcome.equals("cancelled");
     if (claim.manual()) {
-      // A run asked for leaves the schedule and the retries of the cycle as they are.
-      return done(claim, outcome, error, null, null, task.attempt(), succeeded, failed);
+      // A run asked for leaves the schedule and the scheduled cycle as they are; cancelled (by a
+      // shutdown), it is asked for again.
+      return done(
+          claim, outcome, error, null, null, null, cancelled, task.attempt(), succeeded, failed);
     }
-    if (outcome.equals("cancelled")) {
+    if (cancelled) {
       // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
-      return done(claim, outcome, error, null, 0L, claim.attempt(), false, false);
+      return done(
+          claim, outcome, error, null, 0L, claim.fireTime, false, claim.attempt(), false, false);
     }
     long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
     if (failed && claim.attempt() < task.maxRetries()) {
       long backoff =
           Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
-      if (now + backoff < cycle) {
-        return done(claim, outcome, error, null, backoff, claim.attempt() + 1, false, true);
+      if (backoff >= 0 && now + backoff < cycle) {
+        return done(
+            claim,
+            outcome,
+            error,
+            null,
+            backoff,
+            claim.fireTime,
+            false,
+            claim.attempt() + 1,
+            false,
+            true);
       }
     }
-    return done(claim, outcome, error, cycle, null, 0, succeeded, failed);
+    return done(claim, outcome, error, cycle, null, 0L, false, 0, succeeded, failed);
   }
 
-  private static TaskStore.Completion done(
+  private TaskStore.Completion done(
       Claim claim,
       String outcome,
       @Nullable String error,
       @Nullable Long nextTime,
       @Nullable Long retryDelayMs,
+      @Nullable Long cycleTime,
+      boolean retrigger,
       int attempt,
       boolean succeeded,
       boolean failed) {
     return new TaskStore.Completion(
         claim.task.name(),
         claim.fence,
+        instance,
         outcome,
         claim.attempt(),
         nextTime,
         retryDelayMs,
+        cycleTime,
+        retrigger,
         attempt,
         succeeded,
         failed,
@@ -588,9 +719,14 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
 
   // --- heartbeats ---
 
-  private void beat() {
-    long interval = properties.heartbeatInterval().toNanos();
-    long timeout = properties.heartbeatTimeout().toNanos();
+  /**
+   * Cancels runs past their timeout, and runs whose claim this instance cannot vouch for: no
+   * renewal written for the heartbeat timeout less one interval (another instance may take the run
+   * over at the timeout; the margin lets this one stop first). Does no I/O, so a renewal stuck on
+   * the database cannot delay it.
+   */
+  private void checkDeadlines() {
+    long giveUp = properties.heartbeatTimeout().minus(properties.heartbeatInterval()).toNanos();
     for (Claim claim : active.values()) {
       try {
         long nanos = ticker.read();
@@ -605,32 +741,42 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
               Instant.ofEpochMilli(claim.fireTime),
               task.timeoutMs());
         }
-        if (claim.lost() != null || nanos - claim.renewedNanos() < interval) {
-          continue;
+        if (!claim.completed() && nanos - claim.renewedNanos() > giveUp) {
+          lose(
+              claim,
+              "no heartbeat written for "
+                  + Duration.ofNanos(nanos - claim.renewedNanos()).toMillis()
+                  + " ms");
         }
-        if (nanos - claim.renewedNanos() > timeout) {
-          lose(claim, "no heartbeat written for " + properties.heartbeatTimeout());
-          continue;
-        }
-        renew(claim, nanos, timeout);
-      } catch (RuntimeException e) {
-        log.warn("Task heartbeat failed", e);
+      } catch (RuntimeException | Error e) {
+        log.error("Task deadline check failed", e);
       }
     }
   }
 
-  private void renew(Claim claim, long sent, long timeout) {
+  /** Renews the heartbeat of each run due for it, one statement each. */
+  private void renewAll() {
+    long interval = properties.heartbeatInterval().toNanos();
+    for (Claim claim : active.values()) {
+      try {
+        if (claim.lost() == null
+            && !claim.completed()
+            && ticker.read() - claim.renewedNanos() >= interval) {
+          renew(claim, ticker.read());
+        }
+      } catch (RuntimeException | Error e) {
+        log.error("Task heartbeat failed", e);
+      }
+    }
+  }
+
+  private void renew(Claim claim, long sent) {
     try {
       if (store.heartbeat(claim.task.name(), claim.fence)) {
-        if (ticker.read() - sent > timeout) {
-          lose(claim, "the heartbeat answer came after the timeout");
-        } else {
-          claim.renewed(sent);
-        }
-      } else if (active.get(claim.task.name()) == claim) {
+        claim.renewed(sent); // counted from the send: the deadline check judges its age
+      } else if (!claim.isCompleting() && active.get(claim.task.name()) == claim) {
         lose(claim, "taken over: the task no longer carries fence " + claim.fence);
       } // else the run ended meanwhile, and its completion moved the task on
-
     } catch (DataAccessException e) {
       log.debug("Task '{}': heartbeat not written: {}", claim.task.name(), e.toString());
     }
@@ -643,16 +789,53 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     }
   }
 
-  private void prune() {
+  /** Prunes the history now and then, and reads every task's failures into its gauge. */
+  private void maintain() {
     try {
-      int pruned = store.prune(properties.historyRetention().toMillis());
-      if (pruned > 0) {
-        log.info(
-            "Task history: {} run(s) older than {} pruned", pruned, properties.historyRetention());
+      long nanos = ticker.read();
+      if (lastPrune == 0 || nanos - lastPrune > PRUNE_EVERY.toNanos()) {
+        lastPrune = nanos;
+        int pruned = store.prune(properties.historyRetention().toMillis());
+        if (pruned > 0) {
+          log.info(
+              "Task history: {} run(s) older than {} pruned",
+              pruned,
+              properties.historyRetention());
+        }
+      }
+      Map<String, Integer> failures = store.consecutiveFailures();
+      failures.forEach((task, count) -> failureGauge(task).set(count));
+      for (String gone : List.copyOf(failureGauges.keySet())) {
+        if (!failures.containsKey(gone)) {
+          failureGauges.remove(gone);
+          meters.remove(
+              new io.micrometer.core.instrument.Meter.Id(
+                  "hotrank.task.consecutive.failures",
+                  io.micrometer.core.instrument.Tags.of("task", gone),
+                  null,
+                  null,
+                  io.micrometer.core.instrument.Meter.Type.GAUGE));
+        }
       }
     } catch (DataAccessException e) {
-      log.debug("Task history not pruned: {}", e.toString());
+      log.debug("Task maintenance skipped: {}", e.toString());
+    } catch (RuntimeException | Error e) {
+      log.error("Task maintenance failed", e);
     }
+  }
+
+  /**
+   * The gauge of a task's consecutive failures, as the database has them (read every {@link
+   * #MAINTAIN_EVERY}, and set at once by a completion here): the same on every instance.
+   */
+  private AtomicInteger failureGauge(String task) {
+    return failureGauges.computeIfAbsent(
+        task,
+        name ->
+            meters.gauge(
+                "hotrank.task.consecutive.failures",
+                List.of(Tag.of("task", name)),
+                new AtomicInteger()));
   }
 
   // --- on demand ---

@@ -23,7 +23,7 @@ public class TaskFences {
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
 
-  TaskFences(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
+  public TaskFences(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
     this.jdbc = jdbc;
     this.tx = new TransactionTemplate(transactions);
   }

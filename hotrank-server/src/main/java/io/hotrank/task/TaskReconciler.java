@@ -38,6 +38,7 @@ final class TaskReconciler {
     for (TaskRow row : store.all()) {
       if (row.source().equals(TaskRow.FROM_CONFIG)
           && !declared.containsKey(row.name())
+          && !row.running()
           && store.delete(row.name())) {
         log.info(
             "Task '{}' removed: its job is no longer configured with engine: task", row.name());
@@ -97,7 +98,8 @@ final class TaskReconciler {
             row.maxRetries(),
             row.retryBackoffMs(),
             row.parameters(),
-            TaskRow.FROM_CONFIG));
+            TaskRow.FROM_CONFIG),
+        true);
     log.info("Task '{}' rescheduled from {} to {}", name, describe(row.cron()), describe(cron));
   }
 

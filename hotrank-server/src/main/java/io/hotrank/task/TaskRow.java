@@ -14,6 +14,8 @@ record TaskRow(
     boolean triggered,
     long nextTime,
     long fireTime,
+    long cycleTime,
+    long rescheduledAt,
     long startedAt,
     boolean manual,
     int attempt,
@@ -67,6 +69,8 @@ record TaskRow(
         nextTime,
         0,
         0,
+        0,
+        0,
         false,
         0,
         0,
@@ -89,5 +93,10 @@ record TaskRow(
 
   boolean running() {
     return status.equals(RUNNING);
+  }
+
+  /** The fire time a scheduled claim runs: the unfinished cycle's, or the next one. */
+  long dueFireTime() {
+    return cycleTime > 0 ? cycleTime : nextTime;
   }
 }

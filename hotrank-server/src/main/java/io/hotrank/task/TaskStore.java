@@ -25,7 +25,7 @@ final class TaskStore {
 
   private static final String COLUMNS =
       "name, job, cron, zone, interval_ms, status, paused, triggered, next_time, fire_time,"
-          + " started_at, manual, attempt, heartbeat, version, owner, consecutive_failures,"
+          + " cycle_time, rescheduled_at, started_at, manual, attempt, heartbeat, version, owner, consecutive_failures,"
           + " misfire, timeout_ms, max_retries, retry_backoff_ms, parameters, source, created_at,"
           + " updated_at";
 
@@ -49,6 +49,8 @@ final class TaskStore {
               row.getInt("triggered") == 1,
               row.getLong("next_time"),
               row.getLong("fire_time"),
+              row.getLong("cycle_time"),
+              row.getLong("rescheduled_at"),
               row.getLong("started_at"),
               row.getInt("manual") == 1,
               row.getInt("attempt"),
@@ -86,30 +88,45 @@ final class TaskStore {
   /**
    * What a finished run writes.
    *
+   * @param owner the instance that ran it (recorded as the run's owner)
    * @param nextTime the task's next fire time; null keeps it
    * @param retryDelayMs when not null, the next fire time is instead the database's now plus this
    *     (a retry, or a run due again at once), so that a delay is never shortened by an instance's
    *     estimate of the database's time
+   * @param cycleTime the unfinished cycle's fire time to keep for its retry or re-run, 0 when the
+   *     cycle is done, null to keep the column (a run asked for)
+   * @param retrigger whether the run must be asked for again (a run asked for, cancelled)
    */
   record Completion(
       String task,
       long fence,
+      String owner,
       String outcome,
       int runAttempt,
       @Nullable Long nextTime,
       @Nullable Long retryDelayMs,
+      @Nullable Long cycleTime,
+      boolean retrigger,
       int attempt,
       boolean succeeded,
       boolean failed,
       @Nullable String error) {}
 
   private final JdbcTemplate jdbc;
+
+  /**
+   * The heartbeat's statements, with a timeout below the heartbeat timeout ({@link #beatsTimeout}).
+   */
+  private final JdbcTemplate beats;
+
   private final SqlDialect dialect;
   private final TransactionTemplate tx;
   private final String now;
 
   TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx) {
     this.jdbc = jdbc;
+    this.beats = new JdbcTemplate(java.util.Objects.requireNonNull(jdbc.getDataSource()));
+    this.beats.setQueryTimeout(jdbc.getQueryTimeout());
     this.dialect = dialect;
     this.tx = tx;
     this.now = dialect.nowMillis();
@@ -163,20 +180,21 @@ final class TaskStore {
   }
 
   /**
-   * Replaces a task's definition; a running run keeps its claim and finishes under the old one.
-   * {@code nextTime} is written unless the task is running (its completion computes the next).
+   * Replaces a task's definition. A run in progress keeps its claim and finishes under the old
+   * definition. When the schedule changed ({@code rescheduled}), the next fire time is the given
+   * one, the unfinished cycle and its retries are dropped, and a run in progress leaves the new
+   * next fire time alone at its completion. A task not running moves to a new version, so that a
+   * claim made on what an instance read before the change fails.
    *
    * @return false if no such task
    */
-  boolean update(TaskRow task) {
-    return jdbc.update(
-            "UPDATE hr_task SET next_time = CASE WHEN status = 'running' THEN next_time ELSE ? END,"
-                + " job = ?, cron = ?, zone = ?, interval_ms = ?, misfire = ?, timeout_ms = ?,"
-                + " max_retries = ?, retry_backoff_ms = ?, parameters = ?, source = ?,"
-                + " updated_at = "
-                + now
-                + " WHERE name = ?",
-            task.nextTime(),
+  boolean update(TaskRow task, boolean rescheduled) {
+    List<Object> args = new ArrayList<>();
+    if (rescheduled) {
+      args.add(task.nextTime());
+    }
+    args.addAll(
+        java.util.Arrays.asList(
             task.job(),
             task.cron(),
             task.zone(),
@@ -187,7 +205,19 @@ final class TaskStore {
             task.retryBackoffMs(),
             task.parameters(),
             task.source(),
-            task.name())
+            task.name()));
+    return jdbc.update(
+            "UPDATE hr_task SET "
+                + (rescheduled
+                    ? "next_time = ?, attempt = 0, cycle_time = 0, rescheduled_at = " + now + ", "
+                    : "")
+                + "version = CASE WHEN status = 'running' THEN version ELSE version + 1 END,"
+                + " job = ?, cron = ?, zone = ?, interval_ms = ?, misfire = ?, timeout_ms = ?,"
+                + " max_retries = ?, retry_backoff_ms = ?, parameters = ?, source = ?,"
+                + " updated_at = "
+                + now
+                + " WHERE name = ?",
+            args.toArray())
         == 1;
   }
 
@@ -248,7 +278,8 @@ final class TaskStore {
                 + " + ?) OR (status <> 'running' AND triggered = 1) OR (status = 'running' AND"
                 + " heartbeat <= "
                 + now
-                + " - ?)) ORDER BY next_time LIMIT ?",
+                + " - ?)) ORDER BY CASE WHEN triggered = 1 OR status = 'running' THEN 0 ELSE 1 END,"
+                + " next_time LIMIT ?",
             (row, i) -> {
               dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
               return TASK.mapRow(row, i);
@@ -345,7 +376,7 @@ final class TaskStore {
               int moved =
                   jdbc.update(
                       "UPDATE hr_task SET next_time = ? WHERE name = ? AND version = ? AND status"
-                          + " = 'waiting' AND next_time = ?",
+                          + " = 'waiting' AND next_time = ? AND cycle_time = 0",
                       nextTime,
                       seen.name(),
                       seen.version(),
@@ -368,9 +399,17 @@ final class TaskStore {
             }));
   }
 
+  /**
+   * Bounds each heartbeat statement (whole seconds, at least one), so that a renewal stuck on a
+   * lock or a dead connection fails rather than outlives the heartbeat timeout.
+   */
+  void beatsTimeout(java.time.Duration timeout) {
+    beats.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
+  }
+
   /** Renews a run's heartbeat: false once the row no longer carries the run's fence. */
   boolean heartbeat(String task, long fence) {
-    return jdbc.update(
+    return beats.update(
             "UPDATE hr_task SET heartbeat = "
                 + now
                 + " WHERE name = ? AND version = ? AND status = 'running'",
@@ -386,19 +425,27 @@ final class TaskStore {
    * @return false if the run had been taken over (or the task deleted): nothing was written
    */
   boolean complete(Completion done) {
+    // A schedule changed over the API while the run went on wins over what the run computed.
+    String changed = "rescheduled_at > started_at";
     String update =
         "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
-            + " next_time = CASE WHEN ? = 1 THEN "
+            + " next_time = CASE WHEN "
+            + changed
+            + " THEN next_time WHEN ? = 1 THEN "
             + now
-            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = ?,"
-            + " consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
+            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = CASE WHEN "
+            + changed
+            + " THEN 0 ELSE ? END, cycle_time = CASE WHEN "
+            + changed
+            + " THEN 0 WHEN ? = 1 THEN cycle_time ELSE ? END, triggered = CASE WHEN ? = 1 THEN 1"
+            + " ELSE triggered END, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
             + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
             + " ? AND status = 'running'";
     String record =
         "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
             + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
             + now
-            + ", ?, owner, version, ?, manual, ? FROM ";
+            + ", ?, ?, ?, ?, manual, ? FROM ";
     List<Object> args =
         new ArrayList<>(
             java.util.Arrays.asList(
@@ -407,18 +454,23 @@ final class TaskStore {
                 done.nextTime() == null ? 1 : 0,
                 done.nextTime() == null ? 0L : done.nextTime(),
                 done.attempt(),
+                done.cycleTime() == null ? 1 : 0,
+                done.cycleTime() == null ? 0L : done.cycleTime(),
+                done.retrigger() ? 1 : 0,
                 done.succeeded() ? 1 : 0,
                 done.failed() ? 1 : 0,
                 done.task(),
                 done.fence()));
     int updateArity = args.size();
-    args.addAll(java.util.Arrays.asList(done.outcome(), done.runAttempt(), truncate(done.error())));
+    args.addAll(
+        java.util.Arrays.asList(
+            done.outcome(), done.owner(), done.fence(), done.runAttempt(), truncate(done.error())));
     if (dialect.supportsWritingCte()) {
       // PostgreSQL: one statement, one commit; the insert sees only the row the update matched.
       return jdbc.update(
               "WITH done AS ("
                   + update
-                  + " RETURNING name, fire_time, started_at, owner, version, manual) "
+                  + " RETURNING name, fire_time, started_at, manual) "
                   + record
                   + "done",
               args.toArray())
@@ -479,6 +531,17 @@ final class TaskStore {
         attempt,
         manual ? 1 : 0,
         truncate(error));
+  }
+
+  /** Every task's consecutive failures, as the database has them. */
+  Map<String, Integer> consecutiveFailures() {
+    Map<String, Integer> failures = new HashMap<>();
+    jdbc.query(
+        "SELECT name, consecutive_failures FROM hr_task",
+        row -> {
+          failures.put(row.getString(1), row.getInt(2));
+        });
+    return failures;
   }
 
   /** A task's history, newest first. */

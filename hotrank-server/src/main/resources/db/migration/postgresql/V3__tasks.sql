@@ -21,6 +21,11 @@ CREATE TABLE hr_task (
   next_time            BIGINT        NOT NULL,
   -- The fire time, start, attempt and kind of the run in progress (or the last one).
   fire_time            BIGINT        DEFAULT 0 NOT NULL,
+  -- While a scheduled cycle is unfinished (a retry or a re-run is due): its fire time; else 0.
+  cycle_time           BIGINT        DEFAULT 0 NOT NULL,
+  -- When the schedule was last changed over the API: a run that started before keeps its hands
+  -- off the next fire time the change set.
+  rescheduled_at       BIGINT        DEFAULT 0 NOT NULL,
   started_at           BIGINT        DEFAULT 0 NOT NULL,
   manual               SMALLINT      DEFAULT 0 NOT NULL,
   attempt              INT           DEFAULT 0 NOT NULL,

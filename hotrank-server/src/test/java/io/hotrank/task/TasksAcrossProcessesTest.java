@@ -281,6 +281,14 @@ class TasksAcrossProcessesTest {
     assertThat(runs)
         .as(summary)
         .anyMatch(r -> r.outcome().equals("succeeded") && r.owner().equals("b"));
+    // Every run that started is accounted for, under its own claim: completed by its owner, or
+    // recorded abandoned by whoever took it over. A second claim of a task already claimed (a
+    // broken compare-and-set) would leave a start that neither covers.
+    Set<String> accounted = new TreeSet<>(completedFences);
+    abandoned.forEach(r -> accounted.add(r.task() + "/" + r.fence()));
+    List<String> unaccounted =
+        starts.keySet().stream().filter(key -> !accounted.contains(key)).sorted().toList();
+    assertThat(unaccounted).as(summary).isEmpty();
 
     // 3. Every fire time from a task's first to two seconds before the pause was run, or was
     // covered by its misfire policy: a run that started at or after it (fire-once, or a takeover
