@@ -377,6 +377,9 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       boolean submitted = false;
       try {
         submitted = claimAndSubmit(task, kind, poll.now());
+      } catch (DataAccessException e) {
+        // Its row is locked (or the claim timed out): the others may still be claimable.
+        log.debug("Task '{}' not claimed: {}", task.name(), e.toString());
       } finally {
         if (!submitted) {
           permits.release();

@@ -119,6 +119,12 @@ final class TaskStore {
    */
   private final JdbcTemplate beats;
 
+  /**
+   * Claims, with a one-second timeout: a claim waits for no lock (a row held by a stalled
+   * instance's fenced write, say); it fails, and the poller goes on with the other rows.
+   */
+  private final JdbcTemplate claims;
+
   private final SqlDialect dialect;
   private final TransactionTemplate tx;
   private final String now;
@@ -127,6 +133,8 @@ final class TaskStore {
     this.jdbc = jdbc;
     this.beats = new JdbcTemplate(java.util.Objects.requireNonNull(jdbc.getDataSource()));
     this.beats.setQueryTimeout(jdbc.getQueryTimeout());
+    this.claims = new JdbcTemplate(jdbc.getDataSource());
+    this.claims.setQueryTimeout(1);
     this.dialect = dialect;
     this.tx = tx;
     this.now = dialect.nowMillis();
@@ -315,7 +323,7 @@ final class TaskStore {
     return switch (kind) {
       case TAKEOVER ->
           dialect.advanceWhere(
-              jdbc,
+              claims,
               "hr_task",
               "version",
               fenceAfter(),
@@ -327,7 +335,7 @@ final class TaskStore {
               heartbeatTimeoutMs);
       case SCHEDULED ->
           dialect.advanceWhere(
-              jdbc,
+              claims,
               "hr_task",
               "version",
               fenceAfter(),
@@ -339,7 +347,7 @@ final class TaskStore {
               seen.version());
       case TRIGGERED, NOW ->
           dialect.advanceWhere(
-              jdbc,
+              claims,
               "hr_task",
               "version",
               fenceAfter(),
