@@ -100,6 +100,10 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   private volatile boolean cancelling;
   private volatile boolean running;
   private volatile boolean pollFailing;
+
+  /** Whether the last poll left due tasks unclaimed for want of a slot (poller thread only). */
+  private boolean backlog;
+
   private boolean wakeUp;
   private @Nullable Thread poller;
   private @Nullable ExecutorService workers;
@@ -337,6 +341,11 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (free == 0 || runnable.isEmpty()) {
       return jitter(interval); // woken when a run ends
     }
+    if (backlog && free < Math.max(1, properties.maxConcurrent() / 2)) {
+      // More was due than the slots could take: claim in batches of half the slots, not one
+      // poll per finished run.
+      return jitter(interval);
+    }
     int limit = Math.max(16, 2 * properties.maxConcurrent());
     TaskStore.Poll poll =
         store.poll(
@@ -348,7 +357,16 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     long earliest = Long.MAX_VALUE;
     boolean full = false;
     int due = 0;
-    for (TaskRow task : poll.rows()) {
+    // Instances polling together see the same page: each tries it in an order of its own, so that
+    // they mostly claim different rows instead of racing for the same ones (a lost claim costs a
+    // statement). Triggered and stale rows, first in the page, keep going first.
+    List<TaskRow> rows = new java.util.ArrayList<>(poll.rows());
+    int urgent = 0;
+    while (urgent < rows.size() && (rows.get(urgent).triggered() || rows.get(urgent).running())) {
+      urgent++;
+    }
+    java.util.Collections.shuffle(rows.subList(urgent, rows.size()), ThreadLocalRandom.current());
+    for (TaskRow task : rows) {
       Kind kind;
       try {
         kind = kindOf(task, poll.now());
@@ -386,6 +404,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
         }
       }
     }
+    backlog = full || (due > 0 && poll.rows().size() == limit);
     if (full) {
       return jitter(interval); // a finishing run wakes the poller
     }

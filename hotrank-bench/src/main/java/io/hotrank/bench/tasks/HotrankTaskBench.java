@@ -1,0 +1,259 @@
+package io.hotrank.bench.tasks;
+
+import io.hotrank.job.Job;
+import io.hotrank.job.JobContext;
+import io.hotrank.storage.SqlDialect;
+import io.hotrank.task.TaskEngine;
+import io.hotrank.task.TaskFences;
+import io.hotrank.task.TaskProperties;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * hotrank's task platform ({@code io.hotrank.task}) as a {@link BenchScheduler}: the service's own
+ * {@link TaskEngine} and tables, outside Spring. One task row per execution, due now, on a one-day
+ * interval so that it runs once here; the task names its kind's job and carries the execution id in
+ * its parameters. Claims are compare-and-set on the row's version, one row per statement;
+ * completion is one statement on PostgreSQL (two in a transaction on MariaDB).
+ *
+ * <p>What differs from db-scheduler's tasks, on purpose: the stall task writes its end through
+ * {@link TaskFences} (the row locked, its version checked), as a job of the platform that must not
+ * duplicate its effect is meant to; and a run is cancelled cooperatively (the engine has no thread
+ * interrupts), so the long task's job interrupts its own thread when its run is cancelled. No
+ * per-run log line or timer: the engine as {@link TaskEngine#standalone} builds it.
+ */
+public final class HotrankTaskBench implements BenchScheduler {
+
+  static final String MODE = "cas";
+  private static final long DAY_MS = Duration.ofDays(1).toMillis();
+
+  @Override
+  public String name() {
+    return "hotrank";
+  }
+
+  @Override
+  public String version() {
+    return TaskBench.mavenVersion("io.hotrank", "hotrank-server");
+  }
+
+  @Override
+  public List<String> modes(BenchDb db) {
+    return List.of(MODE);
+  }
+
+  @Override
+  public String describe(BenchDb db, String mode, InstanceSettings settings) {
+    return String.format(
+        Locale.ROOT,
+        "max-concurrent(%d), poll-interval(%d ms), heartbeat-interval(%d ms),"
+            + " heartbeat-timeout(%d ms), shutdown-grace(%d ms)",
+        settings.threads(),
+        settings.pollingInterval().toMillis(),
+        settings.heartbeatInterval().toMillis(),
+        settings.deadAfter().toMillis(),
+        settings.shutdownWait().toMillis());
+  }
+
+  @Override
+  public Duration takeoverBound(InstanceSettings settings) {
+    // Heartbeat age limit, plus one poll (the poller's jitter is a tenth of it).
+    return settings.deadAfter().plus(settings.pollingInterval().multipliedBy(2));
+  }
+
+  @Override
+  public void resetTables(DataSource dataSource, BenchDb db) throws SQLException {
+    // The bench database holds the other schedulers' tables too: hotrank's go in beside them.
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations(SqlDialect.detect(dataSource).migrationLocation())
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
+        .load()
+        .migrate();
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("TRUNCATE TABLE hr_task");
+      s.execute("TRUNCATE TABLE hr_task_run");
+    }
+  }
+
+  @Override
+  public void enqueue(DataSource dataSource, BenchDb db, Workload.Kind kind, List<String> ids)
+      throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      long now;
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT " + SqlDialect.detect(dataSource).nowMillis())) {
+        rs.next();
+        now = rs.getLong(1);
+      }
+      c.setAutoCommit(false);
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO hr_task (name, job, zone, interval_ms, status, paused, next_time,"
+                  + " misfire, timeout_ms, max_retries, retry_backoff_ms, parameters, source,"
+                  + " created_at, updated_at) VALUES (?, ?, 'UTC', ?, 'waiting', 0, ?, 'skip', ?,"
+                  + " 0, 1000, ?, 'api', ?, ?)")) {
+        int batched = 0;
+        for (String id : ids) {
+          ps.setString(1, kind.taskName + "-" + id);
+          ps.setString(2, kind.taskName);
+          ps.setLong(3, DAY_MS);
+          ps.setLong(4, now - 1);
+          ps.setLong(5, Duration.ofHours(1).toMillis());
+          ps.setString(6, "{\"id\":\"" + id + "\"}");
+          ps.setLong(7, now);
+          ps.setLong(8, now);
+          ps.addBatch();
+          if (++batched % 1000 == 0) {
+            ps.executeBatch();
+          }
+        }
+        ps.executeBatch();
+      }
+      c.commit();
+      c.setAutoCommit(true);
+      try (Statement s = c.createStatement()) {
+        s.execute((db.isPostgres() ? "ANALYZE " : "ANALYZE TABLE ") + "hr_task");
+      }
+    }
+  }
+
+  @Override
+  public long pending(Connection connection, BenchDb db, Workload.Kind kind) throws SQLException {
+    // Done: back to waiting, a day ahead.
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "SELECT COUNT(*) FROM hr_task WHERE job = ? AND (status <> 'waiting' OR next_time"
+                + " <= ?)")) {
+      ps.setString(1, kind.taskName);
+      ps.setLong(2, Instant.now().toEpochMilli() + DAY_MS / 2);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  @Override
+  public Node node(
+      DataSource dataSource,
+      BenchDb db,
+      String mode,
+      String instanceName,
+      InstanceSettings settings,
+      Workload workload) {
+    TaskFences fences =
+        new TaskFences(new JdbcTemplate(dataSource), new DataSourceTransactionManager(dataSource));
+    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    List<Job> jobs = new ArrayList<>();
+    for (Workload.Kind kind : Workload.Kind.values()) {
+      jobs.add(new BenchJob(kind, workload, fences, jdbc, instanceName));
+    }
+    TaskEngine engine =
+        TaskEngine.standalone(
+            dataSource,
+            new TaskProperties(
+                true,
+                settings.pollingInterval(),
+                settings.heartbeatInterval(),
+                settings.deadAfter(),
+                settings.threads(),
+                Duration.ofDays(7),
+                Duration.ofHours(1),
+                0,
+                Duration.ofSeconds(1)),
+            instanceName,
+            settings.shutdownWait(),
+            jobs);
+    return new Node() {
+      @Override
+      public void start() {
+        engine.start();
+      }
+
+      @Override
+      public void stop() {
+        engine.stop();
+      }
+    };
+  }
+
+  /** The job of one kind: the execution id is in the task's parameters. */
+  private record BenchJob(
+      Workload.Kind kind, Workload workload, TaskFences fences, JdbcTemplate jdbc, String instance)
+      implements Job {
+
+    @Override
+    public String name() {
+      return kind.taskName;
+    }
+
+    @Override
+    public void run(JobContext context) throws Exception {
+      String parameters = context.parameters();
+      String id = parameters.substring(parameters.indexOf(":\"") + 2, parameters.lastIndexOf('"'));
+      switch (kind) {
+        case NOOP -> workload.run(kind, id);
+        case LONG -> interruptedWhenCancelled(context, () -> workload.run(kind, id));
+        case STALL -> {
+          workload.countExecution();
+          workload.recordStart(id);
+          Thread.sleep(workload.stallRun());
+          context.throwIfCancelled();
+          // The end, only while this run still owns its task: a run taken over writes nothing.
+          fences.write(
+              kind.taskName + "-" + id,
+              context.fence(),
+              () ->
+                  jdbc.update(
+                      "INSERT INTO "
+                          + Workload.TABLE
+                          + " (task_id, phase, instance, at_micros) VALUES (?, 'end', ?, ?)",
+                      id,
+                      instance,
+                      Workload.micros(Instant.now())));
+        }
+      }
+    }
+
+    private static void interruptedWhenCancelled(JobContext context, Runnable work) {
+      Thread worker = Thread.currentThread();
+      Thread watcher =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                      if (context.cancelled()) {
+                        worker.interrupt();
+                        return;
+                      }
+                      try {
+                        Thread.sleep(20);
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                  });
+      try {
+        work.run();
+      } finally {
+        watcher.interrupt();
+        Thread.interrupted(); // leave the worker thread clean for its next run
+      }
+    }
+  }
+}
