@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Task schedulers side by side (io.hotrank.bench.tasks.TaskBench): db-scheduler now, each
+# Task schedulers side by side (io.hotrank.bench.tasks.TaskBench): db-scheduler and hotrank, each
 # scheduler on PostgreSQL and on MariaDB, in each of its modes (db-scheduler: its polling
 # strategies lock-and-fetch and fetch), always two scheduler instances, each a JVM of its own
 # started by the coordinator JVM. Measures
@@ -16,7 +16,7 @@
 #
 #   bench/tasks-vs-db-scheduler.sh
 #
-# Environment: HOTRANK_BENCH_TASKS_SCHEDULERS (db-scheduler), HOTRANK_BENCH_TASKS_DBS
+# Environment: HOTRANK_BENCH_TASKS_SCHEDULERS (db-scheduler,hotrank), HOTRANK_BENCH_TASKS_DBS
 # (postgresql,mariadb), HOTRANK_BENCH_TASKS_MODES (all), HOTRANK_BENCH_TASKS_EXECUTIONS (10000),
 # HOTRANK_BENCH_TASKS_ROUNDS (throughput rounds, 3), HOTRANK_BENCH_TASKS_TAKEOVERS (5),
 # HOTRANK_BENCH_TASKS_STALLED (20), HOTRANK_BENCH_TASKS_STALL_RUN (6s), HOTRANK_BENCH_TASKS_THREADS
@@ -30,7 +30,7 @@
 # HOTRANK_BENCH_MARIADB_USER (root), MYSQL_PWD, HOTRANK_BENCH_XMX (coordinator, 256m),
 # HOTRANK_BENCH_SKIP_BUILD=1.
 #
-# Only the bench database's tables are touched (scheduled_tasks and bench_task_effect, truncated
+# Only the bench database's tables are touched (scheduled_tasks, hr_task, hr_task_run and bench_task_effect, truncated
 # before every round); the servers are never restarted or flushed. Stops by itself: with the
 # defaults about 6 minutes. Every instance JVM ends with the run: the coordinator stops or kills
 # them, an instance whose coordinator is gone halts by itself, and the trap below kills what is

@@ -8,7 +8,6 @@ import io.hotrank.lock.Lease;
 import io.hotrank.lock.LeaseStore;
 import io.hotrank.lock.RedisLeaseStore;
 import io.hotrank.storage.SqlDialect;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -329,9 +328,10 @@ public final class LeaseBench {
         System.err.println("HOTRANK_BENCH_LEASE_STORES names no store: " + options.stores);
         return 2;
       }
-      versions.put("Redisson", mavenVersion("org.redisson", "redisson"));
+      versions.put("Redisson", BenchMachine.mavenVersion("org.redisson", "redisson"));
       versions.put(
-          "ShedLock", mavenVersion("net.javacrumbs.shedlock", "shedlock-provider-jdbc-template"));
+          "ShedLock",
+          BenchMachine.mavenVersion("net.javacrumbs.shedlock", "shedlock-provider-jdbc-template"));
       return measure(options, run, groups, redis, versions);
     } finally {
       if (redis != null) {
@@ -822,21 +822,6 @@ public final class LeaseBench {
     long left;
     while ((left = nanoTime - System.nanoTime()) > 0) {
       TimeUnit.NANOSECONDS.sleep(left);
-    }
-  }
-
-  /** The version of a jar on the classpath, from its Maven pom.properties. */
-  private static String mavenVersion(String group, String artifact) {
-    String resource = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
-    try (var in = LeaseBench.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        return "unknown";
-      }
-      Properties properties = new Properties();
-      properties.load(in);
-      return properties.getProperty("version", "unknown");
-    } catch (IOException e) {
-      return "unknown";
     }
   }
 

@@ -6,8 +6,8 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import com.zaxxer.hikari.HikariDataSource;
+import io.hotrank.bench.BenchMachine;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,21 +28,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * Task schedulers side by side: each {@link BenchScheduler} (db-scheduler now) on each database
- * (PostgreSQL, MariaDB) in each of its modes, always with two scheduler instances, each a JVM of
- * its own ({@link SchedulerInstance}) started by this coordinator. Run by {@code
+ * Task schedulers side by side: each {@link BenchScheduler} (db-scheduler, hotrank) on each
+ * database (PostgreSQL, MariaDB) in each of its modes, always with two scheduler instances, each a
+ * JVM of its own ({@link SchedulerInstance}) started by this coordinator. Run by {@code
  * bench/tasks-vs-db-scheduler.sh}, which creates the databases, builds and runs this main.
  *
  * <ol>
@@ -63,7 +61,7 @@ import org.slf4j.LoggerFactory;
  *       pending execution left, the executions whose end was written more than once.
  * </ol>
  *
- * <p>Environment: {@code HOTRANK_BENCH_TASKS_SCHEDULERS} (db-scheduler), {@code
+ * <p>Environment: {@code HOTRANK_BENCH_TASKS_SCHEDULERS} (db-scheduler,hotrank), {@code
  * HOTRANK_BENCH_TASKS_DBS} (postgresql,mariadb), {@code HOTRANK_BENCH_TASKS_MODES} (all of each
  * scheduler's), {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10000), {@code HOTRANK_BENCH_TASKS_ROUNDS}
  * (throughput rounds, 3), {@code HOTRANK_BENCH_TASKS_TAKEOVERS} (5), {@code
@@ -755,27 +753,10 @@ public final class TaskBench {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Machine, versions, logging (BenchMachine is package-private to io.hotrank.bench)
+  // Machine, versions, logging
 
   private static String machine() {
-    String cpu = "unknown CPU";
-    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      cpu =
-          lines
-              .filter(l -> l.startsWith("model name"))
-              .map(l -> l.substring(l.indexOf(':') + 1).strip())
-              .findFirst()
-              .orElse(cpu);
-    } catch (IOException | UncheckedIOException e) {
-      // not Linux; keep "unknown CPU"
-    }
-    return Runtime.getRuntime().availableProcessors()
-        + " CPUs (nproc), "
-        + cpu
-        + ", "
-        + System.getProperty("os.name")
-        + " "
-        + System.getProperty("os.arch")
+    return BenchMachine.describe()
         + "; coordinator JVM "
         + ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(a -> a.startsWith("-Xm"))
@@ -783,27 +764,12 @@ public final class TaskBench {
   }
 
   private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
-      return fields[0] + " / " + fields[1] + " / " + fields[2];
-    } catch (IOException | RuntimeException e) {
-      return "n/a";
-    }
+    return BenchMachine.loadAverage();
   }
 
   /** The version of a jar on the classpath, from its Maven pom.properties. */
   static String mavenVersion(String group, String artifact) {
-    String resource = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
-    try (var in = TaskBench.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        return "unknown";
-      }
-      Properties properties = new Properties();
-      properties.load(in);
-      return properties.getProperty("version", "unknown");
-    } catch (IOException e) {
-      return "unknown";
-    }
+    return BenchMachine.mavenVersion(group, artifact);
   }
 
   /**
