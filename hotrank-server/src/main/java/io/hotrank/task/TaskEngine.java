@@ -346,7 +346,8 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       // poll per finished run.
       return jitter(interval);
     }
-    int limit = Math.max(16, 2 * properties.maxConcurrent());
+    // A page several times the slots: instances polling together then rarely pick the same row.
+    int limit = Math.max(32, 8 * properties.maxConcurrent());
     TaskStore.Poll poll =
         store.poll(
             List.copyOf(runnable.keySet()),
