@@ -153,8 +153,10 @@ class TasksAcrossProcessesTest {
     }
     long started = System.nanoTime();
     sleepUntil(started, Duration.ofSeconds(12));
+    whileRunning("a"); // a fault that hits no run would prove nothing
     processes.get("a").signal("KILL");
     sleepUntil(started, Duration.ofSeconds(24));
+    whileRunning("c");
     processes.get("c").signal("STOP");
     sleepUntil(started, Duration.ofSeconds(29));
     processes.get("c").signal("CONT");
@@ -380,6 +382,20 @@ class TasksAcrossProcessesTest {
         + ", runs by owner and outcome: "
         + new java.util.TreeMap<>(outcomes)
         + warnings;
+  }
+
+  /** Returns as soon as the instance runs a task (runs end 600 ms into each second). */
+  private void whileRunning(String instance) {
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () ->
+                jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM hr_task WHERE owner = ? AND status = 'running'",
+                        Integer.class,
+                        instance)
+                    > 0);
   }
 
   private long dbNow() {
