@@ -103,11 +103,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public long nowMillis() {
-    Long millis = jdbc.queryForObject("SELECT " + now, Long.class);
-    if (millis == null) {
-      throw new IllegalStateException("the database returned no time");
-    }
-    return millis;
+    return dialect.readNow(jdbc);
   }
 
   @Override

@@ -88,6 +88,15 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
    */
   String nowMillis();
 
+  /** Reads the database server's current time in epoch milliseconds ({@link #nowMillis()}). */
+  default long readNow(JdbcOperations jdbc) {
+    Long millis = jdbc.queryForObject("SELECT " + nowMillis(), Long.class);
+    if (millis == null) {
+      throw new IllegalStateException("the database returned no time");
+    }
+    return millis;
+  }
+
   /**
    * Runs {@code UPDATE <table> SET <column> = <column> + 1, <assignments> WHERE <condition>} on at
    * most one row and returns the incremented value, in one round trip ({@code RETURNING} on

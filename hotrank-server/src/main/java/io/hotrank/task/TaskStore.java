@@ -141,11 +141,7 @@ final class TaskStore {
   }
 
   long nowMillis() {
-    Long millis = jdbc.queryForObject("SELECT " + now, Long.class);
-    if (millis == null) {
-      throw new IllegalStateException("the database returned no time");
-    }
-    return millis;
+    return dialect.readNow(jdbc);
   }
 
   List<TaskRow> all() {
