@@ -22,9 +22,10 @@ record H2Dialect() implements SqlDialect {
     return "classpath:db/migration/h2";
   }
 
+  /** H2 2.2 and newer; the service ships a newer one. */
   @Override
   public boolean supportsSkipLocked() {
-    return false;
+    return true;
   }
 
   @Override

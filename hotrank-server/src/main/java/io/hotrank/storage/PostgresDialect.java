@@ -46,6 +46,11 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
+  public boolean supportsUpdateReturning() {
+    return true;
+  }
+
+  @Override
   public int insertIgnoringDuplicate(
       JdbcOperations jdbc, String table, String columns, Object... args) {
     return jdbc.update(

@@ -54,6 +54,15 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   }
 
   /**
+   * Whether an {@code UPDATE} can return the rows it changed ({@code UPDATE ... RETURNING}), its
+   * {@code WHERE} holding a locking subquery on the same table ({@code name IN (SELECT name ...
+   * LIMIT ? FOR UPDATE SKIP LOCKED)}): a batch claimed in one statement.
+   */
+  default boolean supportsUpdateReturning() {
+    return false;
+  }
+
+  /**
    * Inserts one row, or nothing when a row with the same key exists, without failing the
    * surrounding transaction.
    *

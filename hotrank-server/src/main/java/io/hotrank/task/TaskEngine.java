@@ -77,6 +77,9 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   /** How many times a completion that could not be written is tried again (while still owned). */
   private static final int COMPLETION_ATTEMPTS = 8;
 
+  /** The outcome of a claim that passed over missed fire times instead of running. */
+  private static final String SKIPPED = "skipped";
+
   private final TaskStore store;
   private final TaskProperties properties;
   private final Duration grace;
@@ -104,8 +107,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   /** Whether the last poll left due tasks unclaimed for want of a slot (poller thread only). */
   private boolean backlog;
 
+  /** Ticker reading when the poller last read a page (poller thread only). */
+  private long pagedNanos;
+
   private boolean wakeUp;
   private @Nullable Thread poller;
+  private volatile @Nullable Completions completions;
   private @Nullable ExecutorService workers;
   private @Nullable ScheduledExecutorService heartbeats;
   private @Nullable ScheduledExecutorService deadlines;
@@ -216,6 +223,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     firing = true;
     cancelling = false;
     running = true;
+    completions = new Completions(store);
     long tick = Math.max(10, Math.min(properties.heartbeatInterval().toMillis() / 2, 500));
     // Renewals do I/O and may block; the deadlines are checked on a thread that never does, and
     // the history's pruning and the failure gauges have a thread of their own.
@@ -286,6 +294,10 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     } else {
       waitWhileRunning(Duration.ofSeconds(12));
     }
+    Completions group = completions;
+    if (group != null) {
+      group.close(); // runs still finishing write their own
+    }
     for (ScheduledExecutorService service :
         java.util.Arrays.asList(heartbeats, deadlines, maintenance)) {
       if (service != null) {
@@ -346,31 +358,84 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       // poll per finished run.
       return jitter(interval);
     }
-    // A page several times the slots: instances polling together then rarely pick the same row.
+    return store.claimsInBatches() ? pollInBatches(interval) : pollOneByOne(interval);
+  }
+
+  /**
+   * Due tasks claimed in batches ({@link #claimBatch}). The page holds only tasks asked for and
+   * runs to take over, claimed one by one and first, and tasks due within the poll interval, which
+   * tell how long to sleep. While a backlog lasts the page, the poll's costly read, is read once
+   * per poll interval rather than before every batch.
+   */
+  private long pollInBatches(long interval) {
+    Page page = Page.NONE;
+    long now;
+    if (!backlog || ticker.read() - pagedNanos >= TimeUnit.MILLISECONDS.toNanos(interval)) {
+      TaskStore.Poll poll =
+          store.poll(
+              List.copyOf(runnable.keySet()),
+              properties.heartbeatTimeout().toMillis(),
+              interval,
+              Math.max(16, 2 * properties.maxConcurrent()),
+              false);
+      pagedNanos = ticker.read();
+      dbTimeWas(poll.now(), pagedNanos);
+      now = poll.now();
+      page = claimEach(poll.rows(), now);
+    } else {
+      now = dbNow();
+    }
+    backlog = page.full || claimBatch();
+    return backlog ? jitter(interval) : sleepBefore(page.earliest, now, interval);
+  }
+
+  /**
+   * Due tasks claimed one by one, by compare-and-set on the version seen: a page several times the
+   * slots, which instances polling together try in orders of their own, so that they mostly claim
+   * different rows instead of racing for the same ones (a lost claim costs a statement).
+   */
+  private long pollOneByOne(long interval) {
     int limit = Math.max(32, 8 * properties.maxConcurrent());
     TaskStore.Poll poll =
         store.poll(
             List.copyOf(runnable.keySet()),
             properties.heartbeatTimeout().toMillis(),
             interval,
-            limit);
+            limit,
+            true);
     dbTimeWas(poll.now(), ticker.read());
-    long earliest = Long.MAX_VALUE;
-    boolean full = false;
-    int due = 0;
-    // Instances polling together see the same page: each tries it in an order of its own, so that
-    // they mostly claim different rows instead of racing for the same ones (a lost claim costs a
-    // statement). Triggered and stale rows, first in the page, keep going first.
+    // Tasks asked for and runs to take over, first in the page, keep going first.
     List<TaskRow> rows = new java.util.ArrayList<>(poll.rows());
     int urgent = 0;
     while (urgent < rows.size() && (rows.get(urgent).triggered() || rows.get(urgent).running())) {
       urgent++;
     }
     java.util.Collections.shuffle(rows.subList(urgent, rows.size()), ThreadLocalRandom.current());
+    Page page = claimEach(rows, poll.now());
+    boolean more = page.due > 0 && poll.rows().size() == limit;
+    backlog = page.full || more;
+    if (page.full) {
+      return jitter(interval); // a finishing run wakes the poller
+    }
+    return more ? 0 : sleepBefore(page.earliest, poll.now(), interval); // 0: more beyond the page
+  }
+
+  /**
+   * What a page's claims left: the earliest fire time not yet due, how many were claimable, and
+   * whether the slots ran out.
+   */
+  private record Page(long earliest, int due, boolean full) {
+    static final Page NONE = new Page(Long.MAX_VALUE, 0, false);
+  }
+
+  /** Claims, one by one, each claimable task of a page, while slots are free. */
+  private Page claimEach(List<TaskRow> rows, long now) {
+    long earliest = Long.MAX_VALUE;
+    int due = 0;
     for (TaskRow task : rows) {
       Kind kind;
       try {
-        kind = kindOf(task, poll.now());
+        kind = kindOf(task, now);
         if (kind == null) {
           earliest = Math.min(earliest, task.nextTime());
           continue;
@@ -379,7 +444,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
         if (active.containsKey(task.name())) {
           continue; // ours: a heartbeat that is only late
         }
-        if (kind == Kind.SCHEDULED && task.cycleTime() == 0 && skipsMissed(task, poll.now())) {
+        if (kind == Kind.SCHEDULED && skipsMissed(task, now)) {
           continue;
         }
       } catch (RuntimeException e) {
@@ -390,12 +455,11 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
         continue;
       }
       if (!permits.tryAcquire()) {
-        full = true;
-        break;
+        return new Page(earliest, due, true);
       }
       boolean submitted = false;
       try {
-        submitted = claimAndSubmit(task, kind, poll.now());
+        submitted = claimAndSubmit(task, kind, now);
       } catch (DataAccessException e) {
         // Its row is locked (or the claim timed out): the others may still be claimable.
         log.debug("Task '{}' not claimed: {}", task.name(), e.toString());
@@ -405,15 +469,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
         }
       }
     }
-    backlog = full || (due > 0 && poll.rows().size() == limit);
-    if (full) {
-      return jitter(interval); // a finishing run wakes the poller
-    }
-    if (due > 0 && poll.rows().size() == limit) {
-      return 0; // more may be due beyond the page
-    }
-    long untilNext = earliest == Long.MAX_VALUE ? interval : earliest - poll.now();
-    // Instances waking for the same fire time race on the claim; one wins, the rest sleep on.
+    return new Page(earliest, due, false);
+  }
+
+  /**
+   * Until the earliest fire time ahead, within the poll interval. Instances waking for the same
+   * fire time race on the claim; one wins, the rest sleep on.
+   */
+  private static long sleepBefore(long earliest, long now, long interval) {
+    long untilNext = earliest == Long.MAX_VALUE ? interval : earliest - now;
     return untilNext < interval
         ? Math.max(0, untilNext) + ThreadLocalRandom.current().nextLong(5)
         : jitter(interval);
@@ -462,31 +526,106 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
 
   /**
    * Under the {@code skip} policy a due task whose following fire time has passed too is moved to
-   * its next fire time in the future without running.
+   * its next fire time in the future without running (claimed one by one: before the claim).
    */
   private boolean skipsMissed(TaskRow task, long now) {
-    if (task.misfire() != Misfire.SKIP) {
+    Missed missed = missed(task, now);
+    if (missed == null) {
       return false;
+    }
+    if (store.skipMissed(task, missed.next, now, instance, missed.describe())) {
+      skipped(task, missed);
+    }
+    return true;
+  }
+
+  /** Fire times a due task's {@code skip} policy passes over, and the one it goes on to. */
+  private record Missed(int count, long next) {
+    String describe() {
+      return count + " fire time(s) missed; next at " + Instant.ofEpochMilli(next);
+    }
+  }
+
+  private @Nullable Missed missed(TaskRow task, long now) {
+    if (task.misfire() != Misfire.SKIP || task.cycleTime() != 0) {
+      return null;
     }
     Schedule schedule = task.schedule();
     if (schedule.next(task.nextTime()) > now) {
+      return null;
+    }
+    int count = 0;
+    for (long at = task.nextTime(); at <= now && count < 10_000; at = schedule.next(at)) {
+      count++;
+    }
+    return new Missed(count, schedule.firstAfter(task.nextTime(), now));
+  }
+
+  private void skipped(TaskRow task, Missed missed) {
+    meters.counter("hotrank.task.misfires", "task", task.name()).increment(missed.count);
+    log.info(
+        "Task '{}': {} fire time(s) missed since {}, skipped to {} (misfire policy skip)",
+        task.name(),
+        missed.count,
+        Instant.ofEpochMilli(task.nextTime()),
+        Instant.ofEpochMilli(missed.next));
+  }
+
+  /**
+   * Claims due tasks for every free slot in one statement ({@link TaskStore#claimDue}) and submits
+   * them; a claimed task whose {@code skip} policy passes over missed fire times is completed as
+   * {@code skipped} instead of run.
+   *
+   * @return whether every free slot was filled (more may be due)
+   */
+  private boolean claimBatch() {
+    int want = permits.availablePermits();
+    if (want == 0 || !permits.tryAcquire(want)) {
+      return true;
+    }
+    List<TaskRow> claimed;
+    try {
+      claimed = store.claimDue(List.copyOf(runnable.keySet()), instance, want);
+    } catch (DataAccessException e) {
+      permits.release(want);
+      log.debug("Due tasks not claimed: {}", e.toString());
       return false;
     }
-    long next = schedule.firstAfter(task.nextTime(), now);
-    int missed = 0;
-    for (long at = task.nextTime(); at <= now && missed < 10_000; at = schedule.next(at)) {
-      missed++;
+    permits.release(want - claimed.size());
+    for (TaskRow task : claimed) {
+      Claim claim =
+          new Claim(
+              task,
+              Kind.SCHEDULED,
+              task.version(),
+              task.fireTime(),
+              task.startedAt(),
+              ticker.read());
+      active.put(task.name(), claim);
+      boolean submitted = false;
+      try {
+        // Judged at the claim's own time, as its completion moves the task (see completion()).
+        Missed missed = missed(task, task.startedAt());
+        if (missed != null) {
+          // Claimed, so completed: the completion moves it past the missed fire times.
+          finish(claim, SKIPPED, missed.describe());
+          skipped(task, missed);
+        } else {
+          submitted = submit(claim);
+        }
+      } catch (RuntimeException e) {
+        // One bad row (a zone this JDK lacks, say): its claim lapses and is taken over later.
+        if (broken.add(task.name())) {
+          log.error("Task '{}' cannot be scheduled here; passing over it", task.name(), e);
+        }
+        active.remove(task.name(), claim);
+      } finally {
+        if (!submitted) {
+          permits.release();
+        }
+      }
     }
-    if (store.skipMissed(task, next, now, instance, missed)) {
-      meters.counter("hotrank.task.misfires", "task", task.name()).increment(missed);
-      log.info(
-          "Task '{}': {} fire time(s) missed since {}, skipped to {} (misfire policy skip)",
-          task.name(),
-          missed,
-          Instant.ofEpochMilli(task.nextTime()),
-          Instant.ofEpochMilli(next));
-    }
-    return true;
+    return claimed.size() == want;
   }
 
   private boolean claimAndSubmit(TaskRow task, Kind kind, long now) {
@@ -494,11 +633,16 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (claim == null) {
       return false;
     }
+    return submit(claim);
+  }
+
+  private boolean submit(Claim claim) {
+    TaskRow task = claim.task;
     ExecutorService pool = workers;
-    if (pool == null) {
-      return false;
-    }
     try {
+      if (pool == null) {
+        throw new java.util.concurrent.RejectedExecutionException("stopped");
+      }
       pool.execute(
           () -> {
             try {
@@ -624,14 +768,20 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     }
   }
 
-  private void complete(Claim claim, String outcome, @Nullable String error) {
+  private void complete(Claim claim, String outcome, @Nullable String error)
+      throws InterruptedException {
     TaskRow task = claim.task;
     if (TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos) > 1000) {
       dbTimeWas(store.nowMillis(), ticker.read()); // no poll for a while: read it afresh
     }
     TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
     claim.completing();
-    boolean written = store.complete(completion);
+    Completions group = completions;
+    // Waited for no longer than a run may go without a heartbeat; the claim is renewed meanwhile.
+    boolean written =
+        group == null
+            ? store.complete(completion)
+            : group.complete(completion, properties.heartbeatTimeout());
     if (!written) {
       meters.counter("hotrank.task.completions.rejected", "task", task.name()).increment();
       log.warn(
@@ -666,6 +816,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     boolean succeeded = outcome.equals("succeeded");
     boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
     boolean cancelled = outcome.equals("cancelled");
+    if (outcome.equals(SKIPPED)) {
+      // Claimed to pass over missed fire times: on to the first after the claim, as its history
+      // row says, even if that one has passed meanwhile (it then runs).
+      long next = task.schedule().firstAfter(task.nextTime(), claim.startedAt);
+      return done(claim, outcome, error, next, null, 0L, false, 0, false, false);
+    }
     if (claim.manual()) {
       // A run asked for leaves the schedule and the scheduled cycle as they are; cancelled (by a
       // shutdown), it is asked for again.

@@ -259,11 +259,12 @@ final class TaskStore {
   }
 
   /**
-   * Tasks of the given jobs that are due, triggered, or running with a heartbeat older than {@code
-   * heartbeatTimeoutMs}, and those due within {@code horizonMs} (so the poller knows how long to
-   * sleep), earliest first.
+   * Tasks of the given jobs that are triggered, or running with a heartbeat older than {@code
+   * heartbeatTimeoutMs} (first), those due within {@code horizonMs} (so the poller knows how long
+   * to sleep), and those due, unless the poller claims them apart ({@code due} false), earliest
+   * first.
    */
-  Poll poll(List<String> jobs, long heartbeatTimeoutMs, long horizonMs, int limit) {
+  Poll poll(List<String> jobs, long heartbeatTimeoutMs, long horizonMs, int limit, boolean due) {
     List<Object> args = new ArrayList<>(jobs);
     args.add(horizonMs);
     args.add(heartbeatTimeoutMs);
@@ -279,7 +280,9 @@ final class TaskStore {
                 + SqlDialect.placeholders(jobs.size())
                 + ") AND ((status = 'waiting' AND paused = 0 AND next_time <= "
                 + now
-                + " + ?) OR (status <> 'running' AND triggered = 1) OR (status = 'running' AND"
+                + " + ?"
+                + (due ? "" : " AND next_time > " + now)
+                + ") OR (status <> 'running' AND triggered = 1) OR (status = 'running' AND"
                 + " heartbeat <= "
                 + now
                 + " - ?)) ORDER BY CASE WHEN triggered = 1 OR status = 'running' THEN 0 ELSE 1 END,"
@@ -359,6 +362,81 @@ final class TaskStore {
   }
 
   /**
+   * Whether due tasks are claimed several to a statement ({@link #claimDue}), passing over rows
+   * another instance holds locked; else each is claimed on its own ({@link #claim}).
+   */
+  boolean claimsInBatches() {
+    return dialect.supportsSkipLocked();
+  }
+
+  /**
+   * Claims up to {@code limit} due tasks of the given jobs, earliest first, passing over rows
+   * another transaction holds locked (another instance claiming them): one statement on PostgreSQL,
+   * elsewhere one transaction of three (lock, update, read back), as MySQL's and MariaDB's {@code
+   * UPDATE} returns no rows and takes no {@code LIMIT} in a subquery on its own table, and H2 takes
+   * no {@code FOR UPDATE} in one. A task asked for over HTTP is left to {@link Kind#TRIGGERED}.
+   * Each row is judged due again once locked, on the database's clock, so a row claimed or changed
+   * since the poll is not taken; its version advances to its run's fence, its fire time is that of
+   * its cycle ({@link TaskRow#dueFireTime}).
+   *
+   * @return the claimed rows as they now are: running, owned by {@code owner}, version the fence
+   */
+  List<TaskRow> claimDue(List<String> jobs, String owner, int limit) {
+    String due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
+    String pick =
+        "SELECT name FROM hr_task WHERE job IN ("
+            + SqlDialect.placeholders(jobs.size())
+            + ") AND "
+            + due
+            + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
+    // MySQL assigns left to right, each assignment seeing the ones before it: status goes last.
+    String claim =
+        "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN cycle_time ELSE"
+            + " next_time END, started_at = "
+            + now
+            + ", heartbeat = "
+            + now
+            + ", owner = ?, version = "
+            + fenceAfter()
+            + ", status = 'running' WHERE "
+            + due
+            + " AND name";
+    List<Object> pickArgs = new ArrayList<>(jobs);
+    pickArgs.add(limit);
+    if (dialect.supportsUpdateReturning()) {
+      List<Object> args = new ArrayList<>();
+      args.add(owner);
+      args.addAll(pickArgs);
+      // The locking subquery in an ARRAY, run once: as a plain IN, PostgreSQL may run it again
+      // when it re-checks a row another claimer changed, and claim past the LIMIT.
+      return claims.query(
+          claim + " = ANY(ARRAY(" + pick + ")) RETURNING " + COLUMNS, TASK, args.toArray());
+    }
+    List<TaskRow> claimed =
+        tx.execute(
+            status -> {
+              List<String> names = claims.queryForList(pick, String.class, pickArgs.toArray());
+              if (names.isEmpty()) {
+                return List.of();
+              }
+              List<Object> args = new ArrayList<>();
+              args.add(owner);
+              args.addAll(names);
+              claims.update(
+                  claim + " IN (" + SqlDialect.placeholders(names.size()) + ")", args.toArray());
+              return claims.query(
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM hr_task WHERE owner = ? AND status = 'running' AND name IN ("
+                      + SqlDialect.placeholders(names.size())
+                      + ")",
+                  TASK,
+                  args.toArray());
+            });
+    return claimed == null ? List.of() : claimed;
+  }
+
+  /**
    * The next fence: the version plus one, never below the database's clock in microseconds, as a
    * lease's fence is ({@link io.hotrank.lock.JdbcLeaseStore}), so that a job's tokens keep growing
    * when it moves between the lease and the task engine.
@@ -373,7 +451,7 @@ final class TaskStore {
    *
    * @return false if another instance did it or claimed the task first
    */
-  boolean skipMissed(TaskRow seen, long nextTime, long now, String instance, int missed) {
+  boolean skipMissed(TaskRow seen, long nextTime, long now, String instance, String why) {
     return Boolean.TRUE.equals(
         tx.execute(
             status -> {
@@ -395,9 +473,7 @@ final class TaskStore {
                     seen.version(),
                     seen.attempt(),
                     false,
-                    missed
-                        + " fire time(s) missed; next at "
-                        + java.time.Instant.ofEpochMilli(nextTime));
+                    why);
               }
               return moved == 1;
             }));
@@ -429,6 +505,34 @@ final class TaskStore {
    * @return false if the run had been taken over (or the task deleted): nothing was written
    */
   boolean complete(Completion done) {
+    return dialect.supportsWritingCte()
+        ? write(done)
+        : Boolean.TRUE.equals(tx.execute(status -> write(done)));
+  }
+
+  /**
+   * Records several runs' ends in one transaction, one commit for all, each as {@link #complete}
+   * does it, in the order of the tasks' names (two writers lock rows in one order).
+   *
+   * @return for each completion, in the order given, whether it was written
+   */
+  boolean[] completeAll(List<Completion> completions) {
+    Integer[] order = new Integer[completions.size()];
+    java.util.Arrays.setAll(order, i -> i);
+    java.util.Arrays.sort(
+        order, java.util.Comparator.comparing((Integer i) -> completions.get(i).task()));
+    boolean[] written = new boolean[completions.size()];
+    tx.executeWithoutResult(
+        status -> {
+          for (int i : order) {
+            written[i] = write(completions.get(i));
+          }
+        });
+    return written;
+  }
+
+  /** A completion's statements, in the caller's transaction unless it is one statement. */
+  private boolean write(Completion done) {
     // A schedule changed over the API while the run went on wins over what the run computed.
     String changed = "rescheduled_at > started_at";
     String update =
@@ -480,17 +584,13 @@ final class TaskStore {
               args.toArray())
           == 1;
     }
-    return Boolean.TRUE.equals(
-        tx.execute(
-            status -> {
-              if (jdbc.update(update, args.subList(0, updateArity).toArray()) == 0) {
-                return false;
-              }
-              List<Object> recordArgs = new ArrayList<>(args.subList(updateArity, args.size()));
-              recordArgs.add(done.task());
-              jdbc.update(record + "hr_task WHERE name = ?", recordArgs.toArray());
-              return true;
-            }));
+    if (jdbc.update(update, args.subList(0, updateArity).toArray()) == 0) {
+      return false;
+    }
+    List<Object> recordArgs = new ArrayList<>(args.subList(updateArity, args.size()));
+    recordArgs.add(done.task());
+    jdbc.update(record + "hr_task WHERE name = ?", recordArgs.toArray());
+    return true;
   }
 
   /** Records the run a takeover ended, as {@code abandoned}, with the owner and fence it had. */

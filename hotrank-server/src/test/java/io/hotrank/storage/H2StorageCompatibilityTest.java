@@ -40,7 +40,7 @@ class H2StorageCompatibilityTest extends StorageCompatibilityTest {
 
   @Override
   boolean expectsSkipLocked() {
-    return false;
+    return true;
   }
 
   @Override

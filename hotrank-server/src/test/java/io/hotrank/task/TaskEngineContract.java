@@ -208,6 +208,76 @@ public abstract class TaskEngineContract {
     }
   }
 
+  /**
+   * Claimers taking due tasks in batches, each passing over the rows the others hold locked, claim
+   * every task exactly once; each claimed row carries its claimer, its fence and its cycle's fire
+   * time. A task not due, paused, or asked for over HTTP is not taken.
+   */
+  @Test
+  void batchClaims_byManyClaimersOfManyDueTasks_claimEachTaskExactlyOnce() throws Exception {
+    String jobName = "batch-" + id;
+    java.util.Set<String> due = new java.util.HashSet<>();
+    for (int i = 0; i < 60; i++) {
+      due.add(insert(name("batch-" + i), jobName, -1000 - i, 60_000L, Misfire.FIRE_ONCE, 0).name());
+    }
+    String later = insert(name("batch-later"), jobName, 60_000, 60_000L, Misfire.SKIP, 0).name();
+    String paused = insert(name("batch-paused"), jobName, -10, 60_000L, Misfire.SKIP, 0).name();
+    String asked = insert(name("batch-asked"), jobName, -10, 60_000L, Misfire.SKIP, 0).name();
+    TaskStore store = store();
+    store.pause(paused);
+    store.trigger(asked);
+    // A retry's cycle: claimed with the fire time of the cycle it retries.
+    String retry = name("batch-0");
+    jdbc().update("UPDATE hr_task SET cycle_time = next_time - 5000 WHERE name = ?", retry);
+    long retryCycle = store.find(retry).orElseThrow().cycleTime();
+    ExecutorService threads = Executors.newFixedThreadPool(6);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<List<TaskRow>>> claimers = new ArrayList<>();
+      for (int t = 0; t < 6; t++) {
+        String owner = "claimer-" + t;
+        claimers.add(
+            threads.submit(
+                () -> {
+                  start.await();
+                  List<TaskRow> mine = new ArrayList<>();
+                  for (int empty = 0; empty < 3; ) {
+                    List<TaskRow> batch = store.claimDue(List.of(jobName), owner, 7);
+                    assertThat(batch).hasSizeLessThanOrEqualTo(7);
+                    mine.addAll(batch);
+                    empty = batch.isEmpty() ? empty + 1 : 0;
+                  }
+                  return mine;
+                }));
+      }
+      start.countDown();
+      Map<String, TaskRow> claimed = new java.util.HashMap<>();
+      for (int t = 0; t < claimers.size(); t++) {
+        for (TaskRow row : claimers.get(t).get(60, TimeUnit.SECONDS)) {
+          assertThat(claimed.put(row.name(), row)).as("claimed twice: %s", row.name()).isNull();
+          assertThat(row.owner()).isEqualTo("claimer-" + t);
+        }
+      }
+      assertThat(claimed.keySet()).isEqualTo(due);
+      for (TaskRow row : claimed.values()) {
+        TaskRow now = store.find(row.name()).orElseThrow();
+        assertThat(now.status()).isEqualTo(TaskRow.RUNNING);
+        assertThat(now.owner()).isEqualTo(row.owner());
+        assertThat(now.version()).isEqualTo(row.version()).isGreaterThan(0);
+        assertThat(now.fireTime())
+            .isEqualTo(row.name().equals(retry) ? retryCycle : now.nextTime());
+        assertThat(row.fireTime()).isEqualTo(now.fireTime());
+      }
+      assertThat(store.find(later).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+      assertThat(store.find(paused).orElseThrow().status()).isEqualTo(TaskRow.PAUSED);
+      assertThat(store.find(asked).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+      // A claimed row is no longer due: claiming again takes nothing.
+      assertThat(store.claimDue(List.of(jobName), "late", 100)).isEmpty();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
   /** A claim judges "due" and "stale" by the database's clock, not by the caller's view. */
   @Test
   void aClaim_ofATaskNotYetDue_orARunStillHeartbeating_isRefused() {
@@ -330,6 +400,50 @@ public abstract class TaskEngineContract {
               assertThat(r.owner()).isEqualTo("b");
               assertThat(r.fence()).isEqualTo(second);
             });
+  }
+
+  /**
+   * Completions written as a group, in one transaction: each is still judged by its own fence, so
+   * the one whose run was taken over writes nothing while the others are written, each with its
+   * history row.
+   */
+  @Test
+  void aGroupOfCompletions_writesEachUnderItsOwnFence() {
+    TaskStore store = store();
+    List<TaskStore.Completion> group = new ArrayList<>();
+    List<String> tasks = new ArrayList<>();
+    long staleFence = 0;
+    for (int i = 0; i < 4; i++) {
+      String task = name("group-" + i);
+      tasks.add(task);
+      TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+      long fence = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+      if (i == 2) {
+        staleFence = fence;
+        store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
+      }
+      group.add(
+          new TaskStore.Completion(
+              task, fence, "a", "succeeded", 0, 1L, null, 0L, false, 0, true, false, null));
+    }
+    // Given out of name order: the answers follow the order given.
+    java.util.Collections.reverse(group);
+    assertThat(store.completeAll(group)).containsExactly(true, false, true, true);
+    for (int i = 0; i < 4; i++) {
+      TaskRow after = store.find(tasks.get(i)).orElseThrow();
+      if (i == 2) {
+        assertThat(history(tasks.get(i))).isEmpty();
+        assertThat(after.owner()).isEqualTo("b");
+        assertThat(after.status()).isEqualTo(TaskRow.RUNNING);
+        assertThat(after.version()).isGreaterThan(staleFence);
+      } else {
+        assertThat(history(tasks.get(i)))
+            .singleElement()
+            .satisfies(r -> assertThat(r.outcome()).isEqualTo("succeeded"));
+        assertThat(after.status()).isEqualTo(TaskRow.WAITING);
+        assertThat(after.nextTime()).isEqualTo(1L);
+      }
+    }
   }
 
   /** skip: fire times missed while no instance ran are passed over, with a history row, no run. */
