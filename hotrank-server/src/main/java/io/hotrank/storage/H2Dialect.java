@@ -22,7 +22,7 @@ record H2Dialect() implements SqlDialect {
     return "classpath:db/migration/h2";
   }
 
-  /** H2 2.2 and newer; the service ships a newer one. */
+  /** H2 2.4, the version the service ships, has it. */
   @Override
   public boolean supportsSkipLocked() {
     return true;

@@ -54,9 +54,9 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   }
 
   /**
-   * Whether an {@code UPDATE} can return the rows it changed ({@code UPDATE ... RETURNING}), its
-   * {@code WHERE} holding a locking subquery on the same table ({@code name IN (SELECT name ...
-   * LIMIT ? FOR UPDATE SKIP LOCKED)}): a batch claimed in one statement.
+   * Whether an {@code UPDATE} can return the rows it changed ({@code UPDATE ... RETURNING}) and
+   * hold in its {@code WHERE} a locking subquery on its own table, run once ({@code name =
+   * ANY(ARRAY(SELECT name ... LIMIT ? FOR UPDATE SKIP LOCKED))}): a batch claimed in one statement.
    */
   default boolean supportsUpdateReturning() {
     return false;

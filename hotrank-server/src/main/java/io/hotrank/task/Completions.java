@@ -8,14 +8,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Writes runs' completions in groups (a group commit): a worker hands its completion over and
  * waits; one thread writes whatever has gathered meanwhile in one transaction ({@link
  * TaskStore#completeAll}). Under load many completions share a commit; alone, one is written at
- * once. A group that fails is written again one completion at a time, so that one bad row does not
- * fail the others. Each completion stays guarded by its run's fence, as when written alone.
+ * once. Each completion stays guarded by its run's fence, as when written alone. A group that fails
+ * (within a second: it may have met a row held locked) is handed back, and each worker then writes
+ * its own completion alone, on its own thread, so that one row does not hold up the others.
  *
  * <p>Written here rather than with a library: what is grouped is the engine's own fenced
  * statements, in its own transaction, with a fallback per completion; a general batching library
@@ -26,7 +28,12 @@ final class Completions {
   /** Most completions in one transaction: bounds how long its row locks are held. */
   private static final int MAX_GROUP = 64;
 
-  private record Pending(TaskStore.Completion completion, CompletableFuture<Boolean> written) {}
+  /**
+   * A completion waiting for the writer: its future answers whether it was written, or null when
+   * its caller is to write it alone.
+   */
+  private record Pending(
+      TaskStore.Completion completion, CompletableFuture<@Nullable Boolean> written) {}
 
   private final TaskStore store;
   private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -39,10 +46,10 @@ final class Completions {
   }
 
   /**
-   * Writes a completion, with any gathered meanwhile, and waits for it: after {@link #close}, on
-   * the calling thread.
+   * Writes a completion, with any gathered meanwhile, and waits for it; alone, on the calling
+   * thread, when the writer is closed or its group failed.
    *
-   * @param limit how long to wait for a completion not yet handed to the database
+   * @param limit how long to wait for the writer to take it up
    * @return whether it was written: false if the run had been taken over
    * @throws org.springframework.dao.DataAccessException if it could not be written
    */
@@ -52,22 +59,26 @@ final class Completions {
     }
     Pending pending = new Pending(completion, new CompletableFuture<>());
     queue.add(pending);
+    if (!open && queue.remove(pending)) {
+      return store.complete(completion); // closed meanwhile: the writer may be gone
+    }
+    Boolean written;
     try {
       try {
-        return pending.written.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        written = pending.written.get(limit.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         if (queue.remove(pending)) {
-          throw new QueryTimeoutException("Completion not written within " + limit);
+          throw new QueryTimeoutException("Completion not taken up within " + limit);
         }
-        // Taken by the writer: its statements are bounded by the statement timeout.
-        return pending.written.get();
+        // Taken up: its group's statements time out within a second.
+        written = pending.written.get(limit.toMillis(), TimeUnit.MILLISECONDS);
       }
+    } catch (TimeoutException e) {
+      throw new QueryTimeoutException("Completion not written within twice " + limit);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new IllegalStateException(e.getCause());
+      throw new IllegalStateException(e.getCause()); // the writer answers, never fails a future
     }
+    return written == null ? store.complete(completion) : written;
   }
 
   /** Writes what is queued, then leaves completions to their callers. */
@@ -81,43 +92,40 @@ final class Completions {
   }
 
   private void writeLoop() {
-    while (open || !queue.isEmpty()) {
-      Pending first;
-      try {
-        first = queue.poll(100, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    try {
+      while (open || !queue.isEmpty()) {
+        Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (first != null) {
+          List<Pending> group = new ArrayList<>();
+          group.add(first);
+          queue.drainTo(group, MAX_GROUP - 1);
+          write(group);
+        }
       }
-      if (first == null) {
-        continue;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      // Ended, however: what is still queued, and all that comes later, is written by its caller.
+      open = false;
+      for (Pending left = queue.poll(); left != null; left = queue.poll()) {
+        left.written.complete(null);
       }
-      List<Pending> group = new ArrayList<>();
-      group.add(first);
-      queue.drainTo(group, MAX_GROUP - 1);
-      write(group);
     }
-    // Interrupted: what is left is written by its callers, who time out waiting.
   }
 
   private void write(List<Pending> group) {
-    if (group.size() > 1) {
-      try {
-        boolean[] written = store.completeAll(group.stream().map(Pending::completion).toList());
-        for (int i = 0; i < written.length; i++) {
-          group.get(i).written.complete(written[i]);
-        }
-        return;
-      } catch (RuntimeException e) {
-        // Rolled back as a whole: each on its own, below.
+    boolean[] written;
+    try {
+      written = store.completeAll(group.stream().map(Pending::completion).toList());
+    } catch (RuntimeException | Error e) {
+      group.forEach(pending -> pending.written.complete(null)); // each written alone, by its caller
+      if (e instanceof Error error) {
+        throw error;
       }
+      return;
     }
-    for (Pending pending : group) {
-      try {
-        pending.written.complete(store.complete(pending.completion));
-      } catch (RuntimeException e) {
-        pending.written.completeExceptionally(e);
-      }
+    for (int i = 0; i < written.length; i++) {
+      group.get(i).written.complete(written[i]);
     }
   }
 }

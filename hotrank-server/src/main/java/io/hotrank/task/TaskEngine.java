@@ -38,11 +38,13 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Runs tasks: a poller thread claims due, triggered and abandoned tasks by compare-and-set, up to
- * {@code hotrank.task.max-concurrent} at once (a semaphore), and hands each to a worker; a
+ * Runs tasks: a poller thread claims triggered and abandoned tasks one by one, by compare-and-set
+ * on the version seen, then due tasks in a batch (passing over rows other instances hold locked),
+ * up to {@code hotrank.task.max-concurrent} at once (a semaphore), and hands each to a worker; a
  * heartbeat thread renews the runs in progress and cancels those that timed out or were taken over;
  * a finished run records its outcome and moves its task on, both only while the task still carries
- * the run's fence. The poller sleeps until the earliest next fire time or the poll interval, with
+ * the run's fence, in a transaction it may share with other runs' completions ({@link
+ * Completions}). The poller sleeps until the earliest next fire time or the poll interval, with
  * jitter, and wakes at once when a task is triggered here or a worker frees a slot.
  *
  * <p>Instances agree on time because every decision is the database's: the due and stale tests are
@@ -76,6 +78,13 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
 
   /** How many times a completion that could not be written is tried again (while still owned). */
   private static final int COMPLETION_ATTEMPTS = 8;
+
+  /**
+   * How long a reading of the database's time is extrapolated on the monotonic ticker before a
+   * completion reads it again: the estimate drifts only by the two clocks' rates (parts per
+   * million), or by a step of the database's clock, which a minute bounds.
+   */
+  private static final Duration DB_TIME_FRESH = Duration.ofMinutes(1);
 
   /** The outcome of a claim that passed over missed fire times instead of running. */
   private static final String SKIPPED = "skipped";
@@ -199,6 +208,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    */
   long dbNow() {
     return dbMillis + TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos);
+  }
+
+  /** The database's time a poll read, kept as the latest reading; the estimate if it read none. */
+  private long timeOf(TaskStore.Poll poll) {
+    if (poll.rows().isEmpty()) {
+      return dbNow();
+    }
+    dbTimeWas(poll.now(), ticker.read());
+    return poll.now();
   }
 
   private void dbTimeWas(long millis, long nanos) {
@@ -369,8 +387,10 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    */
   private long pollInBatches(long interval) {
     Page page = Page.NONE;
-    long now;
-    if (!backlog || ticker.read() - pagedNanos >= TimeUnit.MILLISECONDS.toNanos(interval)) {
+    long now = 0;
+    boolean paged =
+        !backlog || ticker.read() - pagedNanos >= TimeUnit.MILLISECONDS.toNanos(interval);
+    if (paged) {
       TaskStore.Poll poll =
           store.poll(
               List.copyOf(runnable.keySet()),
@@ -379,14 +399,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
               Math.max(16, 2 * properties.maxConcurrent()),
               false);
       pagedNanos = ticker.read();
-      dbTimeWas(poll.now(), pagedNanos);
-      now = poll.now();
+      now = timeOf(poll);
       page = claimEach(poll.rows(), now);
-    } else {
-      now = dbNow();
     }
     backlog = page.full || claimBatch();
-    return backlog ? jitter(interval) : sleepBefore(page.earliest, now, interval);
+    if (backlog) {
+      return jitter(interval); // a finishing run wakes the poller
+    }
+    // A backlog that just ended without a look at the page: look now.
+    return paged ? sleepBefore(page.earliest, now, interval) : 0;
   }
 
   /**
@@ -403,7 +424,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
             interval,
             limit,
             true);
-    dbTimeWas(poll.now(), ticker.read());
+    long now = timeOf(poll);
     // Tasks asked for and runs to take over, first in the page, keep going first.
     List<TaskRow> rows = new java.util.ArrayList<>(poll.rows());
     int urgent = 0;
@@ -411,13 +432,13 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       urgent++;
     }
     java.util.Collections.shuffle(rows.subList(urgent, rows.size()), ThreadLocalRandom.current());
-    Page page = claimEach(rows, poll.now());
+    Page page = claimEach(rows, now);
     boolean more = page.due > 0 && poll.rows().size() == limit;
     backlog = page.full || more;
     if (page.full) {
       return jitter(interval); // a finishing run wakes the poller
     }
-    return more ? 0 : sleepBefore(page.earliest, poll.now(), interval); // 0: more beyond the page
+    return more ? 0 : sleepBefore(page.earliest, now, interval); // 0: more beyond the page
   }
 
   /**
@@ -572,60 +593,66 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   }
 
   /**
-   * Claims due tasks for every free slot in one statement ({@link TaskStore#claimDue}) and submits
-   * them; a claimed task whose {@code skip} policy passes over missed fire times is completed as
-   * {@code skipped} instead of run.
+   * Claims due tasks for every free slot in one statement ({@link TaskStore#claimDue}) and hands
+   * each to a worker, which runs it, or, when its {@code skip} policy passes over missed fire
+   * times, completes it as {@code skipped} instead.
    *
-   * @return whether every free slot was filled (more may be due)
+   * @return whether every free slot was filled and more tasks are due (a backlog)
    */
   private boolean claimBatch() {
     int want = permits.availablePermits();
     if (want == 0 || !permits.tryAcquire(want)) {
       return true;
     }
-    List<TaskRow> claimed;
+    List<String> jobs = List.copyOf(runnable.keySet());
+    List<TaskRow> claimed = List.of();
+    long sent = ticker.read(); // a claim's age counts from the send, as a renewal's does
     try {
-      claimed = store.claimDue(List.copyOf(runnable.keySet()), instance, want);
-    } catch (DataAccessException e) {
-      permits.release(want);
+      claimed = store.claimDue(jobs, instance, want);
+    } catch (RuntimeException e) {
       log.debug("Due tasks not claimed: {}", e.toString());
-      return false;
+    } finally {
+      permits.release(want - claimed.size());
     }
-    permits.release(want - claimed.size());
+    // Every claim heartbeats before any starts.
+    List<Claim> claims = new java.util.ArrayList<>();
     for (TaskRow task : claimed) {
       Claim claim =
-          new Claim(
-              task,
-              Kind.SCHEDULED,
-              task.version(),
-              task.fireTime(),
-              task.startedAt(),
-              ticker.read());
+          new Claim(task, Kind.SCHEDULED, task.version(), task.fireTime(), task.startedAt(), sent);
       active.put(task.name(), claim);
-      boolean submitted = false;
-      try {
-        // Judged at the claim's own time, as its completion moves the task (see completion()).
-        Missed missed = missed(task, task.startedAt());
-        if (missed != null) {
-          // Claimed, so completed: the completion moves it past the missed fire times.
-          finish(claim, SKIPPED, missed.describe());
-          skipped(task, missed);
-        } else {
-          submitted = submit(claim);
-        }
-      } catch (RuntimeException e) {
-        // One bad row (a zone this JDK lacks, say): its claim lapses and is taken over later.
-        if (broken.add(task.name())) {
-          log.error("Task '{}' cannot be scheduled here; passing over it", task.name(), e);
-        }
-        active.remove(task.name(), claim);
-      } finally {
-        if (!submitted) {
-          permits.release();
-        }
+      claims.add(claim);
+    }
+    for (Claim claim : claims) {
+      if (!submit(claim, () -> runOrSkip(claim))) {
+        permits.release();
       }
     }
-    return claimed.size() == want;
+    return !claimed.isEmpty() && claimed.size() == want && store.anyDue(jobs);
+  }
+
+  /**
+   * A task claimed in a batch, on its worker: completed as {@code skipped} when its {@code skip}
+   * policy passes over missed fire times (judged at the claim's own time, as its completion moves
+   * the task), else run.
+   */
+  private void runOrSkip(Claim claim) throws Exception {
+    Missed missed;
+    try {
+      missed = missed(claim.task, claim.startedAt);
+    } catch (RuntimeException e) {
+      // A schedule this instance cannot evaluate (a zone this JDK lacks, say): recorded as failed,
+      // the task is set aside rather than claimed again at every poll.
+      if (broken.add(claim.task.name())) {
+        log.error("Task '{}' cannot be scheduled here; setting it aside", claim.task.name(), e);
+      }
+      finish(claim, "failed", "cannot be scheduled on " + instance + ": " + e);
+      return;
+    }
+    if (missed == null) {
+      execute(claim);
+    } else if (finish(claim, SKIPPED, missed.describe())) {
+      skipped(claim.task, missed);
+    }
   }
 
   private boolean claimAndSubmit(TaskRow task, Kind kind, long now) {
@@ -633,10 +660,22 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (claim == null) {
       return false;
     }
-    return submit(claim);
+    return submit(claim, () -> execute(claim));
   }
 
-  private boolean submit(Claim claim) {
+  /** A claimed task's work on its worker. */
+  @FunctionalInterface
+  private interface Work {
+    void run() throws Exception;
+  }
+
+  /**
+   * Hands a claimed task to a worker, which releases its slot when done.
+   *
+   * @return false if the pool is stopped: the claim is then completed as cancelled, and the caller
+   *     releases the slot
+   */
+  private boolean submit(Claim claim, Work work) {
     TaskRow task = claim.task;
     ExecutorService pool = workers;
     try {
@@ -646,7 +685,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
       pool.execute(
           () -> {
             try {
-              execute(claim);
+              work.run();
             } catch (Exception e) {
               log.debug("Task '{}' failed (recorded)", task.name(), e);
             } finally {
@@ -739,13 +778,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    * Writes a run's completion, still heartbeating, tried again while the database fails and the
    * claim holds: a run that finished is not run again because one write failed. Then lets go.
    */
-  private void finish(Claim claim, String outcome, @Nullable String error) {
+  private boolean finish(Claim claim, String outcome, @Nullable String error) {
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          complete(claim, outcome, error);
-          return;
-        } catch (DataAccessException e) {
+          return complete(claim, outcome, error);
+        } catch (RuntimeException e) { // the database's, or the transaction's that failed to open
           if (attempt >= COMPLETION_ATTEMPTS || claim.lost() != null) {
             // The row keeps this run's claim: once its heartbeat is old, another instance takes
             // it over and runs the fire time again.
@@ -755,24 +793,26 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
                 outcome,
                 claim.fence,
                 e.toString());
-            return;
+            return false;
           }
           Thread.sleep(Math.min(2000, 100L << attempt));
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     } finally {
       claim.complete();
       active.remove(claim.task.name(), claim);
     }
   }
 
-  private void complete(Claim claim, String outcome, @Nullable String error)
+  /** Writes a run's completion once: whether it was written (false: taken over). */
+  private boolean complete(Claim claim, String outcome, @Nullable String error)
       throws InterruptedException {
     TaskRow task = claim.task;
-    if (TimeUnit.NANOSECONDS.toMillis(ticker.read() - dbNanos) > 1000) {
-      dbTimeWas(store.nowMillis(), ticker.read()); // no poll for a while: read it afresh
+    if (ticker.read() - dbNanos > DB_TIME_FRESH.toNanos()) {
+      dbTimeWas(store.nowMillis(), ticker.read()); // no reading for a while: read it afresh
     }
     TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
     claim.completing();
@@ -790,7 +830,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
           outcome,
           claim.fence,
           claim.lost() == null ? "found at completion" : claim.lost());
-      return;
+      return false;
     }
     AtomicInteger failures = failureGauge(task.name());
     if (completion.succeeded()) {
@@ -808,10 +848,24 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
               : "",
           error == null ? "" : error);
     }
+    return true;
   }
 
-  /** How a run's end moves its task on. */
+  /**
+   * How a run's end moves its task on. A schedule this instance cannot evaluate records the run as
+   * failed and sets the task aside (no next fire time) until its definition is changed.
+   */
   TaskStore.Completion completion(Claim claim, String outcome, @Nullable String error, long now) {
+    try {
+      return moveOn(claim, outcome, error, now);
+    } catch (RuntimeException e) {
+      String why = (error == null ? "" : error + "; ") + "no next fire time here: " + e;
+      return done(claim, "failed", why, Schedule.NEVER, null, 0L, false, 0, false, true);
+    }
+  }
+
+  private TaskStore.Completion moveOn(
+      Claim claim, String outcome, @Nullable String error, long now) {
     TaskRow task = claim.task;
     boolean succeeded = outcome.equals("succeeded");
     boolean failed = outcome.equals("failed") || outcome.equals("timed-out");

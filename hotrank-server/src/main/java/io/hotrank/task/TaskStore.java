@@ -82,7 +82,10 @@ final class TaskStore {
               row.getInt("manual") == 1,
               row.getString("error"));
 
-  /** Rows seen by a poll, and the database's time when it read them. */
+  /**
+   * Rows seen by a poll, and the database's time when it read them ({@link Long#MIN_VALUE} when it
+   * read none: an empty poll costs no second statement for the time).
+   */
   record Poll(List<TaskRow> rows, long now) {}
 
   /**
@@ -125,19 +128,53 @@ final class TaskStore {
    */
   private final JdbcTemplate claims;
 
+  /**
+   * Grouped completions, with a one-second timeout: a group that meets a row held locked fails
+   * fast, and each of its completions is written alone ({@link Completions}).
+   */
+  private final JdbcTemplate grouped;
+
   private final SqlDialect dialect;
   private final TransactionTemplate tx;
+
+  /**
+   * The batch claim's transaction where it takes three statements, at {@code READ COMMITTED}: under
+   * InnoDB's default {@code REPEATABLE READ} its locking read would also lock the gaps and every
+   * row it scans, holding up other instances' completions until it commits.
+   */
+  private final TransactionTemplate claimTx;
+
   private final String now;
 
+  /** A task {@link #claimDue} takes: due, and not asked for over HTTP. */
+  private final String due;
+
+  /**
+   * Whether due tasks may be claimed in batches where the engine can ({@link #claimsInBatches}).
+   */
+  private final boolean batches;
+
   TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx) {
+    this(jdbc, dialect, tx, true);
+  }
+
+  /** With {@code batches} false, every claim is one row's compare-and-set (tests of that path). */
+  TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx, boolean batches) {
+    this.batches = batches;
     this.jdbc = jdbc;
     this.beats = new JdbcTemplate(java.util.Objects.requireNonNull(jdbc.getDataSource()));
     this.beats.setQueryTimeout(jdbc.getQueryTimeout());
     this.claims = new JdbcTemplate(jdbc.getDataSource());
     this.claims.setQueryTimeout(1);
+    this.grouped = new JdbcTemplate(jdbc.getDataSource());
+    this.grouped.setQueryTimeout(1);
     this.dialect = dialect;
     this.tx = tx;
+    this.claimTx =
+        new TransactionTemplate(java.util.Objects.requireNonNull(tx.getTransactionManager()));
+    this.claimTx.setIsolationLevel(TransactionTemplate.ISOLATION_READ_COMMITTED);
     this.now = dialect.nowMillis();
+    this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
   }
 
   long nowMillis() {
@@ -292,7 +329,7 @@ final class TaskStore {
               return TASK.mapRow(row, i);
             },
             args.toArray());
-    return new Poll(rows, rows.isEmpty() ? nowMillis() : dbNow[0]);
+    return new Poll(rows, dbNow[0]);
   }
 
   /** Why a run is claimed; each kind claims only a row in its own state. */
@@ -366,7 +403,7 @@ final class TaskStore {
    * another instance holds locked; else each is claimed on its own ({@link #claim}).
    */
   boolean claimsInBatches() {
-    return dialect.supportsSkipLocked();
+    return batches && dialect.supportsSkipLocked();
   }
 
   /**
@@ -382,7 +419,6 @@ final class TaskStore {
    * @return the claimed rows as they now are: running, owned by {@code owner}, version the fence
    */
   List<TaskRow> claimDue(List<String> jobs, String owner, int limit) {
-    String due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
     String pick =
         "SELECT name FROM hr_task WHERE job IN ("
             + SqlDialect.placeholders(jobs.size())
@@ -413,7 +449,7 @@ final class TaskStore {
           claim + " = ANY(ARRAY(" + pick + ")) RETURNING " + COLUMNS, TASK, args.toArray());
     }
     List<TaskRow> claimed =
-        tx.execute(
+        claimTx.execute(
             status -> {
               List<String> names = claims.queryForList(pick, String.class, pickArgs.toArray());
               if (names.isEmpty()) {
@@ -434,6 +470,19 @@ final class TaskStore {
                   args.toArray());
             });
     return claimed == null ? List.of() : claimed;
+  }
+
+  /** Whether a task of the given jobs is due that {@link #claimDue} would take. */
+  boolean anyDue(List<String> jobs) {
+    return !jdbc.queryForList(
+            "SELECT name FROM hr_task WHERE job IN ("
+                + SqlDialect.placeholders(jobs.size())
+                + ") AND "
+                + due
+                + " LIMIT 1",
+            String.class,
+            jobs.toArray())
+        .isEmpty();
   }
 
   /**
@@ -506,8 +555,8 @@ final class TaskStore {
    */
   boolean complete(Completion done) {
     return dialect.supportsWritingCte()
-        ? write(done)
-        : Boolean.TRUE.equals(tx.execute(status -> write(done)));
+        ? write(jdbc, done)
+        : Boolean.TRUE.equals(tx.execute(status -> write(jdbc, done)));
   }
 
   /**
@@ -525,14 +574,14 @@ final class TaskStore {
     tx.executeWithoutResult(
         status -> {
           for (int i : order) {
-            written[i] = write(completions.get(i));
+            written[i] = write(grouped, completions.get(i));
           }
         });
     return written;
   }
 
   /** A completion's statements, in the caller's transaction unless it is one statement. */
-  private boolean write(Completion done) {
+  private boolean write(JdbcTemplate jdbc, Completion done) {
     // A schedule changed over the API while the run went on wins over what the run computed.
     String changed = "rescheduled_at > started_at";
     String update =

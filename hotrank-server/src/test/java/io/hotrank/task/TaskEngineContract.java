@@ -85,12 +85,17 @@ public abstract class TaskEngineContract {
     return engine(instance, properties, Clock.systemUTC(), jobs);
   }
 
-  /** An engine whose jobs are decorated as the scheduler does it, with the given clock. */
   private TaskEngine engine(String instance, TaskProperties properties, Clock clock, Job... jobs) {
+    return engine(store(), instance, properties, clock, jobs);
+  }
+
+  /** An engine whose jobs are decorated as the scheduler does it, with the given clock. */
+  private TaskEngine engine(
+      TaskStore store, String instance, TaskProperties properties, Clock clock, Job... jobs) {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     TaskEngine engine =
         new TaskEngine(
-            store(),
+            store,
             properties,
             new JobProperties(
                 "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
@@ -223,9 +228,17 @@ public abstract class TaskEngineContract {
     String later = insert(name("batch-later"), jobName, 60_000, 60_000L, Misfire.SKIP, 0).name();
     String paused = insert(name("batch-paused"), jobName, -10, 60_000L, Misfire.SKIP, 0).name();
     String asked = insert(name("batch-asked"), jobName, -10, 60_000L, Misfire.SKIP, 0).name();
+    String other = insert(name("batch-other"), "other-" + id, -10, 60_000L, Misfire.SKIP, 0).name();
+    String running = insert(name("batch-running"), jobName, -10, 60_000L, Misfire.SKIP, 0).name();
     TaskStore store = store();
-    store.pause(paused);
+    // Paused by the flag alone (a run in progress keeps its status when paused).
+    jdbc().update("UPDATE hr_task SET paused = 1 WHERE name = ?", paused);
     store.trigger(asked);
+    jdbc()
+        .update(
+            "UPDATE hr_task SET status = 'running', owner = 'elsewhere' WHERE name = ?", running);
+    // Left over from a run asked for: a scheduled claim is not one.
+    jdbc().update("UPDATE hr_task SET manual = 1 WHERE name LIKE ?", name("batch-1") + "%");
     // A retry's cycle: claimed with the fire time of the cycle it retries.
     String retry = name("batch-0");
     jdbc().update("UPDATE hr_task SET cycle_time = next_time - 5000 WHERE name = ?", retry);
@@ -267,10 +280,14 @@ public abstract class TaskEngineContract {
         assertThat(now.fireTime())
             .isEqualTo(row.name().equals(retry) ? retryCycle : now.nextTime());
         assertThat(row.fireTime()).isEqualTo(now.fireTime());
+        assertThat(now.manual()).isFalse();
       }
-      assertThat(store.find(later).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
-      assertThat(store.find(paused).orElseThrow().status()).isEqualTo(TaskRow.PAUSED);
-      assertThat(store.find(asked).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+      for (String untouched : List.of(later, paused, asked, other)) {
+        assertThat(store.find(untouched).orElseThrow().status())
+            .as(untouched)
+            .isEqualTo(TaskRow.WAITING);
+      }
+      assertThat(store.find(running).orElseThrow().owner()).isEqualTo("elsewhere");
       // A claimed row is no longer due: claiming again takes nothing.
       assertThat(store.claimDue(List.of(jobName), "late", 100)).isEmpty();
     } finally {
@@ -443,6 +460,95 @@ public abstract class TaskEngineContract {
         assertThat(after.status()).isEqualTo(TaskRow.WAITING);
         assertThat(after.nextTime()).isEqualTo(1L);
       }
+    }
+  }
+
+  /**
+   * Claimed one by one (an engine without SKIP LOCKED: MySQL 5.7, MariaDB before 10.6), a due task
+   * runs at its fire time, and a task whose skip policy passes over missed fire times is moved on
+   * without running.
+   */
+  @Test
+  void claimedOneByOne_aDueTaskRuns_andMissedFireTimesAreSkipped() {
+    String due = name("single-due");
+    String late = name("single-late");
+    String jobName = "ok-" + id;
+    TaskRow dueSeen = insert(due, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
+    TaskRow lateSeen = insert(late, jobName, -10_500, 1000L, Misfire.SKIP, 0);
+    TaskStore oneByOne = new TaskStore(jdbc(), dialect(), tx(), false);
+    assertThat(oneByOne.claimsInBatches()).isFalse();
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine(oneByOne, "a", FAST, Clock.systemUTC(), job(jobName, runs, context -> {}));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> !history(due).isEmpty() && !history(late).isEmpty());
+    assertThat(history(due).getFirst().outcome()).isEqualTo("succeeded");
+    assertThat(history(due).getFirst().fireTime()).isEqualTo(dueSeen.nextTime());
+    TaskRun skipped = history(late).getFirst();
+    assertThat(skipped.outcome()).isEqualTo("skipped");
+    assertThat(skipped.fireTime()).isEqualTo(lateSeen.nextTime());
+    assertThat(skipped.error()).containsPattern("\\d+ fire time\\(s\\) missed; next at ");
+    assertThat(runs).noneMatch(r -> r.scheduledAt().toEpochMilli() == lateSeen.nextTime());
+  }
+
+  /**
+   * Completions handed to the group writer from many threads at once: each is written, or refused,
+   * under its own fence, and one that cannot be written (an outcome too long for its column) fails
+   * alone, its group's others written.
+   */
+  @Test
+  void groupedCompletions_oneThatCannotBeWritten_failsAlone() throws Exception {
+    TaskStore store = store();
+    Completions completions = new Completions(store);
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try {
+      List<TaskStore.Completion> given = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        String task = name("grouped-" + i);
+        TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+        long fence = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+        if (i == 5) {
+          store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
+        }
+        String outcome = i == 3 ? "x".repeat(5000) : "succeeded";
+        given.add(
+            new TaskStore.Completion(
+                task, fence, "a", outcome, 0, 1L, null, 0L, false, 0, true, false, null));
+      }
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Boolean>> answers = new ArrayList<>();
+      for (TaskStore.Completion completion : given) {
+        answers.add(
+            threads.submit(
+                () -> {
+                  start.await();
+                  return completions.complete(completion, Duration.ofSeconds(10));
+                }));
+      }
+      start.countDown();
+      for (int i = 0; i < 8; i++) {
+        TaskStore.Completion completion = given.get(i);
+        if (i == 3) {
+          assertThatThrownBy(() -> answers.get(3).get(30, TimeUnit.SECONDS))
+              .hasCauseInstanceOf(org.springframework.dao.DataAccessException.class);
+          assertThat(history(completion.task())).isEmpty();
+          assertThat(store.find(completion.task()).orElseThrow().status())
+              .isEqualTo(TaskRow.RUNNING);
+        } else if (i == 5) {
+          assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).isFalse();
+          assertThat(history(completion.task())).isEmpty();
+        } else {
+          assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).as(completion.task()).isTrue();
+          assertThat(history(completion.task()))
+              .singleElement()
+              .satisfies(r -> assertThat(r.fence()).isEqualTo(completion.fence()));
+          assertThat(store.find(completion.task()).orElseThrow().status())
+              .isEqualTo(TaskRow.WAITING);
+        }
+      }
+    } finally {
+      completions.close();
+      threads.shutdownNow();
     }
   }
 
