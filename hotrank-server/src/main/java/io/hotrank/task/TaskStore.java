@@ -149,6 +149,24 @@ final class TaskStore {
   /** A task {@link #claimDue} takes: due, and not asked for over HTTP. */
   private final String due;
 
+  /** How many of a completion's parameters {@link #completeTask} takes. */
+  private static final int COMPLETE_TASK_ARITY = 12;
+
+  /**
+   * A completion's move of its task, only while the row carries the run's fence. A schedule changed
+   * over the API while the run went on wins over what the run computed.
+   */
+  private final String completeTask;
+
+  /** A completion's history row, read from the task row named after {@code FROM}. */
+  private final String completeRun;
+
+  /**
+   * Both in one statement (PostgreSQL): the insert sees only the row the update matched, one round
+   * trip and one commit.
+   */
+  private final String completeInOne;
+
   /**
    * Whether due tasks may be claimed in batches where the engine can ({@link #claimsInBatches}).
    */
@@ -175,6 +193,32 @@ final class TaskStore {
     this.claimTx.setIsolationLevel(TransactionTemplate.ISOLATION_READ_COMMITTED);
     this.now = dialect.nowMillis();
     this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
+    String changed = "rescheduled_at > started_at";
+    this.completeTask =
+        "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
+            + " next_time = CASE WHEN "
+            + changed
+            + " THEN next_time WHEN ? = 1 THEN "
+            + now
+            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = CASE WHEN "
+            + changed
+            + " THEN 0 ELSE ? END, cycle_time = CASE WHEN "
+            + changed
+            + " THEN 0 WHEN ? = 1 THEN cycle_time ELSE ? END, triggered = CASE WHEN ? = 1 THEN 1"
+            + " ELSE triggered END, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
+            + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
+            + " ? AND status = 'running'";
+    this.completeRun =
+        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
+            + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
+            + now
+            + ", ?, ?, ?, ?, manual, ? FROM ";
+    this.completeInOne =
+        "WITH done AS ("
+            + completeTask
+            + " RETURNING name, fire_time, started_at, manual) "
+            + completeRun
+            + "done";
   }
 
   long nowMillis() {
@@ -573,6 +617,23 @@ final class TaskStore {
     boolean[] written = new boolean[completions.size()];
     tx.executeWithoutResult(
         status -> {
+          if (dialect.supportsWritingCte()) {
+            // One statement per completion, sent as one batch: one round trip for the group.
+            List<Object[]> batch = new ArrayList<>();
+            for (int i : order) {
+              batch.add(completionArgs(completions.get(i)).toArray());
+            }
+            int[] counts = grouped.batchUpdate(completeInOne, batch);
+            for (int k = 0; k < order.length; k++) {
+              if (counts[k] < 0) {
+                throw new IllegalStateException("The driver did not count a completion's rows");
+              }
+              written[order[k]] = counts[k] == 1;
+            }
+            return;
+          }
+          // One by one: MariaDB's driver sends a batch in its bulk protocol, which takes no
+          // INSERT ... SELECT.
           for (int i : order) {
             written[i] = write(grouped, completions.get(i));
           }
@@ -582,64 +643,39 @@ final class TaskStore {
 
   /** A completion's statements, in the caller's transaction unless it is one statement. */
   private boolean write(JdbcTemplate jdbc, Completion done) {
-    // A schedule changed over the API while the run went on wins over what the run computed.
-    String changed = "rescheduled_at > started_at";
-    String update =
-        "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
-            + " next_time = CASE WHEN "
-            + changed
-            + " THEN next_time WHEN ? = 1 THEN "
-            + now
-            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = CASE WHEN "
-            + changed
-            + " THEN 0 ELSE ? END, cycle_time = CASE WHEN "
-            + changed
-            + " THEN 0 WHEN ? = 1 THEN cycle_time ELSE ? END, triggered = CASE WHEN ? = 1 THEN 1"
-            + " ELSE triggered END, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
-            + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
-            + " ? AND status = 'running'";
-    String record =
-        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
-            + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
-            + now
-            + ", ?, ?, ?, ?, manual, ? FROM ";
-    List<Object> args =
-        new ArrayList<>(
-            java.util.Arrays.asList(
-                done.retryDelayMs() == null ? 0 : 1,
-                done.retryDelayMs() == null ? 0L : done.retryDelayMs(),
-                done.nextTime() == null ? 1 : 0,
-                done.nextTime() == null ? 0L : done.nextTime(),
-                done.attempt(),
-                done.cycleTime() == null ? 1 : 0,
-                done.cycleTime() == null ? 0L : done.cycleTime(),
-                done.retrigger() ? 1 : 0,
-                done.succeeded() ? 1 : 0,
-                done.failed() ? 1 : 0,
-                done.task(),
-                done.fence()));
-    int updateArity = args.size();
-    args.addAll(
-        java.util.Arrays.asList(
-            done.outcome(), done.owner(), done.fence(), done.runAttempt(), truncate(done.error())));
+    List<Object> args = completionArgs(done);
     if (dialect.supportsWritingCte()) {
-      // PostgreSQL: one statement, one commit; the insert sees only the row the update matched.
-      return jdbc.update(
-              "WITH done AS ("
-                  + update
-                  + " RETURNING name, fire_time, started_at, manual) "
-                  + record
-                  + "done",
-              args.toArray())
-          == 1;
+      return jdbc.update(completeInOne, args.toArray()) == 1;
     }
-    if (jdbc.update(update, args.subList(0, updateArity).toArray()) == 0) {
+    if (jdbc.update(completeTask, args.subList(0, COMPLETE_TASK_ARITY).toArray()) == 0) {
       return false;
     }
-    List<Object> recordArgs = new ArrayList<>(args.subList(updateArity, args.size()));
+    List<Object> recordArgs = new ArrayList<>(args.subList(COMPLETE_TASK_ARITY, args.size()));
     recordArgs.add(done.task());
-    jdbc.update(record + "hr_task WHERE name = ?", recordArgs.toArray());
+    jdbc.update(completeRun + "hr_task WHERE name = ?", recordArgs.toArray());
     return true;
+  }
+
+  /** The parameters of {@link #completeTask}, then those of {@link #completeRun}. */
+  private static List<Object> completionArgs(Completion done) {
+    return java.util.Arrays.asList(
+        done.retryDelayMs() == null ? 0 : 1,
+        done.retryDelayMs() == null ? 0L : done.retryDelayMs(),
+        done.nextTime() == null ? 1 : 0,
+        done.nextTime() == null ? 0L : done.nextTime(),
+        done.attempt(),
+        done.cycleTime() == null ? 1 : 0,
+        done.cycleTime() == null ? 0L : done.cycleTime(),
+        done.retrigger() ? 1 : 0,
+        done.succeeded() ? 1 : 0,
+        done.failed() ? 1 : 0,
+        done.task(),
+        done.fence(),
+        done.outcome(),
+        done.owner(),
+        done.fence(),
+        done.runAttempt(),
+        truncate(done.error()));
   }
 
   /** Records the run a takeover ended, as {@code abandoned}, with the owner and fence it had. */
