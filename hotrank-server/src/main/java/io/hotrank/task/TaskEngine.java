@@ -62,9 +62,6 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
 
   static final String NAME = "task";
 
-  /** Longest retry delay, however many retries double it. */
-  private static final long MAX_BACKOFF_MS = Duration.ofHours(1).toMillis();
-
   /** How long a run asked for waits for a run of the same task in progress. */
   private static final Duration NOW_WAIT = Duration.ofSeconds(15);
 
@@ -85,9 +82,6 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    * million), or by a step of the database's clock, which a minute bounds.
    */
   private static final Duration DB_TIME_FRESH = Duration.ofMinutes(1);
-
-  /** The outcome of a claim that passed over missed fire times instead of running. */
-  private static final String SKIPPED = "skipped";
 
   private final TaskStore store;
   private final TaskProperties properties;
@@ -550,46 +544,24 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    * its next fire time in the future without running (claimed one by one: before the claim).
    */
   private boolean skipsMissed(TaskRow task, long now) {
-    Missed missed = missed(task, now);
+    NextRun.Missed missed = NextRun.missed(task, now);
     if (missed == null) {
       return false;
     }
-    if (store.skipMissed(task, missed.next, now, instance, missed.describe())) {
+    if (store.skipMissed(task, missed.next(), now, instance, missed.describe())) {
       skipped(task, missed);
     }
     return true;
   }
 
-  /** Fire times a due task's {@code skip} policy passes over, and the one it goes on to. */
-  private record Missed(int count, long next) {
-    String describe() {
-      return count + " fire time(s) missed; next at " + Instant.ofEpochMilli(next);
-    }
-  }
-
-  private @Nullable Missed missed(TaskRow task, long now) {
-    if (task.misfire() != Misfire.SKIP || task.cycleTime() != 0) {
-      return null;
-    }
-    Schedule schedule = task.schedule();
-    if (schedule.next(task.nextTime()) > now) {
-      return null;
-    }
-    int count = 0;
-    for (long at = task.nextTime(); at <= now && count < 10_000; at = schedule.next(at)) {
-      count++;
-    }
-    return new Missed(count, schedule.firstAfter(task.nextTime(), now));
-  }
-
-  private void skipped(TaskRow task, Missed missed) {
-    meters.counter("hotrank.task.misfires", "task", task.name()).increment(missed.count);
+  private void skipped(TaskRow task, NextRun.Missed missed) {
+    meters.counter("hotrank.task.misfires", "task", task.name()).increment(missed.count());
     log.info(
         "Task '{}': {} fire time(s) missed since {}, skipped to {} (misfire policy skip)",
         task.name(),
-        missed.count,
+        missed.count(),
         Instant.ofEpochMilli(task.nextTime()),
-        Instant.ofEpochMilli(missed.next));
+        Instant.ofEpochMilli(missed.next()));
   }
 
   /**
@@ -636,9 +608,9 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
    * the task), else run.
    */
   private void runOrSkip(Claim claim) throws Exception {
-    Missed missed;
+    NextRun.Missed missed;
     try {
-      missed = missed(claim.task, claim.startedAt);
+      missed = NextRun.missed(claim.task, claim.startedAt);
     } catch (RuntimeException e) {
       // A schedule this instance cannot evaluate (a zone this JDK lacks, say): recorded as failed,
       // the task is set aside rather than claimed again at every poll.
@@ -650,7 +622,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     }
     if (missed == null) {
       execute(claim);
-    } else if (finish(claim, SKIPPED, missed.describe())) {
+    } else if (finish(claim, NextRun.SKIPPED, missed.describe())) {
       skipped(claim.task, missed);
     }
   }
@@ -814,7 +786,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (ticker.read() - dbNanos > DB_TIME_FRESH.toNanos()) {
       dbTimeWas(store.nowMillis(), ticker.read()); // no reading for a while: read it afresh
     }
-    TaskStore.Completion completion = completion(claim, outcome, error, dbNow());
+    TaskStore.Completion completion = NextRun.completion(claim, outcome, error, dbNow(), instance);
     claim.completing();
     Completions group = completions;
     // Waited for no longer than a run may go without a heartbeat; the claim is renewed meanwhile.
@@ -849,105 +821,6 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
           error == null ? "" : error);
     }
     return true;
-  }
-
-  /**
-   * How a run's end moves its task on. A schedule this instance cannot evaluate records the run as
-   * failed and sets the task aside (no next fire time) until its definition is changed.
-   */
-  TaskStore.Completion completion(Claim claim, String outcome, @Nullable String error, long now) {
-    try {
-      return moveOn(claim, outcome, error, now);
-    } catch (RuntimeException e) {
-      String why = (error == null ? "" : error + "; ") + "no next fire time here: " + e;
-      return done(claim, "failed", why, Schedule.NEVER, null, 0L, false, 0, false, true);
-    }
-  }
-
-  private TaskStore.Completion moveOn(
-      Claim claim, String outcome, @Nullable String error, long now) {
-    TaskRow task = claim.task;
-    boolean succeeded = outcome.equals("succeeded");
-    boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
-    boolean cancelled = outcome.equals("cancelled");
-    if (outcome.equals(SKIPPED)) {
-      // Claimed to pass over missed fire times: on to the first after the claim, as its history
-      // row says, even if that one has passed meanwhile (it then runs).
-      long next = task.schedule().firstAfter(task.nextTime(), claim.startedAt);
-      return done(claim, outcome, error, next, null, 0L, false, 0, false, false);
-    }
-    if (claim.manual()) {
-      // A run asked for leaves the schedule and the scheduled cycle as they are; cancelled (by a
-      // shutdown), it is asked for again.
-      return done(
-          claim, outcome, error, null, null, null, cancelled, task.attempt(), succeeded, failed);
-    }
-    if (cancelled) {
-      // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
-      return done(
-          claim, outcome, error, null, 0L, claim.fireTime, false, claim.attempt(), false, false);
-    }
-    long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
-    if (failed && claim.attempt() < task.maxRetries()) {
-      long backoff =
-          Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
-      if (backoff >= 0 && now + backoff < cycle) {
-        return done(
-            claim,
-            outcome,
-            error,
-            null,
-            backoff,
-            claim.fireTime,
-            false,
-            claim.attempt() + 1,
-            false,
-            true);
-      }
-    }
-    return done(claim, outcome, error, cycle, null, 0L, false, 0, succeeded, failed);
-  }
-
-  private TaskStore.Completion done(
-      Claim claim,
-      String outcome,
-      @Nullable String error,
-      @Nullable Long nextTime,
-      @Nullable Long retryDelayMs,
-      @Nullable Long cycleTime,
-      boolean retrigger,
-      int attempt,
-      boolean succeeded,
-      boolean failed) {
-    return new TaskStore.Completion(
-        claim.task.name(),
-        claim.fence,
-        instance,
-        outcome,
-        claim.attempt(),
-        nextTime,
-        retryDelayMs,
-        cycleTime,
-        retrigger,
-        attempt,
-        succeeded,
-        failed,
-        error);
-  }
-
-  /**
-   * The next fire time after a scheduled run: the one after its fire time, or after its start when
-   * fire times passed before it started (the run covers them). When that too has passed (the run
-   * outlasted it), {@code skip} goes on to the next in the future and {@code fire-once} makes the
-   * task due now, once.
-   */
-  static long nextCycle(TaskRow task, long fireTime, long startedAt, long now) {
-    Schedule schedule = task.schedule();
-    long next = schedule.firstAfter(fireTime, Math.max(fireTime, startedAt));
-    if (next > now) {
-      return next;
-    }
-    return task.misfire() == Misfire.SKIP ? schedule.firstAfter(fireTime, now) : next;
   }
 
   // --- heartbeats ---
