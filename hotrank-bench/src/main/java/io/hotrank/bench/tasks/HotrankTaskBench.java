@@ -25,8 +25,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * hotrank's task platform ({@code io.hotrank.task}) as a {@link BenchScheduler}: the service's own
  * {@link TaskEngine} and tables, outside Spring. One task row per execution, due now, on a one-day
  * interval so that it runs once here; the task names its kind's job and carries the execution id in
- * its parameters. Claims are compare-and-set on the row's version, one row per statement;
- * completion is one statement on PostgreSQL (two in a transaction on MariaDB).
+ * its parameters. Due rows are claimed in batches ({@code FOR UPDATE SKIP LOCKED}: one statement on
+ * PostgreSQL, a transaction of three on MariaDB); completions finishing together share a
+ * transaction (on PostgreSQL one JDBC batch of one statement each, on MariaDB two statements each).
  *
  * <p>What differs from db-scheduler's tasks, on purpose: the stall task writes its end through
  * {@link TaskFences} (the row locked, its version checked), as a job of the platform that must not
@@ -36,7 +37,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  */
 public final class HotrankTaskBench implements BenchScheduler {
 
-  static final String MODE = "cas";
+  static final String MODE = "skip-locked";
   private static final long DAY_MS = Duration.ofDays(1).toMillis();
 
   @Override
