@@ -28,6 +28,9 @@ final class Completions {
   /** Most completions in one transaction: bounds how long its row locks are held. */
   private static final int MAX_GROUP = 64;
 
+  /** Shortest wait for the writer, whatever the caller's limit. */
+  private static final Duration MIN_WAIT = Duration.ofSeconds(5);
+
   /**
    * A completion waiting for the writer: its future answers whether it was written, or null when
    * its caller is to write it alone.
@@ -49,7 +52,7 @@ final class Completions {
    * Writes a completion, with any gathered meanwhile, and waits for it; alone, on the calling
    * thread, when the writer is closed or its group failed.
    *
-   * @param limit how long to wait for the writer to take it up
+   * @param limit how long to wait for the writer to take it up (at least five seconds)
    * @return whether it was written: false if the run had been taken over
    * @throws org.springframework.dao.DataAccessException if it could not be written
    */
@@ -62,19 +65,22 @@ final class Completions {
     if (!open && queue.remove(pending)) {
       return store.complete(completion); // closed meanwhile: the writer may be gone
     }
+    // At least long enough for a group that meets a locked row to fail and hand it back.
+    long wait = Math.max(limit.toMillis(), MIN_WAIT.toMillis());
     Boolean written;
     try {
       try {
-        written = pending.written.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        written = pending.written.get(wait, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         if (queue.remove(pending)) {
-          throw new QueryTimeoutException("Completion not taken up within " + limit);
+          return store.complete(completion); // the writer is stuck: written here, alone
         }
-        // Taken up: its group's statements time out within a second.
-        written = pending.written.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        // Taken up: its group's statements time out within seconds.
+        written = pending.written.get(wait, TimeUnit.MILLISECONDS);
       }
     } catch (TimeoutException e) {
-      throw new QueryTimeoutException("Completion not written within twice " + limit);
+      // The group may still commit: a retry is then refused by the fence (nothing written twice).
+      throw new QueryTimeoutException("Completion not written within twice " + wait + " ms");
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause()); // the writer answers, never fails a future
     }

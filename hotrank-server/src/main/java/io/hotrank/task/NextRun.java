@@ -19,17 +19,33 @@ final class NextRun {
 
   private NextRun() {}
 
+  /** How long a task whose schedule this instance cannot evaluate waits before it is due again. */
+  private static final long UNSCHEDULABLE_RETRY_MS = Duration.ofMinutes(1).toMillis();
+
   /**
-   * How a run's end moves its task on. A schedule this instance cannot evaluate records the run as
-   * failed and sets the task aside (no next fire time) until its definition is changed.
+   * How a run's end moves its task on. A schedule this instance cannot evaluate (a zone its JDK
+   * lacks, say) keeps the run's outcome, adds why, and makes the task due again in a minute, for an
+   * instance that can: it is neither shelved for the cluster nor claimed again at every poll.
    */
   static TaskStore.Completion completion(
       Claim claim, String outcome, @Nullable String error, long now, String instance) {
     try {
       return moveOn(claim, outcome, error, now, instance);
-    } catch (RuntimeException e) {
-      String why = (error == null ? "" : error + "; ") + "no next fire time here: " + e;
-      return done(claim, instance, "failed", why, Schedule.NEVER, null, 0L, false, 0, false, true);
+    } catch (java.time.DateTimeException | IllegalArgumentException | ArithmeticException e) {
+      String why =
+          (error == null ? "" : error + "; ") + "no next fire time on " + instance + ": " + e;
+      return done(
+          claim,
+          instance,
+          outcome,
+          why,
+          null,
+          UNSCHEDULABLE_RETRY_MS,
+          0L,
+          false,
+          0,
+          outcome.equals("succeeded"),
+          outcome.equals("failed") || outcome.equals("timed-out"));
     }
   }
 

@@ -113,6 +113,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   /** Ticker reading when the poller last read a page (poller thread only). */
   private long pagedNanos;
 
+  /** Ticker reading when the poller last polled (poller thread only). */
+  private long polledNanos;
+
+  /** Whether the last batch claim failed (poller thread only): warned once, not at every poll. */
+  private boolean claimsFailing;
+
   private boolean wakeUp;
   private @Nullable Thread poller;
   private volatile @Nullable Completions completions;
@@ -365,11 +371,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (free == 0 || runnable.isEmpty()) {
       return jitter(interval); // woken when a run ends
     }
-    if (backlog && free < Math.max(1, properties.maxConcurrent() / 2)) {
+    if (backlog
+        && free < Math.max(1, properties.maxConcurrent() / 2)
+        && ticker.read() - polledNanos < TimeUnit.MILLISECONDS.toNanos(interval)) {
       // More was due than the slots could take: claim in batches of half the slots, not one
-      // poll per finished run.
+      // poll per finished run; but poll at least once an interval (a task asked for, a run to
+      // take over), however long the runs holding the slots last.
       return jitter(interval);
     }
+    polledNanos = ticker.read();
     return store.claimsInBatches() ? pollInBatches(interval) : pollOneByOne(interval);
   }
 
@@ -581,8 +591,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     long sent = ticker.read(); // a claim's age counts from the send, as a renewal's does
     try {
       claimed = store.claimDue(jobs, instance, want);
+      if (claimsFailing) {
+        claimsFailing = false;
+        log.info("Task platform: due tasks are claimed again");
+      }
     } catch (RuntimeException e) {
-      log.debug("Due tasks not claimed: {}", e.toString());
+      if (!claimsFailing) {
+        claimsFailing = true;
+        log.warn("Task platform: due tasks cannot be claimed; trying at every poll", e);
+      }
     } finally {
       permits.release(want - claimed.size());
     }
@@ -759,12 +776,12 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
           if (attempt >= COMPLETION_ATTEMPTS || claim.lost() != null) {
             // The row keeps this run's claim: once its heartbeat is old, another instance takes
             // it over and runs the fire time again.
-            log.warn(
-                "Task '{}': the outcome '{}' of fence {} could not be written: {}",
-                claim.task.name(),
-                outcome,
-                claim.fence,
-                e.toString());
+            String what = "Task '{}': the outcome '{}' of fence {} could not be written: {}";
+            if (e instanceof DataAccessException) {
+              log.warn(what, claim.task.name(), outcome, claim.fence, e.toString());
+            } else {
+              log.warn(what, claim.task.name(), outcome, claim.fence, e.toString(), e); // a bug
+            }
             return false;
           }
           Thread.sleep(Math.min(2000, 100L << attempt));
@@ -789,7 +806,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     TaskStore.Completion completion = NextRun.completion(claim, outcome, error, dbNow(), instance);
     claim.completing();
     Completions group = completions;
-    // Waited for no longer than a run may go without a heartbeat; the claim is renewed meanwhile.
+    // The claim is renewed while the completion waits for its group.
     boolean written =
         group == null
             ? store.complete(completion)

@@ -129,8 +129,9 @@ final class TaskStore {
   private final JdbcTemplate claims;
 
   /**
-   * Grouped completions, with a one-second timeout: a group that meets a row held locked fails
-   * fast, and each of its completions is written alone ({@link Completions}).
+   * Grouped completions, with a short timeout (set per group, {@link #completeAll}): a group that
+   * meets a row held locked fails fast, and each of its completions is written alone ({@link
+   * Completions}).
    */
   private final JdbcTemplate grouped;
 
@@ -190,7 +191,10 @@ final class TaskStore {
     this.tx = tx;
     this.claimTx =
         new TransactionTemplate(java.util.Objects.requireNonNull(tx.getTransactionManager()));
-    this.claimTx.setIsolationLevel(TransactionTemplate.ISOLATION_READ_COMMITTED);
+    if (!dialect.supportsUpdateReturning()) {
+      // PostgreSQL's default already; elsewhere set (and reset) per transaction.
+      this.claimTx.setIsolationLevel(TransactionTemplate.ISOLATION_READ_COMMITTED);
+    }
     this.now = dialect.nowMillis();
     this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
     String changed = "rescheduled_at > started_at";
@@ -615,7 +619,9 @@ final class TaskStore {
     java.util.Arrays.sort(
         order, java.util.Comparator.comparing((Integer i) -> completions.get(i).task()));
     boolean[] written = new boolean[completions.size()];
-    tx.executeWithoutResult(
+    // A second of statement time per 32 completions: a busy database does not fail a large group.
+    grouped.setQueryTimeout(1 + completions.size() / 32); // the group writer is its only user
+    claimTx.executeWithoutResult(
         status -> {
           if (dialect.supportsWritingCte()) {
             // One statement per completion, sent as one batch: one round trip for the group.
