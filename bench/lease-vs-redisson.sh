@@ -25,11 +25,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 source bench/java.sh # the scripts run from the repository root
+source bench/postgres.sh
 
-export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
-export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"
 export HOTRANK_BENCH_LEASE_PGDATABASE="${HOTRANK_BENCH_LEASE_PGDATABASE:-hotrank_lease_bench}"
-export HOTRANK_BENCH_PGUSER="${HOTRANK_BENCH_PGUSER:-postgres}"
 export HOTRANK_BENCH_REDIS_HOST="${HOTRANK_BENCH_REDIS_HOST:-127.0.0.1}"
 export HOTRANK_BENCH_REDIS_PORT="${HOTRANK_BENCH_REDIS_PORT:-6379}"
 XMX="${HOTRANK_BENCH_XMX:-512m}"

@@ -23,11 +23,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 source bench/java.sh # the scripts run from the repository root
+source bench/postgres.sh
 
-export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
-export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"
 export HOTRANK_BENCH_PGDATABASE="${HOTRANK_BENCH_PGDATABASE:-hotrank_bench}"
-export HOTRANK_BENCH_PGUSER="${HOTRANK_BENCH_PGUSER:-postgres}"
 ITEMS="${HOTRANK_BENCH_ITEMS:-1000000}"
 XMX="${HOTRANK_BENCH_XMX:-256m}"
 export HOTRANK_BENCH_COMMAND="bench/ranking-vs-scan.sh${*:+ $*}"

@@ -41,10 +41,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 source bench/java.sh # the scripts run from the repository root
+source bench/postgres.sh
 
-export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
-export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"
-export HOTRANK_BENCH_PGUSER="${HOTRANK_BENCH_PGUSER:-postgres}"
 export HOTRANK_BENCH_MARIADB_HOST="${HOTRANK_BENCH_MARIADB_HOST:-127.0.0.1}"
 export HOTRANK_BENCH_MARIADB_PORT="${HOTRANK_BENCH_MARIADB_PORT:-3306}"
 export HOTRANK_BENCH_MARIADB_USER="${HOTRANK_BENCH_MARIADB_USER:-root}"

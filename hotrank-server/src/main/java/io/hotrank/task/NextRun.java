@@ -23,123 +23,76 @@ final class NextRun {
   private static final long UNSCHEDULABLE_RETRY_MS = Duration.ofMinutes(1).toMillis();
 
   /**
+   * How a run's end moves its task: see {@link TaskStore.Completion} for each field.
+   *
+   * @param attempt the task's attempt afterwards
+   */
+  private record Move(
+      @Nullable Long nextTime,
+      @Nullable Long retryDelayMs,
+      @Nullable Long cycleTime,
+      boolean retrigger,
+      int attempt) {}
+
+  /**
    * How a run's end moves its task on. A schedule this instance cannot evaluate (a zone its JDK
    * lacks, say) keeps the run's outcome, adds why, and makes the task due again in a minute, for an
    * instance that can: it is neither shelved for the cluster nor claimed again at every poll.
    */
   static TaskStore.Completion completion(
       Claim claim, String outcome, @Nullable String error, long now, String instance) {
+    Move move;
+    String why = error;
     try {
-      return moveOn(claim, outcome, error, now, instance);
+      move = move(claim, outcome, now);
     } catch (java.time.DateTimeException | IllegalArgumentException | ArithmeticException e) {
-      String why =
-          (error == null ? "" : error + "; ") + "no next fire time on " + instance + ": " + e;
-      return done(
-          claim,
-          instance,
-          outcome,
-          why,
-          null,
-          UNSCHEDULABLE_RETRY_MS,
-          0L,
-          false,
-          0,
-          outcome.equals("succeeded"),
-          outcome.equals("failed") || outcome.equals("timed-out"));
+      why = (error == null ? "" : error + "; ") + "no next fire time on " + instance + ": " + e;
+      move = new Move(null, UNSCHEDULABLE_RETRY_MS, 0L, false, 0);
     }
-  }
-
-  private static TaskStore.Completion moveOn(
-      Claim claim, String outcome, @Nullable String error, long now, String instance) {
-    TaskRow task = claim.task;
-    boolean succeeded = outcome.equals("succeeded");
-    boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
-    boolean cancelled = outcome.equals("cancelled");
-    if (outcome.equals(SKIPPED)) {
-      // Claimed to pass over missed fire times: on to the first after the claim, as its history
-      // row says, even if that one has passed meanwhile (it then runs).
-      long next = task.schedule().firstAfter(task.nextTime(), claim.startedAt);
-      return done(claim, instance, outcome, error, next, null, 0L, false, 0, false, false);
-    }
-    if (claim.manual()) {
-      // A run asked for leaves the schedule and the scheduled cycle as they are; cancelled (by a
-      // shutdown), it is asked for again.
-      return done(
-          claim,
-          instance,
-          outcome,
-          error,
-          null,
-          null,
-          null,
-          cancelled,
-          task.attempt(),
-          succeeded,
-          failed);
-    }
-    if (cancelled) {
-      // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
-      return done(
-          claim,
-          instance,
-          outcome,
-          error,
-          null,
-          0L,
-          claim.fireTime,
-          false,
-          claim.attempt(),
-          false,
-          false);
-    }
-    long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
-    if (failed && claim.attempt() < task.maxRetries()) {
-      long backoff =
-          Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
-      if (backoff >= 0 && now + backoff < cycle) {
-        return done(
-            claim,
-            instance,
-            outcome,
-            error,
-            null,
-            backoff,
-            claim.fireTime,
-            false,
-            claim.attempt() + 1,
-            false,
-            true);
-      }
-    }
-    return done(claim, instance, outcome, error, cycle, null, 0L, false, 0, succeeded, failed);
-  }
-
-  private static TaskStore.Completion done(
-      Claim claim,
-      String instance,
-      String outcome,
-      @Nullable String error,
-      @Nullable Long nextTime,
-      @Nullable Long retryDelayMs,
-      @Nullable Long cycleTime,
-      boolean retrigger,
-      int attempt,
-      boolean succeeded,
-      boolean failed) {
     return new TaskStore.Completion(
         claim.task.name(),
         claim.fence,
         instance,
         outcome,
         claim.attempt(),
-        nextTime,
-        retryDelayMs,
-        cycleTime,
-        retrigger,
-        attempt,
-        succeeded,
-        failed,
-        error);
+        move.nextTime(),
+        move.retryDelayMs(),
+        move.cycleTime(),
+        move.retrigger(),
+        move.attempt(),
+        outcome.equals("succeeded"),
+        outcome.equals("failed") || outcome.equals("timed-out"),
+        why);
+  }
+
+  private static Move move(Claim claim, String outcome, long now) {
+    TaskRow task = claim.task;
+    if (outcome.equals(SKIPPED)) {
+      // Claimed to pass over missed fire times: on to the first after the claim, as its history
+      // row says, even if that one has passed meanwhile (it then runs).
+      return new Move(
+          task.schedule().firstAfter(task.nextTime(), claim.startedAt), null, 0L, false, 0);
+    }
+    boolean cancelled = outcome.equals("cancelled");
+    if (claim.manual()) {
+      // A run asked for leaves the schedule and the scheduled cycle as they are; cancelled (by a
+      // shutdown), it is asked for again.
+      return new Move(null, null, null, cancelled, task.attempt());
+    }
+    if (cancelled) {
+      // Stopped by shutdown: due again at once, for another instance, same cycle and attempt.
+      return new Move(null, 0L, claim.fireTime, false, claim.attempt());
+    }
+    long cycle = nextCycle(task, claim.fireTime, claim.startedAt, now);
+    boolean failed = outcome.equals("failed") || outcome.equals("timed-out");
+    if (failed && claim.attempt() < task.maxRetries()) {
+      long backoff =
+          Math.min(MAX_BACKOFF_MS, task.retryBackoffMs() << Math.min(claim.attempt(), 20));
+      if (backoff >= 0 && now + backoff < cycle) {
+        return new Move(null, backoff, claim.fireTime, false, claim.attempt() + 1);
+      }
+    }
+    return new Move(cycle, null, 0L, false, 0);
   }
 
   /**
