@@ -2,6 +2,7 @@ package io.hotrank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hotrank.item.LiveItems;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.MutableClock;
@@ -65,6 +66,7 @@ abstract class ApiTestSupport {
   @Autowired MutableClock clock;
   @Autowired Environment environment;
   @Autowired StringRedisTemplate redis;
+  @Autowired LiveItems liveItems;
   HttpJson http;
 
   /** The engine name for the end-of-run report. */
@@ -78,6 +80,7 @@ abstract class ApiTestSupport {
     for (String table : List.of("hr_user_action", "hr_item_counter", "hr_item", "hr_id_sequence")) {
       jdbc.update("DELETE FROM " + table);
     }
+    liveItems.forgetAll();
   }
 
   Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {
@@ -100,6 +103,13 @@ abstract class ApiTestSupport {
   void postEvents(String... events) {
     Answer answer = http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}");
     assertThat(answer.status()).as(answer.body()).isEqualTo(202);
+    fold();
+  }
+
+  /** Folds every accepted event into the counters now (the folder would within a second). */
+  void fold() {
+    Answer folded = http.admin("/api/v1/admin/events/fold");
+    assertThat(folded.status()).as(folded.body()).isEqualTo(200);
   }
 
   List<Long> boardIds(String board) {

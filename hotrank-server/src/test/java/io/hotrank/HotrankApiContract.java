@@ -137,6 +137,7 @@ abstract class HotrankApiContract extends ApiTestSupport {
       assertThat(posted.status()).as(posted.body()).isEqualTo(202);
       assertThat(posted.json().get("accepted").asInt()).isEqualTo(batch.size());
     }
+    fold();
     items.stream()
         .filter(Seeded::deleted)
         .forEach(

@@ -22,7 +22,12 @@ import org.junit.jupiter.api.Test;
 class ModuleBoundariesTest {
 
   private static final String[] CAPABILITIES = {
-    "io.hotrank.item..", "io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops.."
+    "io.hotrank.item..",
+    "io.hotrank.event..",
+    "io.hotrank.board..",
+    "io.hotrank.ingest..",
+    "io.hotrank.realtime..",
+    "io.hotrank.ops.."
   };
 
   private static JavaClasses hotrank;
@@ -42,6 +47,8 @@ class ModuleBoundariesTest {
     assertThat(hotrank.contain("io.hotrank.lock.JdbcLeaseStore")).isTrue();
     assertThat(hotrank.contain("io.hotrank.job.JobScheduler")).isTrue();
     assertThat(hotrank.contain("io.hotrank.task.TaskEngine")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.ingest.EventFolder")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.realtime.RealtimeFolds")).isTrue();
   }
 
   @Test
@@ -111,7 +118,42 @@ class ModuleBoundariesTest {
         .resideInAPackage("io.hotrank.item..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.hotrank.event..", "io.hotrank.board..", "io.hotrank.ops..")
+        .resideInAnyPackage(
+            "io.hotrank.event..",
+            "io.hotrank.board..",
+            "io.hotrank.ingest..",
+            "io.hotrank.realtime..",
+            "io.hotrank.ops..")
+        .check(hotrank);
+  }
+
+  /**
+   * The event path is layered: events (types, validation), then the log and its folder (ingest),
+   * then the Redis boards the fold feeds (realtime); boards know none of them, and realtime boards
+   * reach boards through the board API only.
+   */
+  @Test
+  void theEventPath_isLayered() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank.ingest..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.hotrank.board..", "io.hotrank.realtime..", "io.hotrank.ops..")
+        .check(hotrank);
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank.realtime..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.hotrank.ops..")
+        .check(hotrank);
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank.board..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.hotrank.ingest..", "io.hotrank.realtime..")
         .check(hotrank);
   }
 

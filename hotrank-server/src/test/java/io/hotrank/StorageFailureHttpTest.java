@@ -73,6 +73,7 @@ class StorageFailureHttpTest {
     }
 
     assertThat(http.post("/api/v1/events", like).status()).isEqualTo(202);
+    assertThat(http.admin("/api/v1/admin/events/fold").status()).isEqualTo(200);
     assertThat(http.get("/api/v1/items/pool/" + id).json().get("counts").get("like").asLong())
         .isEqualTo(1);
   }

@@ -1,6 +1,7 @@
 package io.hotrank.board;
 
 import io.hotrank.core.score.HotScore;
+import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Weights;
 import io.hotrank.item.ItemService;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -23,6 +25,12 @@ import org.springframework.scheduling.support.CronExpression;
  * @param refresh the cron expression as configured
  * @param cron the parsed cron expression
  * @param refreshInterval the time between two consecutive runs, for HTTP caching hints
+ * @param type how the board is computed
+ * @param weights the weight of each interaction type (a window board adds them per event)
+ * @param bucket a window board's bucket length (null for other types)
+ * @param halfLife a window board's per-bucket decay half-life; null weighs every bucket alike
+ * @param counter a leaderboard's counter (null for other types)
+ * @param shards a leaderboard's shard count (1 for other types)
  */
 public record BoardDefinition(
     String name,
@@ -33,10 +41,18 @@ public record BoardDefinition(
     int size,
     String refresh,
     CronExpression cron,
-    Duration refreshInterval) {
+    Duration refreshInterval,
+    BoardType type,
+    Weights weights,
+    @Nullable Duration bucket,
+    @Nullable Duration halfLife,
+    @Nullable InteractionType counter,
+    int shards) {
 
   static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
   static final int MAX_SIZE = 10_000;
+  static final int MAX_BUCKETS = 1440;
+  static final int MAX_SHARDS = 64;
 
   /**
    * Validates one configured board.
@@ -60,7 +76,22 @@ public record BoardDefinition(
     if (window.isNegative() || window.isZero()) {
       problems.add(property + ".window=" + window + " must be positive");
     }
-    String refresh = spec.refresh() == null ? "0 * * * * *" : spec.refresh();
+    BoardType type = BoardType.BATCH;
+    if (spec.type() != null) {
+      try {
+        type = BoardType.valueOf(spec.type().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        problems.add(
+            property
+                + ".type='"
+                + spec.type()
+                + "' is unknown; expected batch, window or leaderboard");
+      }
+    }
+    String refresh =
+        spec.refresh() != null
+            ? spec.refresh()
+            : type == BoardType.BATCH ? "0 * * * * *" : "* * * * * *";
     CronExpression cron = null;
     try {
       cron = CronExpression.parse(refresh);
@@ -75,8 +106,9 @@ public record BoardDefinition(
     }
     String algorithm = spec.algorithm() == null ? "hacker-news" : spec.algorithm();
     HotScore score = null;
+    Weights weights = Weights.likesOnly();
     try {
-      Weights weights = spec.weights() == null ? Weights.likesOnly() : Weights.of(spec.weights());
+      weights = spec.weights() == null ? Weights.likesOnly() : Weights.of(spec.weights());
       score =
           switch (algorithm) {
             case "hacker-news" ->
@@ -97,12 +129,76 @@ public record BoardDefinition(
     } catch (IllegalArgumentException e) {
       problems.add(property + ": " + e.getMessage());
     }
+    Duration bucket = null;
+    Duration halfLife = null;
+    if (type == BoardType.WINDOW) {
+      bucket = spec.bucket() == null ? Duration.ofMinutes(1) : spec.bucket();
+      halfLife = spec.halfLife();
+      if (bucket.toMillis() < 1000 || bucket.toMillis() % 1000 != 0) {
+        problems.add(
+            property + ".bucket=" + bucket + " must be a whole number of seconds, at least 1s");
+      } else if (window.toMillis() % bucket.toMillis() != 0
+          || window.toMillis() / bucket.toMillis() > MAX_BUCKETS) {
+        problems.add(
+            property
+                + ".window="
+                + window
+                + " must be a whole number of buckets ("
+                + bucket
+                + "), at most "
+                + MAX_BUCKETS);
+      }
+      if (halfLife != null && (halfLife.isNegative() || halfLife.isZero())) {
+        problems.add(property + ".half-life=" + halfLife + " must be positive");
+      }
+    }
+    InteractionType counter = null;
+    int shards = 1;
+    if (type == BoardType.LEADERBOARD) {
+      String name = spec.counter() == null ? "like" : spec.counter();
+      counter = InteractionType.fromWireName(name).orElse(null);
+      if (counter == null) {
+        problems.add(
+            property
+                + ".counter='"
+                + name
+                + "' is unknown; expected like, view, comment, share, collect or dislike");
+      }
+      shards = spec.shards() == null ? 4 : spec.shards();
+      if (shards < 1 || shards > MAX_SHARDS) {
+        problems.add(property + ".shards=" + shards + " must be between 1 and " + MAX_SHARDS);
+      }
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
     }
     return new BoardDefinition(
-        spec.name(), spec.biz(), algorithm, score, window, size, refresh, cron, interval(cron));
+        spec.name(),
+        spec.biz(),
+        type == BoardType.BATCH ? algorithm : type.configName(),
+        score,
+        window,
+        size,
+        refresh,
+        cron,
+        interval(cron),
+        type,
+        weights,
+        bucket,
+        halfLife,
+        counter,
+        shards);
+  }
+
+  /** Whether the board is a window board or a leaderboard, kept in Redis by the fold. */
+  public boolean realtime() {
+    return type != BoardType.BATCH;
+  }
+
+  /** A window board's bucket count. */
+  public int buckets() {
+    return bucket == null ? 0 : (int) (window.toMillis() / bucket.toMillis());
   }
 
   /** The gap between the next two runs of the cron, at least one second. */

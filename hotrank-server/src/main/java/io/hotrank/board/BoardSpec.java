@@ -19,7 +19,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param window only items created this recently are ranked; default 7d
  * @param size entries kept, 1 to 10000; default 100
  * @param refresh Spring cron (6 fields, UTC) or a macro such as {@code @hourly}; default every
- *     minute
+ *     minute for a batch board, every second for a window board or a leaderboard (how often its
+ *     read snapshot is published)
+ * @param type {@code batch} (default: scored by a scan on the cron), {@code window} (the weighted
+ *     events of the last {@code window}, in buckets) or {@code leaderboard} (one counter's all-time
+ *     value)
+ * @param bucket a window board's bucket length; default 1m; the window is a whole number of them
+ * @param counter a leaderboard's counter: like, view, comment, share, collect or dislike
+ * @param shards a leaderboard's sorted sets, on different cluster slots; default 4
  */
 record BoardSpec(
     @Nullable String name,
@@ -30,7 +37,11 @@ record BoardSpec(
     @Nullable Map<String, Double> weights,
     @Nullable Duration window,
     @Nullable Integer size,
-    @Nullable String refresh) {
+    @Nullable String refresh,
+    @Nullable String type,
+    @Nullable Duration bucket,
+    @Nullable String counter,
+    @Nullable Integer shards) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -1,7 +1,7 @@
 /**
- * Interaction events: {@code POST /api/v1/events} validates a batch as a whole and applies it in
- * one transaction to the item counters, with per-user like and collect state in {@code
- * hr_user_action} ({@link io.hotrank.event.UserActionStore}). Builds on items only.
+ * Interaction events: their types ({@link io.hotrank.event.EventType}, with the codes stored in the
+ * event log) and the validation of a batch ({@link io.hotrank.event.EventValidator}). Accepting and
+ * applying them is {@code io.hotrank.ingest}'s. Builds on items only.
  */
 @NullMarked
 package io.hotrank.event;

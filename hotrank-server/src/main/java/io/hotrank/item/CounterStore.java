@@ -1,5 +1,6 @@
 package io.hotrank.item;
 
+import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.storage.SqlDialect;
 import java.sql.ResultSet;
@@ -144,6 +145,82 @@ public class CounterStore {
         },
         args);
     return counters;
+  }
+
+  /** An item as a board shows it: its display fields and counters. */
+  public record Card(
+      long itemId, String title, long authorId, long createdAtMillis, Interactions counts) {}
+
+  /**
+   * The cards of the live items among {@code ids}, in one query (the counters joined with the
+   * items' display fields); absent and deleted items are left out.
+   */
+  public Map<Long, Card> cards(String biz, Collection<Long> ids) {
+    Map<Long, Card> cards = new HashMap<>();
+    if (ids.isEmpty()) {
+      return cards;
+    }
+    Object[] args = new Object[ids.size() + 2];
+    args[0] = biz;
+    args[1] = false;
+    int i = 2;
+    for (Long id : ids) {
+      args[i++] = id;
+    }
+    jdbc.query(
+        "SELECT c.item_id, i.title, i.author_id, c.created_at, "
+            + COUNTER_COLUMNS
+            + " FROM hr_item_counter c JOIN hr_item i ON i.biz = c.biz AND i.id = c.item_id"
+            + " WHERE c.biz = ? AND c.deleted = ? AND c.item_id IN ("
+            + SqlDialect.placeholders(ids.size())
+            + ")",
+        rs -> {
+          long id = rs.getLong("item_id");
+          cards.put(
+              id,
+              new Card(
+                  id,
+                  rs.getString("title"),
+                  rs.getLong("author_id"),
+                  rs.getLong("created_at"),
+                  Columns.of(rs).counts(rs)));
+        },
+        args);
+    return cards;
+  }
+
+  /**
+   * The live items of {@code biz} with the highest value of one counter, best first (ties: newest
+   * first, then highest id), at most {@code limit}: what rebuilds a leaderboard. A scan of the
+   * biz's counter rows; run on demand, not per request.
+   */
+  public List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit) {
+    String column = column(counter);
+    return jdbc.query(
+        "SELECT item_id, "
+            + column
+            + " FROM hr_item_counter WHERE biz = ? AND deleted = ? AND "
+            + column
+            + " > ? ORDER BY "
+            + column
+            + " DESC, created_at DESC, item_id DESC LIMIT ?",
+        (rs, n) -> Map.entry(rs.getLong(1), rs.getLong(2)),
+        biz,
+        false,
+        0,
+        limit);
+  }
+
+  /** The column of a counter: a constant per type, never caller text. */
+  private static String column(InteractionType counter) {
+    return switch (counter) {
+      case LIKE -> "like_cnt";
+      case VIEW -> "view_cnt";
+      case COMMENT -> "comment_cnt";
+      case SHARE -> "share_cnt";
+      case COLLECT -> "collect_cnt";
+      case DISLIKE -> "dislike_cnt";
+    };
   }
 
   /** Writes absolute counter values: one UPDATE per item, sent as one JDBC batch. */

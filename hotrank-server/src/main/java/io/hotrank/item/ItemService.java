@@ -33,6 +33,7 @@ public class ItemService {
 
   private final ItemStore store;
   private final CounterStore counters;
+  private final LiveItems liveItems;
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
@@ -40,10 +41,12 @@ public class ItemService {
   ItemService(
       ItemStore store,
       CounterStore counters,
+      LiveItems liveItems,
       Clock clock,
       PlatformTransactionManager transactions) {
     this.store = store;
     this.counters = counters;
+    this.liveItems = liveItems;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
@@ -185,6 +188,7 @@ public class ItemService {
             throw new ItemNotFoundException(biz, id, null);
           }
         });
+    liveItems.forget(biz, id);
   }
 
   /** Records a violation unless {@code biz} is a valid biz name. */

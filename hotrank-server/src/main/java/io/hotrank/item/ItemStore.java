@@ -152,6 +152,29 @@ public class ItemStore {
   }
 
   /**
+   * Whether each of the given items is deleted, in one query; ids that no item ever had are absent
+   * from the result.
+   */
+  public Map<Long, Boolean> deletedFlags(String biz, Collection<Long> ids) {
+    Object[] args = new Object[ids.size() + 1];
+    args[0] = biz;
+    int i = 1;
+    for (Long id : ids) {
+      args[i++] = id;
+    }
+    Map<Long, Boolean> flags = new HashMap<>();
+    jdbc.query(
+        "SELECT id, deleted FROM hr_item WHERE biz = ? AND id IN ("
+            + SqlDialect.placeholders(ids.size())
+            + ")",
+        rs -> {
+          flags.put(rs.getLong("id"), rs.getBoolean("deleted"));
+        },
+        args);
+    return flags;
+  }
+
+  /**
    * Takes the next generated id of a biz. Must run in its own short transaction: the sequence row
    * stays locked until it commits.
    */

@@ -16,4 +16,12 @@ public interface Job {
    * @throws Exception on failure; the run's outcome is then {@code failed}
    */
   void run(JobContext context) throws Exception;
+
+  /**
+   * Whether the job fires so often (every second or so) that a line per successful scheduled run
+   * would drown the log: such runs are logged at DEBUG; failures and runs on request still at INFO.
+   */
+  default boolean frequent() {
+    return false;
+  }
 }

@@ -52,6 +52,11 @@ final class LeasedJob implements Job {
   }
 
   @Override
+  public boolean frequent() {
+    return inner.frequent();
+  }
+
+  @Override
   public void run(JobContext context) throws Exception {
     boolean leaderMode = status.settings().mode() == JobMode.LEADER;
     boolean scheduledLeaderRun = leaderMode && !context.manual();

@@ -4,6 +4,7 @@ import io.hotrank.time.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * One structured line per run, for people and for tools that check which instance ran which cycle:
@@ -49,16 +50,23 @@ final class LoggedJob implements Job {
       error = " error=\"" + String.valueOf(e.getMessage()).replace('"', '\'') + "\"";
       throw e;
     } finally {
-      log.info(
-          "job={} cycle={} fence={} instance={} trigger={} outcome={} duration_ms={}{}",
-          context.job(),
-          context.scheduledAt(),
-          context.fence(),
-          instance,
-          context.manual() ? "request" : "schedule",
-          outcome,
-          TimeUnit.NANOSECONDS.toMillis(ticker.read() - start),
-          error);
+      boolean quiet = inner.frequent() && !context.manual() && outcome.equals("succeeded");
+      log.atLevel(quiet ? Level.DEBUG : Level.INFO)
+          .log(
+              "job={} cycle={} fence={} instance={} trigger={} outcome={} duration_ms={}{}",
+              context.job(),
+              context.scheduledAt(),
+              context.fence(),
+              instance,
+              context.manual() ? "request" : "schedule",
+              outcome,
+              TimeUnit.NANOSECONDS.toMillis(ticker.read() - start),
+              error);
     }
+  }
+
+  @Override
+  public boolean frequent() {
+    return inner.frequent();
   }
 }

@@ -45,6 +45,11 @@ final class ObservedJob implements Job {
   }
 
   @Override
+  public boolean frequent() {
+    return inner.frequent();
+  }
+
+  @Override
   public void run(JobContext context) throws Exception {
     Instant started = clock.instant();
     long start = ticker.read();

@@ -1,7 +1,7 @@
 package io.hotrank.ops;
 
 import io.hotrank.event.EventBatch;
-import io.hotrank.event.EventService;
+import io.hotrank.ingest.EventIngest;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.ItemRequest;
@@ -41,7 +41,7 @@ class DemoTraffic implements SmartLifecycle {
   };
 
   private final ItemService items;
-  private final EventService events;
+  private final EventIngest events;
   private final Clock clock;
   private final String biz;
   private final int seedItems;
@@ -53,7 +53,7 @@ class DemoTraffic implements SmartLifecycle {
   private final List<Long> ids = new ArrayList<>();
   private double @Nullable [] cumulative;
 
-  DemoTraffic(ItemService items, EventService events, Clock clock, DemoProperties properties) {
+  DemoTraffic(ItemService items, EventIngest events, Clock clock, DemoProperties properties) {
     this.items = items;
     this.events = events;
     this.clock = clock;
@@ -136,7 +136,7 @@ class DemoTraffic implements SmartLifecycle {
         long itemId = snapshot.get((int) ((rank + minute * 7) % snapshot.size()));
         batch.add(new EventBatch.Event(biz, itemId, type(), null, null));
       }
-      events.apply(new EventBatch(batch));
+      events.accept(new EventBatch(batch));
     } catch (ItemNotFoundException gone) {
       // Someone deleted a demo item: stop sending it traffic, or every batch would be refused.
       synchronized (ids) {

@@ -43,6 +43,12 @@ record H2Dialect() implements SqlDialect {
     return false;
   }
 
+  /** CHECKPOINT writes the store's committed changes to its file (it needs admin rights). */
+  @Override
+  public void makeCommitsDurable(JdbcOperations jdbc) {
+    jdbc.execute("CHECKPOINT");
+  }
+
   @Override
   public int insertIgnoringDuplicate(
       JdbcOperations jdbc, String table, String columns, Object... args) {

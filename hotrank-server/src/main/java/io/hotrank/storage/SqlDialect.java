@@ -63,6 +63,14 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   }
 
   /**
+   * Makes what this session committed survive the process being killed. Most engines do so at
+   * commit (PostgreSQL and InnoDB write their log at commit by default); H2 writes committed
+   * changes to its file from a background thread up to a second later, so it is asked to write them
+   * now.
+   */
+  default void makeCommitsDurable(JdbcOperations jdbc) {}
+
+  /**
    * Inserts one row, or nothing when a row with the same key exists, without failing the
    * surrounding transaction.
    *

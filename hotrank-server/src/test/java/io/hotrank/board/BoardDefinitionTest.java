@@ -13,7 +13,19 @@ class BoardDefinitionTest {
   private static BoardSpec spec(
       String name, String algorithm, Map<String, Double> weights, Integer size, String refresh) {
     return new BoardSpec(
-        name, "article", algorithm, null, null, weights, Duration.ofDays(1), size, refresh);
+        name,
+        "article",
+        algorithm,
+        null,
+        null,
+        weights,
+        Duration.ofDays(1),
+        size,
+        refresh,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test

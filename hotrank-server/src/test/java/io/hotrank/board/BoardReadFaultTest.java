@@ -75,6 +75,7 @@ class BoardReadFaultTest {
       assertThat(http.post("/api/v1/events", "{\"events\":[" + likes + "]}").status())
           .isEqualTo(202);
     }
+    assertThat(http.admin("/api/v1/admin/events/fold").status()).isEqualTo(200);
     return recompute(http);
   }
 

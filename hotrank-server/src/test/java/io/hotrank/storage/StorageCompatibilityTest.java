@@ -9,7 +9,6 @@ import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardSnapshotStore;
 import io.hotrank.board.publish.BoardSnapshotStore.Saved;
 import io.hotrank.core.score.Interactions;
-import io.hotrank.event.UserActionStore;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.CounterStore.CounterRow;
 import io.hotrank.item.ItemExistsException;
@@ -46,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -73,7 +73,6 @@ abstract class StorageCompatibilityTest {
   TransactionTemplate tx;
   ItemStore items;
   CounterStore counters;
-  UserActionStore userActions;
   BoardSnapshotStore snapshots;
 
   /** The engine's name for the report. */
@@ -123,7 +122,6 @@ abstract class StorageCompatibilityTest {
     tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     items = new ItemStore(jdbc, dialect);
     counters = new CounterStore(jdbc);
-    userActions = new UserActionStore(jdbc, dialect);
     snapshots = new BoardSnapshotStore(jdbc);
   }
 
@@ -458,25 +456,46 @@ abstract class StorageCompatibilityTest {
 
   /**
    * Inserting a duplicate inside a transaction must not poison it (PostgreSQL aborts a transaction
-   * on any unique violation): the user-action store's record is idempotent in one transaction.
+   * on any unique violation): the dialect's insert-ignoring-duplicates goes on in one transaction.
    */
   @Test
-  void recordingAUserActionTwice_inOneTransaction_countsOnce_andTheTransactionGoesOn() {
-    Instant t = Instant.parse("2026-06-01T00:00:00Z");
-    List<Boolean> recorded =
+  void insertingARowTwice_inOneTransaction_insertsOnce_andTheTransactionGoesOn() {
+    long t = Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
+    String table = "hr_user_action";
+    String columns = "biz, item_id, user_id, action, created_at";
+    List<Integer> inserted =
         tx.execute(
-            s -> {
-              List<Boolean> results = new ArrayList<>();
-              results.add(userActions.record(BIZ, 1, 9, "like", t));
-              results.add(userActions.record(BIZ, 1, 9, "like", t));
-              results.add(userActions.record(BIZ, 1, 9, "collect", t));
-              results.add(userActions.remove(BIZ, 1, 9, "collect"));
-              results.add(userActions.remove(BIZ, 1, 9, "collect"));
-              return results;
-            });
-    assertThat(recorded).containsExactly(true, false, true, true, false);
-    assertThat(userActions.exists(BIZ, 1, 9, "like")).isTrue();
-    assertThat(userActions.exists(BIZ, 1, 9, "collect")).isFalse();
+            s ->
+                List.of(
+                    dialect.insertIgnoringDuplicate(jdbc, table, columns, BIZ, 1L, 9L, "like", t),
+                    dialect.insertIgnoringDuplicate(jdbc, table, columns, BIZ, 1L, 9L, "like", t),
+                    dialect.insertIgnoringDuplicate(
+                        jdbc, table, columns, BIZ, 1L, 9L, "collect", t)));
+    assertThat(inserted).containsExactly(1, 0, 1);
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT COUNT(*) FROM hr_user_action WHERE biz = ?", Integer.class, BIZ))
+        .isEqualTo(2);
+  }
+
+  /** The event log and its folder on this engine. */
+  @Nested
+  class Events extends io.hotrank.ingest.EventLogContract {
+
+    @Override
+    protected JdbcTemplate jdbc() {
+      return jdbc;
+    }
+
+    @Override
+    protected SqlDialect dialect() {
+      return dialect;
+    }
+
+    @Override
+    protected PlatformTransactionManager transactions() {
+      return tx.getTransactionManager();
+    }
   }
 
   private static BoardSnapshot snapshot(long version) {

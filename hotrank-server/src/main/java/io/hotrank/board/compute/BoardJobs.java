@@ -65,6 +65,7 @@ public class BoardJobs implements JobSource {
   @Override
   public List<JobDefinition> jobs() {
     return registry.all().stream()
+        .filter(board -> !board.realtime()) // io.hotrank.realtime publishes those
         .map(
             board ->
                 new JobDefinition(

@@ -3,12 +3,14 @@ package io.hotrank.board.publish;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardProperties;
+import io.hotrank.board.BoardSink;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.StalePublishException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -21,7 +23,7 @@ import org.springframework.stereotype.Component;
  * retried. A layer that fails is logged and counted, never fatal.
  */
 @Component
-public class BoardPublisher {
+public class BoardPublisher implements BoardSink {
 
   private static final Logger log = LoggerFactory.getLogger(BoardPublisher.class);
 
@@ -57,6 +59,7 @@ public class BoardPublisher {
    * @return the snapshot this instance serves afterwards
    * @throws StalePublishException if a higher fencing token has published the board
    */
+  @Override
   public BoardSnapshot publish(
       BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence) {
     long floor = floor(board.name());
@@ -162,5 +165,10 @@ public class BoardPublisher {
         version,
         layer,
         e.toString());
+  }
+
+  @Override
+  public @Nullable BoardSnapshot current(String board) {
+    return local.get(board);
   }
 }

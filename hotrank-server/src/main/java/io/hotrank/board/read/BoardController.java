@@ -43,6 +43,7 @@ class BoardController {
               Map<String, Object> view = new LinkedHashMap<>();
               view.put("name", board.name());
               view.put("biz", board.biz());
+              view.put("type", board.type().configName());
               view.put("algorithm", board.algorithm());
               view.put("size", board.size());
               view.put("window", board.window().toString());

@@ -1,0 +1,213 @@
+package io.hotrank.ingest;
+
+import io.hotrank.event.Event;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessResourceFailureException;
+
+/**
+ * Appends accepted batches to the event log with group commit: request threads queue their batch
+ * and wait; each of a few writer threads takes every batch waiting (up to {@code group-events}
+ * events), appends them in one multi-row INSERT and one commit, and then releases their requests.
+ * Under load one commit carries many batches, so the database's commit rate, not the request rate,
+ * bounds throughput; at rest a batch waits for nobody.
+ *
+ * <p>The queue is bounded twice, by events held and by the age of the oldest batch: when either is
+ * passed the batch is refused at once with {@link IngestOverloadedException} (503, Retry-After)
+ * rather than left waiting for seconds. A refused batch was not appended; an accepted one is
+ * answered only once its commit is durable, and a failed append fails every batch of its group
+ * (nothing of them is in the log).
+ *
+ * <p>Hand-written rather than taken from a library: what is needed is a bounded queue drained in
+ * groups by a fixed set of writers, with per-batch completion; a general executor or a reactive
+ * buffer would add the grouping on top anyway.
+ */
+final class EventAppender implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(EventAppender.class);
+
+  /** A safety net beyond the statement and connection timeouts; never reached in practice. */
+  private static final long WAIT_SECONDS = 30;
+
+  private record Pending(List<Event> events, CompletableFuture<Void> done, long queuedNanos) {}
+
+  private final EventLog eventLog;
+  private final Ticker ticker;
+  private final int writers;
+  private final int groupEvents;
+  private final int queueEvents;
+  private final long queueDelayNanos;
+  private final Counter accepted;
+  private final Counter refused;
+  private final Counter groups;
+
+  private final Object lock = new Object();
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private int queued;
+  private boolean running;
+  private final List<Thread> threads = new ArrayList<>();
+
+  EventAppender(
+      EventLog eventLog, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
+    this.eventLog = eventLog;
+    this.ticker = ticker;
+    this.writers = properties.writers();
+    this.groupEvents = properties.groupEvents();
+    this.queueEvents = properties.queueEvents();
+    this.queueDelayNanos = properties.queueDelay().toNanos();
+    this.accepted = meters.counter("hotrank.ingest.events", "outcome", "accepted");
+    this.refused = meters.counter("hotrank.ingest.events", "outcome", "refused");
+    this.groups = meters.counter("hotrank.ingest.appends");
+    meters.gauge("hotrank.ingest.queued.events", this, a -> a.queuedEvents());
+  }
+
+  /**
+   * Appends the events and returns once they are durable in the log.
+   *
+   * @throws IngestOverloadedException if the log is not keeping up (nothing appended)
+   * @throws org.springframework.dao.DataAccessException if the append failed (nothing appended)
+   */
+  void append(List<Event> events) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    synchronized (lock) {
+      if (!running) {
+        throw new IngestOverloadedException("the service is stopping");
+      }
+      Pending head = queue.peekFirst();
+      String reason = null;
+      if (queued + events.size() > queueEvents) {
+        reason = queued + " events are waiting to be written";
+      } else if (head != null && ticker.read() - head.queuedNanos() > queueDelayNanos) {
+        reason =
+            "the oldest waiting batch has waited "
+                + TimeUnit.NANOSECONDS.toMillis(ticker.read() - head.queuedNanos())
+                + " ms";
+      }
+      if (reason != null) {
+        refused.increment(events.size());
+        throw new IngestOverloadedException(reason);
+      }
+      queue.addLast(new Pending(events, done, ticker.read()));
+      queued += events.size();
+      lock.notify();
+    }
+    try {
+      done.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      accepted.increment(events.size());
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw new IllegalStateException("appending events failed", e.getCause());
+    } catch (TimeoutException e) {
+      throw new DataAccessResourceFailureException(
+          "the event log did not answer in " + WAIT_SECONDS + " s; the batch may be appended", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DataAccessResourceFailureException("interrupted while appending events", e);
+    }
+  }
+
+  int queuedEvents() {
+    synchronized (lock) {
+      return queued;
+    }
+  }
+
+  private void write() {
+    while (true) {
+      List<Pending> group = new ArrayList<>();
+      int events = 0;
+      synchronized (lock) {
+        while (queue.isEmpty() && running) {
+          try {
+            lock.wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+        if (queue.isEmpty()) {
+          return; // stopped and drained
+        }
+        while (!queue.isEmpty()
+            && (group.isEmpty() || events + queue.peekFirst().events().size() <= groupEvents)) {
+          Pending p = queue.pollFirst();
+          group.add(p);
+          events += p.events().size();
+        }
+        queued -= events;
+      }
+      appendGroup(group, events);
+    }
+  }
+
+  private void appendGroup(List<Pending> group, int events) {
+    List<Event> all = new ArrayList<>(events);
+    group.forEach(p -> all.addAll(p.events()));
+    try {
+      eventLog.append(all);
+      groups.increment();
+      group.forEach(p -> p.done().complete(null));
+    } catch (RuntimeException e) {
+      log.warn("Appending {} events of {} batches failed: {}", events, group.size(), e.toString());
+      group.forEach(p -> p.done().completeExceptionally(e));
+    }
+  }
+
+  @Override
+  public void start() {
+    synchronized (lock) {
+      if (running) {
+        return;
+      }
+      running = true;
+      for (int i = 0; i < writers; i++) {
+        Thread t = Thread.ofPlatform().name("event-append-" + i).daemon().start(this::write);
+        threads.add(t);
+      }
+    }
+  }
+
+  /** Stops taking batches, and returns once those already queued are written. */
+  @Override
+  public void stop() {
+    synchronized (lock) {
+      running = false;
+      lock.notifyAll();
+    }
+    for (Thread t : threads) {
+      try {
+        t.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    threads.clear();
+  }
+
+  @Override
+  public boolean isRunning() {
+    synchronized (lock) {
+      return running;
+    }
+  }
+
+  /** Stopped after the web server (which stops at a higher phase) has finished its requests. */
+  @Override
+  public int getPhase() {
+    return 0;
+  }
+}

@@ -1,0 +1,21 @@
+package io.hotrank.ingest;
+
+import io.hotrank.core.score.Interactions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A committed fold of the event log.
+ *
+ * @param foldNo its number: folds are numbered 1, 2, 3... in commit order
+ * @param events the log rows that changed a counter, in seq order: not those of deleted items, nor
+ *     a repeated like, nor an unlike of nothing
+ * @param counters the absolute counters after it of every item whose counters it changed
+ * @param more whether it stopped at {@code hotrank.ingest.fold-events} rows with more waiting
+ */
+public record Fold(
+    long foldNo, List<LoggedEvent> events, Map<ItemKey, Interactions> counters, boolean more) {
+
+  /** An item of a biz. */
+  public record ItemKey(String biz, long itemId) {}
+}

@@ -1,0 +1,159 @@
+package io.hotrank.ingest;
+
+import io.hotrank.job.Job;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobDefinition;
+import io.hotrank.job.JobSource;
+import io.hotrank.time.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.support.CronExpression;
+
+/**
+ * The folder and the pruning of the log as jobs. {@code event-fold} fires every second; a run folds
+ * whatever is waiting, then keeps looking every {@code fold-interval} until just before the next
+ * second, so an accepted event reaches the counters within about the interval. It runs as a leader
+ * job on the database's leases by default ({@code hotrank.jobs.event-fold}), so folding goes on
+ * while Redis is down; exactness does not depend on the lease (each fold locks the cursor row).
+ * {@code event-log-prune} deletes folded rows older than the retention, every minute.
+ */
+final class FoldJobs implements JobSource {
+
+  static final String FOLD = "event-fold";
+  static final String PRUNE = "event-log-prune";
+
+  private static final Logger log = LoggerFactory.getLogger(FoldJobs.class);
+  private static final Duration RUN_FOR = Duration.ofMillis(900);
+  private static final int PRUNE_CHUNK = 10_000;
+
+  private final EventFolder folder;
+  private final EventLog eventLog;
+  private final List<FoldListener> listeners;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final IngestProperties properties;
+
+  FoldJobs(
+      EventFolder folder,
+      EventLog eventLog,
+      List<FoldListener> listeners,
+      Clock clock,
+      Ticker ticker,
+      IngestProperties properties) {
+    this.ticker = ticker;
+    this.folder = folder;
+    this.eventLog = eventLog;
+    this.listeners = listeners;
+    this.clock = clock;
+    this.properties = properties;
+  }
+
+  @Override
+  public List<JobDefinition> jobs() {
+    return List.of(
+        new JobDefinition(new FoldJob(), CronExpression.parse("* * * * * *")),
+        new JobDefinition(new PruneJob(), CronExpression.parse("30 * * * * *")));
+  }
+
+  /**
+   * Folds until nothing is waiting (or {@code maxFolds} folds); what the admin endpoint and tests
+   * use to see every accepted event applied now.
+   */
+  FoldSummary foldAll(int maxFolds) {
+    int folds = 0;
+    int events = 0;
+    while (folds < maxFolds) {
+      Fold fold = foldAndTell();
+      if (fold == null) {
+        break;
+      }
+      folds++;
+      events += fold.events().size();
+    }
+    FoldCursor cursor = eventLog.cursor();
+    return new FoldSummary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
+  }
+
+  /** What {@link #foldAll} did and where the cursor stands after it. */
+  record FoldSummary(int folds, int events, long foldNo, long position, int openGaps) {}
+
+  private Fold foldAndTell() {
+    Fold fold = folder.foldOnce();
+    if (fold != null) {
+      for (FoldListener listener : listeners) {
+        try {
+          listener.folded(fold);
+        } catch (RuntimeException e) {
+          log.warn("{} failed on fold {}: {}", listener, fold.foldNo(), e.toString());
+        }
+      }
+    }
+    return fold;
+  }
+
+  private final class FoldJob implements Job {
+
+    @Override
+    public String name() {
+      return FOLD;
+    }
+
+    @Override
+    public boolean frequent() {
+      return true;
+    }
+
+    @Override
+    public void run(JobContext context) throws InterruptedException {
+      long end = ticker.read() + RUN_FOR.toNanos();
+      long interval = properties.foldInterval().toNanos();
+      boolean idle = false;
+      while (!context.cancelled()) {
+        Fold fold = foldAndTell();
+        idle |= fold == null;
+        if (fold != null && fold.more()) {
+          continue; // more is waiting
+        }
+        if (ticker.read() + interval > end) {
+          break;
+        }
+        Thread.sleep(Duration.ofNanos(interval));
+      }
+      if (idle && !context.cancelled() && !listeners.isEmpty()) {
+        long last = eventLog.cursor().foldNo();
+        for (FoldListener listener : listeners) {
+          try {
+            listener.idle(last);
+          } catch (RuntimeException e) {
+            log.warn("{} failed to catch up to fold {}: {}", listener, last, e.toString());
+          }
+        }
+      }
+    }
+  }
+
+  private final class PruneJob implements Job {
+
+    @Override
+    public String name() {
+      return PRUNE;
+    }
+
+    @Override
+    public void run(JobContext context) {
+      long cutoff = clock.millis() - properties.retention().toMillis();
+      long deleted = 0;
+      int n;
+      do {
+        n = eventLog.prune(cutoff, PRUNE_CHUNK);
+        deleted += n;
+      } while (n > 0 && !context.cancelled());
+      if (deleted > 0) {
+        log.info("Pruned {} folded event log rows older than {}", deleted, properties.retention());
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.hotrank.realtime;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.BoardSink;
+import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.item.CounterStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** The beans of realtime boards. */
+@Configuration(proxyBeanMethods = false)
+class RealtimeConfiguration {
+
+  @Bean
+  RealtimeKeys realtimeKeys(HotrankRedisProperties redis) {
+    return new RealtimeKeys(redis.keyPrefix());
+  }
+
+  @Bean
+  WindowStore windowStore(StringRedisTemplate redis, RealtimeKeys keys) {
+    return new WindowStore(redis, keys);
+  }
+
+  @Bean
+  LeaderboardStore leaderboardStore(StringRedisTemplate redis, RealtimeKeys keys) {
+    return new LeaderboardStore(redis, keys);
+  }
+
+  @Bean
+  RealtimeFolds realtimeFolds(
+      BoardRegistry registry,
+      WindowStore windows,
+      LeaderboardStore leaderboards,
+      FoldHistory history,
+      CounterStore counters,
+      Clock clock) {
+    return new RealtimeFolds(realtime(registry), windows, leaderboards, history, counters, clock);
+  }
+
+  @Bean
+  RealtimeJobs realtimeJobs(
+      BoardRegistry registry,
+      WindowStore windows,
+      LeaderboardStore leaderboards,
+      CounterStore counters,
+      BoardSink publisher,
+      Clock clock,
+      MeterRegistry meters) {
+    return new RealtimeJobs(
+        realtime(registry), windows, leaderboards, counters, publisher, clock, meters);
+  }
+
+  private static List<BoardDefinition> realtime(BoardRegistry registry) {
+    return registry.all().stream().filter(BoardDefinition::realtime).toList();
+  }
+}

@@ -1,0 +1,233 @@
+package io.hotrank.realtime;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardSink;
+import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.BoardType;
+import io.hotrank.board.BoardUnavailableException;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.Item;
+import io.hotrank.job.Job;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobDefinition;
+import io.hotrank.job.JobSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.support.CronExpression;
+
+/**
+ * The jobs of realtime boards. {@code board-<name>} (on the board's refresh, every second by
+ * default) reads the board's top from Redis, drops deleted items, attaches display fields and
+ * counters, orders ties by createdAt then id (newest first), and publishes it through the same path
+ * as batch boards (local snapshot, Redis, database, ETag, static export), unless it is unchanged.
+ * {@code window-<name>} builds a window board's snapshot once per bucket: it fires every second
+ * under a per-run lease and builds only when a bucket has ended since the last build.
+ */
+final class RealtimeJobs implements JobSource {
+
+  private static final Logger log = LoggerFactory.getLogger(RealtimeJobs.class);
+  private static final CronExpression EVERY_SECOND = CronExpression.parse("* * * * * *");
+
+  /** Over-fetch rounds when deleted items leave a page short. */
+  private static final int FETCH_ROUNDS = 4;
+
+  private final List<BoardDefinition> boards;
+  private final WindowStore windows;
+  private final LeaderboardStore leaderboards;
+  private final CounterStore counters;
+  private final BoardSink publisher;
+  private final Clock clock;
+  private final MeterRegistry meters;
+
+  RealtimeJobs(
+      List<BoardDefinition> boards,
+      WindowStore windows,
+      LeaderboardStore leaderboards,
+      CounterStore counters,
+      BoardSink publisher,
+      Clock clock,
+      MeterRegistry meters) {
+    this.boards = boards;
+    this.windows = windows;
+    this.leaderboards = leaderboards;
+    this.counters = counters;
+    this.publisher = publisher;
+    this.clock = clock;
+    this.meters = meters;
+  }
+
+  /** The name of a window board's snapshot job. */
+  static String buildJobName(String board) {
+    return "window-" + board;
+  }
+
+  @Override
+  public List<JobDefinition> jobs() {
+    List<JobDefinition> jobs = new ArrayList<>();
+    for (BoardDefinition board : boards) {
+      jobs.add(new JobDefinition(new PublishJob(board), board.cron()));
+      if (board.type() == BoardType.WINDOW) {
+        jobs.add(new JobDefinition(new BuildJob(board), EVERY_SECOND));
+      }
+    }
+    return jobs;
+  }
+
+  /**
+   * The board's entries now: its top from Redis, over-fetched until {@code size} live items are
+   * found or Redis has no more.
+   */
+  List<BoardEntry> entries(BoardDefinition board, long nowMillis) {
+    int fetch = RealtimeFolds.keep(board);
+    List<BoardEntry> entries = List.of();
+    for (int round = 0; round < FETCH_ROUNDS; round++) {
+      List<Scored> top =
+          board.type() == BoardType.WINDOW
+              ? windows.top(board, nowMillis, fetch)
+              : leaderboards.top(board, fetch);
+      entries = cards(board, top);
+      if (entries.size() >= board.size() || top.size() < fetch) {
+        break;
+      }
+      fetch *= 4;
+    }
+    return entries.size() > board.size() ? entries.subList(0, board.size()) : entries;
+  }
+
+  /** Whether Redis holds the board's data (it has applied a fold), rather than nothing. */
+  private boolean hasData(BoardDefinition board) {
+    return board.type() == BoardType.WINDOW
+        ? windows.applied(board) != null
+        : !leaderboards.applied(board).contains(null);
+  }
+
+  /** The live items of {@code top} as entries, best first; ties newest first, then highest id. */
+  private List<BoardEntry> cards(BoardDefinition board, List<Scored> top) {
+    Map<Long, CounterStore.Card> cards =
+        counters.cards(board.biz(), top.stream().map(Scored::itemId).toList());
+    record Ranked(Scored scored, CounterStore.Card card) {}
+    List<Ranked> live = new ArrayList<>();
+    for (Scored s : top) {
+      CounterStore.Card card = cards.get(s.itemId());
+      if (card != null) {
+        live.add(new Ranked(new Scored(s.itemId(), rounded(s.score())), card));
+      }
+    }
+    live.sort(
+        Comparator.comparingDouble((Ranked r) -> r.scored().score())
+            .reversed()
+            .thenComparing(r -> r.card().createdAtMillis(), Comparator.reverseOrder())
+            .thenComparing(r -> r.card().itemId(), Comparator.reverseOrder()));
+    List<BoardEntry> entries = new ArrayList<>(live.size());
+    for (Ranked r : live) {
+      entries.add(
+          new BoardEntry(
+              entries.size() + 1,
+              board.biz(),
+              r.card().itemId(),
+              r.scored().score(),
+              r.card().title(),
+              r.card().authorId(),
+              Instant.ofEpochMilli(r.card().createdAtMillis()),
+              Item.Counts.of(r.card().counts())));
+    }
+    return entries;
+  }
+
+  /**
+   * Sums of decayed weights carry floating-point noise (0.05 + 0.1 is not 0.15); rounded to nine
+   * significant digits, equal sums tie as they should and fall to the createdAt order.
+   */
+  static double rounded(double score) {
+    if (score == 0 || !Double.isFinite(score)) {
+      return score;
+    }
+    return new BigDecimal(score).round(new MathContext(9)).doubleValue();
+  }
+
+  /** Publishes a realtime board's read snapshot. */
+  private final class PublishJob implements Job {
+
+    private final BoardDefinition board;
+
+    PublishJob(BoardDefinition board) {
+      this.board = board;
+    }
+
+    @Override
+    public String name() {
+      return "board-" + board.name();
+    }
+
+    @Override
+    public boolean frequent() {
+      return board.refreshInterval().compareTo(Duration.ofSeconds(10)) < 0;
+    }
+
+    @Override
+    public void run(JobContext context) {
+      Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+      BoardSnapshot held = publisher.current(board.name());
+      if (!hasData(board)) {
+        // Redis lost the board (the folder restores it within a second or so): keep serving
+        // what was published rather than an empty board.
+        if (held == null) {
+          throw new BoardUnavailableException(board.name(), Duration.ofSeconds(1));
+        }
+        context.report(held);
+        return;
+      }
+      List<BoardEntry> entries = entries(board, now.toEpochMilli());
+      context.throwIfCancelled();
+      if (held != null && held.entries().equals(entries) && !context.manual()) {
+        context.report(held);
+        return;
+      }
+      context.report(publisher.publish(board, now, entries, context.fence()));
+    }
+  }
+
+  /** Builds a window board's snapshot when a bucket has ended since the last build. */
+  private final class BuildJob implements Job {
+
+    private final BoardDefinition board;
+
+    BuildJob(BoardDefinition board) {
+      this.board = board;
+    }
+
+    @Override
+    public String name() {
+      return buildJobName(board.name());
+    }
+
+    @Override
+    public boolean frequent() {
+      return true;
+    }
+
+    @Override
+    public void run(JobContext context) {
+      Timer.Sample sample = Timer.start(meters);
+      long size = windows.build(board, clock.millis(), RealtimeFolds.keep(board));
+      if (size >= 0) {
+        sample.stop(meters.timer("hotrank.realtime.window.builds", "board", board.name()));
+        log.debug("Window board '{}' snapshot built: {} members", board.name(), size);
+      }
+      context.report(size);
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package io.hotrank.realtime;
+
+/** An item and its score on a realtime board, as Redis holds it. */
+record Scored(long itemId, double score) {}

@@ -1,0 +1,207 @@
+package io.hotrank.realtime;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.cache.LuaScripts;
+import io.hotrank.ingest.LoggedEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A window board in Redis: per-bucket sorted sets of weighted events, a snapshot of the completed
+ * buckets built once per bucket, and reads that merge the snapshot with the buckets after it.
+ *
+ * <p>Buckets are aligned to the epoch: bucket {@code k} holds the events whose time lies in {@code
+ * [k * bucket, (k + 1) * bucket)}. With a half-life {@code h}, a bucket {@code a} buckets older
+ * than the current one weighs {@code 2^(-a * bucket / h)}; without one every bucket weighs 1. The
+ * board covers the current bucket and the {@code window / bucket - 1} before it (until a build
+ * catches up after a bucket ends, one more).
+ */
+final class WindowStore {
+
+  /** An event this far ahead of the clock still counts (the API accepts 5 minutes of skew). */
+  private static final long FUTURE_MILLIS = 5 * 60_000;
+
+  private static final RedisScript<String> APPLY =
+      LuaScripts.load("window-apply.lua", String.class);
+  private static final RedisScript<Long> BUILD = LuaScripts.load("window-build.lua", Long.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> TOP = LuaScripts.load("window-top.lua", List.class);
+
+  private final StringRedisTemplate redis;
+  private final RealtimeKeys keys;
+
+  WindowStore(StringRedisTemplate redis, RealtimeKeys keys) {
+    this.redis = redis;
+    this.keys = keys;
+  }
+
+  static long bucketOf(BoardDefinition board, long millis) {
+    return Math.floorDiv(millis, board.bucket().toMillis());
+  }
+
+  /** The weight of a bucket {@code age} buckets older than the reference one. */
+  static double decay(BoardDefinition board, long age) {
+    if (board.halfLife() == null) {
+      return 1;
+    }
+    return Math.pow(2, -(double) age * board.bucket().toMillis() / board.halfLife().toMillis());
+  }
+
+  /**
+   * Adds a fold's events of the board's biz to their buckets, unless the fold was applied already.
+   *
+   * @param previous the fold the board must have applied before this one, or null to apply whatever
+   *     it holds (the first fold replayed after its data was lost)
+   * @return {@code applied}, {@code done}, or {@code behind:<applied>} (nothing changed)
+   */
+  String apply(
+      BoardDefinition board,
+      long foldNo,
+      @Nullable Long previous,
+      List<LoggedEvent> events,
+      long nowMillis,
+      int keep) {
+    long current = bucketOf(board, nowMillis);
+    long oldest = current - board.buckets() + 1;
+    long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
+    Map<Long, Map<String, Double>> byBucket = new TreeMap<>();
+    for (LoggedEvent e : events) {
+      if (!e.biz().equals(board.biz())) {
+        continue;
+      }
+      double weight = board.weights().weight(e.type().counter()) * e.type().step();
+      long bucket = bucketOf(board, e.atMillis());
+      if (weight == 0 || bucket < oldest || bucket > newest) {
+        continue;
+      }
+      byBucket
+          .computeIfAbsent(bucket, b -> new TreeMap<>())
+          .merge(Long.toString(e.itemId()), weight, Double::sum);
+    }
+    List<String> scriptKeys = new ArrayList<>();
+    scriptKeys.add(keys.windowApplied(board));
+    scriptKeys.add(keys.snapshot(board));
+    scriptKeys.add(keys.built(board));
+    List<String> args = new ArrayList<>();
+    args.add(Long.toString(foldNo));
+    args.add(previous == null ? "" : Long.toString(previous));
+    long bucketMillis = board.bucket().toMillis();
+    args.add(
+        board.halfLife() == null
+            ? "0"
+            : Double.toString((double) bucketMillis / board.halfLife().toMillis()));
+    args.add(Integer.toString(keep));
+    byBucket.forEach(
+        (bucket, deltas) -> {
+          scriptKeys.add(keys.bucket(board, bucket));
+          args.add(Long.toString(bucket));
+          // Kept one bucket past the window, for the snapshot build that follows its end.
+          args.add(Long.toString((bucket + 2) * bucketMillis + board.window().toMillis()));
+          args.add(Integer.toString(deltas.size()));
+          deltas.forEach(
+              (member, delta) -> {
+                args.add(member);
+                args.add(Double.toString(delta));
+              });
+        });
+    return redis.execute(APPLY, scriptKeys, args.toArray());
+  }
+
+  /**
+   * Builds the snapshot of the buckets completed before the current one, unless a build covering
+   * them is live.
+   *
+   * @param keep how many members the snapshot keeps
+   * @return the snapshot's size, or -1 when it was built already
+   */
+  long build(BoardDefinition board, long nowMillis, int keep) {
+    long last = bucketOf(board, nowMillis) - 1;
+    List<String> scriptKeys = new ArrayList<>();
+    scriptKeys.add(keys.snapshot(board));
+    scriptKeys.add(keys.built(board));
+    scriptKeys.add(keys.scratch(board, UUID.randomUUID().toString()));
+    List<String> args = new ArrayList<>();
+    args.add(Long.toString(last));
+    args.add(Integer.toString(keep));
+    for (long bucket = last - board.buckets() + 2; bucket <= last; bucket++) {
+      scriptKeys.add(keys.bucket(board, bucket));
+      args.add(Double.toString(decay(board, last - bucket)));
+    }
+    Long size = redis.execute(BUILD, scriptKeys, args.toArray());
+    return size == null ? -1 : size;
+  }
+
+  /** The best {@code limit} items of the window now, best first. */
+  List<Scored> top(BoardDefinition board, long nowMillis, int limit) {
+    long current = bucketOf(board, nowMillis);
+    for (int attempt = 0; ; attempt++) {
+      String builtText = redis.opsForValue().get(keys.built(board));
+      Long built = builtText == null ? null : Long.valueOf(builtText);
+      long from = current - board.buckets() + 1;
+      if (built != null) {
+        from = Math.max(from, built + 1);
+      }
+      List<String> scriptKeys = new ArrayList<>();
+      scriptKeys.add(keys.snapshot(board));
+      scriptKeys.add(keys.built(board));
+      scriptKeys.add(keys.scratch(board, UUID.randomUUID().toString()));
+      List<String> args = new ArrayList<>();
+      args.add(builtText == null ? "" : builtText);
+      args.add(Integer.toString(limit));
+      args.add(built == null ? "0" : Double.toString(decay(board, current - built)));
+      for (long bucket = from; bucket <= current; bucket++) {
+        scriptKeys.add(keys.bucket(board, bucket));
+        args.add(Double.toString(decay(board, current - bucket)));
+      }
+      List<?> reply = redis.execute(TOP, scriptKeys, args.toArray());
+      if (reply != null && reply.size() == 1 && "moved".equals(reply.getFirst())) {
+        if (attempt < 3) {
+          continue; // a build swapped in between the two reads
+        }
+        throw new IllegalStateException("window board " + board.name() + " kept moving");
+      }
+      return scored(reply);
+    }
+  }
+
+  static List<Scored> scored(@Nullable List<?> reply) {
+    List<Scored> top = new ArrayList<>();
+    if (reply == null) {
+      return top;
+    }
+    for (int i = 0; i + 1 < reply.size(); i += 2) {
+      top.add(
+          new Scored(
+              Long.parseLong(reply.get(i).toString()),
+              Double.parseDouble(reply.get(i + 1).toString())));
+    }
+    return top;
+  }
+
+  /** The last fold applied, or null when the board holds none (new, or Redis lost its data). */
+  @Nullable Long applied(BoardDefinition board) {
+    String text = redis.opsForValue().get(keys.windowApplied(board));
+    return text == null ? null : Long.valueOf(text);
+  }
+
+  /** Forgets everything of the board (its data belongs to another event log). */
+  void reset(BoardDefinition board, long nowMillis) {
+    long current = bucketOf(board, nowMillis);
+    List<String> all = new ArrayList<>();
+    all.add(keys.windowApplied(board));
+    all.add(keys.snapshot(board));
+    all.add(keys.built(board));
+    for (long bucket = current - board.buckets() - 1; bucket <= current + 2; bucket++) {
+      all.add(keys.bucket(board, bucket));
+    }
+    // One key at a time: they share a slot, but a multi-key DEL is refused by some proxies.
+    all.forEach(redis::delete);
+  }
+}

@@ -1,0 +1,380 @@
+package io.hotrank.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotrank.core.score.Interactions;
+import io.hotrank.event.Event;
+import io.hotrank.event.EventType;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemStore;
+import io.hotrank.storage.SqlDialect;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The event log and its folder against a real database: batches appended from several threads at
+ * once (so seqs become visible out of order), folded by two folders at once, must reach the
+ * counters and the per-user state exactly as an independent model says, each row in exactly one
+ * fold. Other test classes' application contexts may fold the same log meanwhile (the cursor is
+ * global); the claims hold whoever folds, so the test does not care.
+ */
+public abstract class EventLogContract {
+
+  private static final int ITEMS = 30;
+  private static final Instant CREATED = Instant.parse("2026-06-01T00:00:00Z");
+
+  private final String biz = "evlog-" + UUID.randomUUID().toString().substring(0, 8);
+
+  protected abstract JdbcTemplate jdbc();
+
+  protected abstract SqlDialect dialect();
+
+  protected abstract PlatformTransactionManager transactions();
+
+  private static final IngestProperties PROPERTIES =
+      new IngestProperties(
+          2,
+          5000,
+          100_000,
+          Duration.ofSeconds(1),
+          Duration.ofMillis(200),
+          500,
+          Duration.ofMinutes(1),
+          Duration.ofDays(1),
+          1000,
+          Duration.ofSeconds(5));
+
+  private EventLog log() {
+    return new EventLog(jdbc(), dialect());
+  }
+
+  private EventFolder folder() {
+    return new EventFolder(
+        log(),
+        new CounterStore(jdbc()),
+        new UserActionStore(jdbc()),
+        Clock.systemUTC(),
+        transactions(),
+        PROPERTIES);
+  }
+
+  @AfterEach
+  void removeRows() {
+    for (String table : List.of("hr_event_log", "hr_user_action", "hr_item_counter", "hr_item")) {
+      jdbc().update("DELETE FROM " + table + " WHERE biz = ?", biz);
+    }
+  }
+
+  private void createItems() {
+    ItemStore items = new ItemStore(jdbc(), dialect());
+    CounterStore counters = new CounterStore(jdbc());
+    TransactionTemplate tx = new TransactionTemplate(transactions());
+    tx.executeWithoutResult(
+        s -> {
+          for (long id = 1; id <= ITEMS; id++) {
+            items.insert(biz, id, 1, "item " + id, List.of(), CREATED, CREATED);
+            counters.insertZero(biz, id, CREATED, CREATED);
+          }
+        });
+  }
+
+  private void delete(long id) {
+    TransactionTemplate tx = new TransactionTemplate(transactions());
+    Instant now = Instant.now();
+    tx.executeWithoutResult(
+        s -> {
+          new ItemStore(jdbc(), dialect()).markDeleted(biz, id, now);
+          new CounterStore(jdbc()).markDeleted(biz, id, now);
+        });
+  }
+
+  /** The independent model: counters by item, per-user state, in the order it is told. */
+  private static final class Model {
+    final Map<Long, long[]> counts = new HashMap<>();
+    final Set<String> userState = new HashSet<>();
+    final Set<Long> deleted = new HashSet<>();
+
+    void apply(Event e) {
+      if (deleted.contains(e.itemId())) {
+        return;
+      }
+      long[] c = counts.computeIfAbsent(e.itemId(), id -> new long[6]);
+      int slot = e.type().counter().ordinal();
+      if (e.userId() != 0 && e.type().perUser()) {
+        String key = e.itemId() + "/" + e.userId() + "/" + e.type().counter().wireName();
+        boolean on = userState.contains(key);
+        if (on == (e.type().step() > 0)) {
+          return;
+        }
+        if (on) {
+          userState.remove(key);
+        } else {
+          userState.add(key);
+        }
+      }
+      c[slot] = Math.max(0, c[slot] + e.type().step());
+    }
+  }
+
+  /**
+   * One round: batches whose results do not depend on how they interleave (every (user, item)
+   * pair's like and collect events sit in one batch; anonymous events only count up), so the model
+   * can apply them batch by batch while the database sees them in any order.
+   */
+  private List<List<Event>> round(Random random) {
+    int batches = 12;
+    List<List<Event>> out = new ArrayList<>();
+    for (int b = 0; b < batches; b++) {
+      out.add(new ArrayList<>());
+    }
+    EventType[] anonymous = {EventType.VIEW, EventType.COMMENT, EventType.SHARE, EventType.DISLIKE};
+    EventType[] perUser = {
+      EventType.LIKE, EventType.UNLIKE, EventType.COLLECT, EventType.UNCOLLECT, EventType.LIKE
+    };
+    for (int i = 0; i < 600; i++) {
+      List<Event> batch = out.get(random.nextInt(batches));
+      long item = 1 + random.nextInt(ITEMS);
+      batch.add(
+          new Event(
+              batch.size(), biz, item, anonymous[random.nextInt(anonymous.length)], 0, 1000L + i));
+    }
+    // Each (user, item) pair of this round belongs to one batch.
+    for (int user = 1; user <= 20; user++) {
+      for (long item = 1; item <= ITEMS; item++) {
+        if (random.nextInt(4) != 0) {
+          continue;
+        }
+        List<Event> batch = out.get(random.nextInt(batches));
+        int n = 1 + random.nextInt(4);
+        for (int k = 0; k < n; k++) {
+          batch.add(
+              new Event(
+                  batch.size(), biz, item, perUser[random.nextInt(perUser.length)], user, 2000L));
+        }
+      }
+    }
+    out.removeIf(List::isEmpty);
+    out.forEach(java.util.Collections::shuffle);
+    return out;
+  }
+
+  @Test
+  void concurrentAppends_foldedByTwoFolders_matchTheModel_noRowInTwoFolds() throws Exception {
+    createItems();
+    Model model = new Model();
+    Random random = new Random(42);
+    EventLog log = log();
+    List<EventFolder> folders = List.of(folder(), folder());
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try {
+      for (int r = 0; r < 3; r++) {
+        if (r == 2) {
+          for (long id : List.of(3L, 7L, 11L)) {
+            delete(id);
+            model.deleted.add(id);
+          }
+        }
+        List<List<Event>> batches = round(random);
+        batches.forEach(b -> b.forEach(model::apply));
+        AtomicBoolean appending = new AtomicBoolean(true);
+        List<Future<?>> folding = new ArrayList<>();
+        for (EventFolder folder : folders) {
+          folding.add(
+              pool.submit(
+                  () -> {
+                    while (appending.get()) {
+                      folder.foldOnce();
+                    }
+                    return null;
+                  }));
+        }
+        List<Future<?>> appends = new ArrayList<>();
+        for (List<Event> batch : batches) {
+          appends.add(pool.submit(() -> log.append(batch)));
+        }
+        for (Future<?> f : appends) {
+          f.get(30, TimeUnit.SECONDS);
+        }
+        appending.set(false);
+        for (Future<?> f : folding) {
+          f.get(30, TimeUnit.SECONDS);
+        }
+        foldUntilIdle(folders.getFirst());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    CounterStore counters = new CounterStore(jdbc());
+    for (long id = 1; id <= ITEMS; id++) {
+      long[] expected = model.counts.getOrDefault(id, new long[6]);
+      Interactions actual =
+          jdbc()
+              .queryForObject(
+                  "SELECT like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt"
+                      + " FROM hr_item_counter WHERE biz = ? AND item_id = ?",
+                  (rs, n) ->
+                      new Interactions(
+                          rs.getLong(1),
+                          rs.getLong(2),
+                          rs.getLong(3),
+                          rs.getLong(4),
+                          rs.getLong(5),
+                          rs.getLong(6)),
+                  biz,
+                  id);
+      assertThat(actual).as("item %d", id).isEqualTo(toInteractions(expected));
+    }
+    assertThat(counters.find(biz, 3)).isEmpty();
+    Set<String> states = new HashSet<>();
+    jdbc()
+        .query(
+            "SELECT item_id, user_id, action FROM hr_user_action WHERE biz = ?",
+            rs -> {
+              states.add(rs.getLong(1) + "/" + rs.getLong(2) + "/" + rs.getString(3));
+            },
+            biz);
+    // Deleted items keep the state they had when deleted; the model stopped there too.
+    assertThat(states).isEqualTo(model.userState);
+
+    List<Long> mine =
+        jdbc().queryForList("SELECT seq FROM hr_event_log WHERE biz = ?", Long.class, biz);
+    Map<Long, Integer> foldsOf = new HashMap<>();
+    Set<Long> mineSet = new HashSet<>(mine);
+    for (String seqs : jdbc().queryForList("SELECT seqs FROM hr_fold", String.class)) {
+      for (long[] range : FoldCursor.parseRanges(seqs)) {
+        for (long seq = range[0]; seq <= range[1]; seq++) {
+          if (mineSet.contains(seq)) {
+            foldsOf.merge(seq, 1, Integer::sum);
+          }
+        }
+      }
+    }
+    // A fold records the rows that changed something: none twice, and never a repeated like.
+    assertThat(foldsOf.values()).containsOnly(1);
+    assertThat(foldsOf).hasSizeLessThan(mine.size());
+    // Every row was read: the cursor is past them all and no open gap holds one.
+    FoldCursor cursor = log.cursor();
+    assertThat(cursor.position())
+        .isGreaterThanOrEqualTo(mine.stream().mapToLong(x -> x).max().orElseThrow());
+    for (FoldCursor.Gap gap : cursor.gaps()) {
+      assertThat(mine).noneMatch(seq -> seq >= gap.from() && seq <= gap.to());
+    }
+  }
+
+  /**
+   * A row whose seq was allocated before a higher one's but committed after it was folded is folded
+   * late, from the cursor's gaps, not skipped.
+   */
+  @Test
+  void aRowCommittedAfterAHigherOneWasFolded_isFoldedFromTheGaps() throws Exception {
+    createItems();
+    EventFolder folder = folder();
+    foldUntilIdle(folder);
+    CountDownLatch inserted = new CountDownLatch(1);
+    CountDownLatch commit = new CountDownLatch(1);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> slow =
+          pool.submit(
+              () ->
+                  new TransactionTemplate(transactions())
+                      .executeWithoutResult(
+                          s -> {
+                            jdbc()
+                                .update(
+                                    "INSERT INTO hr_event_log (biz, item_id, type, user_id, at_ms)"
+                                        + " VALUES (?, ?, ?, ?, ?)",
+                                    biz,
+                                    1L,
+                                    EventType.VIEW.code(),
+                                    0L,
+                                    1L);
+                            inserted.countDown();
+                            try {
+                              commit.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                              Thread.currentThread().interrupt();
+                            }
+                          }));
+      assertThat(inserted.await(30, TimeUnit.SECONDS)).isTrue();
+      log().append(List.of(new Event(0, biz, 2, EventType.VIEW, 0, 1L)));
+      foldUntilIdle(folder);
+      assertThat(views(2)).isEqualTo(1);
+      assertThat(views(1)).isZero();
+      // The first row's seq is below the folded one's and not yet visible: a gap.
+      assertThat(log().cursor().gaps()).isNotEmpty();
+      commit.countDown();
+      slow.get(30, TimeUnit.SECONDS);
+      foldUntilIdle(folder);
+      assertThat(views(1)).isEqualTo(1);
+      assertThat(views(2)).isEqualTo(1);
+    } finally {
+      commit.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Pruning deletes folded rows only: another folder (another test's context) may fold the second
+   * row meanwhile, and then pruning it is right; either way it is counted exactly once.
+   */
+  @Test
+  void pruning_deletesFoldedRowsOnly() {
+    createItems();
+    EventLog log = log();
+    log.append(List.of(new Event(0, biz, 1, EventType.VIEW, 0, 1L)));
+    foldUntilIdle(folder());
+    log.append(List.of(new Event(0, biz, 2, EventType.VIEW, 0, 1L)));
+    long future = System.currentTimeMillis() + 60_000;
+    while (log.prune(future, 10_000) > 0) {}
+    assertThat(
+            jdbc()
+                .queryForList(
+                    "SELECT item_id FROM hr_event_log WHERE biz = ? AND item_id = ?",
+                    Long.class,
+                    biz,
+                    1L))
+        .isEmpty();
+    foldUntilIdle(folder());
+    assertThat(views(1)).isEqualTo(1);
+    assertThat(views(2)).isEqualTo(1);
+  }
+
+  private long views(long id) {
+    return jdbc()
+        .queryForObject(
+            "SELECT view_cnt FROM hr_item_counter WHERE biz = ? AND item_id = ?",
+            Long.class,
+            biz,
+            id);
+  }
+
+  private static void foldUntilIdle(EventFolder folder) {
+    for (int i = 0; i < 10_000 && folder.foldOnce() != null; i++) {}
+  }
+
+  private static Interactions toInteractions(long[] c) {
+    return new Interactions(c[0], c[1], c[2], c[3], c[4], c[5]);
+  }
+}
