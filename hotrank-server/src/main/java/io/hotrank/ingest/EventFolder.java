@@ -3,6 +3,7 @@ package io.hotrank.ingest;
 import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.item.CounterStore;
+import io.hotrank.job.Faults;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,9 +36,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 final class EventFolder {
 
   private static final Logger log = LoggerFactory.getLogger(EventFolder.class);
-
-  /** Items per locking read. */
-  private static final int LOCK_CHUNK = 1000;
 
   /** The most gaps the cursor keeps (the oldest beyond it are given up, with a warning). */
   static final int MAX_GAPS = 1000;
@@ -77,8 +75,12 @@ final class EventFolder {
     FoldCursor cursor = eventLog.lockCursor();
     List<long[]> gapRanges = new ArrayList<>();
     cursor.gaps().forEach(g -> gapRanges.add(new long[] {g.from(), g.to()}));
-    List<LoggedEvent> rows = new ArrayList<>(eventLog.readRanges(gapRanges));
+    // The rows past the position first, then those in the gaps: a batch is committed whole, so
+    // when the first read sees a row of it, the second sees its rows in the gaps too. Read the
+    // other way round (each statement sees what is committed when it starts), a batch committed
+    // in between would be applied in two folds, its later rows first.
     List<LoggedEvent> next = eventLog.readAfter(cursor.position(), foldEvents);
+    List<LoggedEvent> rows = new ArrayList<>(eventLog.readRanges(gapRanges));
     rows.addAll(next);
     long readTo = next.isEmpty() ? cursor.position() : next.getLast().seq();
     long now = clock.millis();
@@ -98,6 +100,7 @@ final class EventFolder {
     List<LoggedEvent> effective = new ArrayList<>(rows.size());
     Map<Fold.ItemKey, Interactions> changed = apply(rows, now, effective);
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
+    Faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
     return new Fold(advance.cursor().foldNo(), effective, changed, next.size() >= foldEvents);
   }
@@ -159,12 +162,7 @@ final class EventFolder {
     ids.forEach(
         (biz, set) -> {
           Map<Long, long[]> values = new HashMap<>();
-          List<Long> all = new ArrayList<>(set);
-          for (int from = 0; from < all.size(); from += LOCK_CHUNK) {
-            counters
-                .lockCounters(biz, all.subList(from, Math.min(all.size(), from + LOCK_CHUNK)))
-                .forEach((id, c) -> values.put(id, toArray(c)));
-          }
+          counters.lockCounters(biz, set).forEach((id, c) -> values.put(id, toArray(c)));
           live.put(biz, values);
         });
     return live;

@@ -1,5 +1,6 @@
 package io.hotrank.ingest;
 
+import io.hotrank.job.Faults;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
@@ -83,6 +84,7 @@ final class FoldJobs implements JobSource {
   private Fold foldAndTell() {
     Fold fold = folder.foldOnce();
     if (fold != null) {
+      Faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
       for (FoldListener listener : listeners) {
         try {
           listener.folded(fold);

@@ -45,11 +45,12 @@ class IngestConfiguration {
       EventLog eventLog,
       CounterStore counters,
       JdbcTemplate jdbc,
+      SqlDialect dialect,
       Clock clock,
       PlatformTransactionManager transactions,
       IngestProperties properties) {
     return new EventFolder(
-        eventLog, counters, new UserActionStore(jdbc), clock, transactions, properties);
+        eventLog, counters, new UserActionStore(jdbc, dialect), clock, transactions, properties);
   }
 
   @Bean

@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +42,22 @@ public class CounterStore {
           + " AND (created_at > ? OR item_id > ?)"
           + " ORDER BY created_at, item_id LIMIT ?";
 
+  /** Items per locking read. */
+  private static final int LOCK_CHUNK = 500;
+
   private static final String COUNTER_COLUMNS =
       "like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt";
 
   private final JdbcTemplate jdbc;
+  private final boolean arrays;
+  private final boolean unnest;
+  private final boolean rowValues;
 
-  public CounterStore(JdbcTemplate jdbc) {
+  public CounterStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
+    this.arrays = dialect.supportsArrayParameters();
+    this.unnest = dialect.supportsUnnest();
+    this.rowValues = dialect.indexesRowValueIn();
   }
 
   /** One counter row: what ranking needs of an item, and nothing more. */
@@ -129,21 +140,48 @@ public class CounterStore {
    */
   public Map<Long, Interactions> lockCounters(String biz, Collection<Long> ids) {
     Long[] sorted = ids.stream().distinct().sorted().toArray(Long[]::new);
-    Object[] args = new Object[sorted.length + 2];
-    args[0] = biz;
-    System.arraycopy(sorted, 0, args, 1, sorted.length);
-    args[args.length - 1] = false;
     Map<Long, Interactions> counters = new HashMap<>();
-    jdbc.query(
-        "SELECT item_id, "
-            + COUNTER_COLUMNS
-            + " FROM hr_item_counter WHERE biz = ? AND item_id IN ("
-            + SqlDialect.placeholders(sorted.length)
-            + ") AND deleted = ? ORDER BY item_id FOR UPDATE",
-        rs -> {
-          counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
-        },
-        args);
+    if (arrays) {
+      jdbc.query(
+          "SELECT item_id, "
+              + COUNTER_COLUMNS
+              + " FROM hr_item_counter WHERE biz = ? AND item_id = ANY(?) AND deleted = ?"
+              + " ORDER BY item_id FOR UPDATE",
+          rs -> {
+            counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
+          },
+          biz,
+          sorted,
+          false);
+      return counters;
+    }
+    for (int from = 0; from < sorted.length; from += LOCK_CHUNK) {
+      int to = Math.min(sorted.length, from + LOCK_CHUNK);
+      List<Object> args = new ArrayList<>(2 * (to - from) + 2);
+      String keys;
+      if (rowValues) {
+        keys = "(biz, item_id) IN (" + String.join(", ", Collections.nCopies(to - from, "(?, ?)"));
+        for (int i = from; i < to; i++) {
+          args.add(biz);
+          args.add(sorted[i]);
+        }
+      } else {
+        keys = "biz = ? AND item_id IN (" + SqlDialect.placeholders(to - from);
+        args.add(biz);
+        args.addAll(Arrays.asList(sorted).subList(from, to));
+      }
+      args.add(false);
+      jdbc.query(
+          "SELECT item_id, "
+              + COUNTER_COLUMNS
+              + " FROM hr_item_counter WHERE "
+              + keys
+              + ") AND deleted = ? ORDER BY item_id FOR UPDATE",
+          rs -> {
+            counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
+          },
+          args.toArray());
+    }
     return counters;
   }
 
@@ -223,8 +261,43 @@ public class CounterStore {
     };
   }
 
-  /** Writes absolute counter values: one UPDATE per item, sent as one JDBC batch. */
+  /**
+   * Writes absolute counter values: on PostgreSQL one UPDATE joined to the values as arrays,
+   * elsewhere one UPDATE per item, sent as one JDBC batch.
+   */
   public void writeCounters(String biz, Map<Long, Interactions> counters, Instant now) {
+    if (unnest) {
+      int n = counters.size();
+      Long[][] columns = new Long[7][n];
+      int i = 0;
+      for (Map.Entry<Long, Interactions> e : counters.entrySet()) {
+        Interactions c = e.getValue();
+        columns[0][i] = e.getKey();
+        columns[1][i] = c.like();
+        columns[2][i] = c.view();
+        columns[3][i] = c.comment();
+        columns[4][i] = c.share();
+        columns[5][i] = c.collect();
+        columns[6][i] = c.dislike();
+        i++;
+      }
+      jdbc.update(
+          "UPDATE hr_item_counter c SET like_cnt = v.l, view_cnt = v.v, comment_cnt = v.cm,"
+              + " share_cnt = v.sh, collect_cnt = v.co, dislike_cnt = v.di, updated_at = ?"
+              + " FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],"
+              + " ?::bigint[], ?::bigint[]) AS v(id, l, v, cm, sh, co, di)"
+              + " WHERE c.biz = ? AND c.item_id = v.id",
+          now.toEpochMilli(),
+          columns[0],
+          columns[1],
+          columns[2],
+          columns[3],
+          columns[4],
+          columns[5],
+          columns[6],
+          biz);
+      return;
+    }
     List<Object[]> rows =
         counters.entrySet().stream()
             .map(

@@ -43,6 +43,11 @@ record H2Dialect() implements SqlDialect {
     return false;
   }
 
+  @Override
+  public boolean indexesRowValueIn() {
+    return true;
+  }
+
   /** CHECKPOINT writes the store's committed changes to its file (it needs admin rights). */
   @Override
   public void makeCommitsDurable(JdbcOperations jdbc) {

@@ -51,6 +51,16 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
+  public boolean supportsArrayParameters() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsUnnest() {
+    return true;
+  }
+
+  @Override
   public int insertIgnoringDuplicate(
       JdbcOperations jdbc, String table, String columns, Object... args) {
     return jdbc.update(

@@ -63,6 +63,33 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   }
 
   /**
+   * Whether a set of composite keys is best asked for as row values, {@code (a, b) IN ((?, ?),
+   * ...)}: H2 looks each row value up in the index, but for {@code a = ? AND b IN (...)} it scans
+   * every row of {@code a} and compares each with the whole list.
+   */
+  default boolean indexesRowValueIn() {
+    return false;
+  }
+
+  /**
+   * Whether a {@code Long[]} binds as an array parameter that {@code column = ANY(?)} reads with
+   * index lookups: a set of keys in one parameter and one plan whatever its size, where a list of
+   * placeholders costs a plan per length (and H2 compares each row with the whole list).
+   */
+  default boolean supportsArrayParameters() {
+    return false;
+  }
+
+  /**
+   * Whether arrays can be read as rows, {@code unnest(?::bigint[], ?::bigint[]) AS p(a, b)}, in a
+   * {@code CROSS JOIN LATERAL} or an {@code UPDATE ... FROM}: a set of composite keys probed in an
+   * index, or of rows to update, in one statement.
+   */
+  default boolean supportsUnnest() {
+    return false;
+  }
+
+  /**
    * Makes what this session committed survive the process being killed. Most engines do so at
    * commit (PostgreSQL and InnoDB write their log at commit by default); H2 writes committed
    * changes to its file from a background thread up to a second later, so it is asked to write them

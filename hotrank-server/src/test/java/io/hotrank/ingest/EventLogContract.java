@@ -71,8 +71,8 @@ public abstract class EventLogContract {
   private EventFolder folder() {
     return new EventFolder(
         log(),
-        new CounterStore(jdbc()),
-        new UserActionStore(jdbc()),
+        new CounterStore(jdbc(), dialect()),
+        new UserActionStore(jdbc(), dialect()),
         Clock.systemUTC(),
         transactions(),
         PROPERTIES);
@@ -87,7 +87,7 @@ public abstract class EventLogContract {
 
   private void createItems() {
     ItemStore items = new ItemStore(jdbc(), dialect());
-    CounterStore counters = new CounterStore(jdbc());
+    CounterStore counters = new CounterStore(jdbc(), dialect());
     TransactionTemplate tx = new TransactionTemplate(transactions());
     tx.executeWithoutResult(
         s -> {
@@ -104,7 +104,7 @@ public abstract class EventLogContract {
     tx.executeWithoutResult(
         s -> {
           new ItemStore(jdbc(), dialect()).markDeleted(biz, id, now);
-          new CounterStore(jdbc()).markDeleted(biz, id, now);
+          new CounterStore(jdbc(), dialect()).markDeleted(biz, id, now);
         });
   }
 
@@ -225,7 +225,7 @@ public abstract class EventLogContract {
       pool.shutdownNow();
     }
 
-    CounterStore counters = new CounterStore(jdbc());
+    CounterStore counters = new CounterStore(jdbc(), dialect());
     for (long id = 1; id <= ITEMS; id++) {
       long[] expected = model.counts.getOrDefault(id, new long[6]);
       Interactions actual =

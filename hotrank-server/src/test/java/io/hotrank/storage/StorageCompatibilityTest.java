@@ -121,7 +121,7 @@ abstract class StorageCompatibilityTest {
     jdbc = new JdbcTemplate(dataSource);
     tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     items = new ItemStore(jdbc, dialect);
-    counters = new CounterStore(jdbc);
+    counters = new CounterStore(jdbc, dialect);
     snapshots = new BoardSnapshotStore(jdbc);
   }
 

@@ -1,0 +1,37 @@
+-- POST batches of 100 events: 70% views, 30% likes with a user id, over ITEMS items.
+local items = tonumber(os.getenv("ITEMS") or "10000")
+local bodies = {}
+local n = 0
+math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
+for b = 1, 200 do
+  local parts = {}
+  for i = 1, 100 do
+    local item = math.random(1, items)
+    if math.random() < 0.7 then
+      parts[i] = string.format('{"biz":"article","itemId":%d,"type":"view"}', item)
+    else
+      parts[i] = string.format('{"biz":"article","itemId":%d,"type":"like","userId":%d}', item, math.random(1, 1000000))
+    end
+  end
+  bodies[b] = '{"events":[' .. table.concat(parts, ",") .. ']}'
+end
+-- RATE (batches per second over all connections, 0 = as fast as possible) paces each connection.
+local rate = tonumber(os.getenv("RATE") or "0")
+local connections = tonumber(os.getenv("CONNECTIONS") or "16")
+local pause = rate > 0 and (connections * 1000 / rate) or 0
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  n = n % #bodies + 1
+  return wrk.format(nil, "/api/v1/events", nil, bodies[n])
+end
+-- Pacing: a connection waits what is left of its period after the last answer (wrk's delay()).
+delay = function()
+  return pause
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT requests=%d seconds=%.2f non2xx=%d errors=%d p50_ms=%.1f p99_ms=%.1f\n",
+    summary.requests, summary.duration / 1e6, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end

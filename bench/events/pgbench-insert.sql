@@ -1,0 +1,1 @@
+INSERT INTO raw_event_log (biz, item_id, type, user_id, at_ms) SELECT 'article', 1 + (random() * 9999)::int, CASE WHEN random() < 0.3 THEN 1 ELSE 3 END, (random() * 1000000)::int, (extract(epoch from clock_timestamp()) * 1000)::bigint FROM generate_series(1, 100);

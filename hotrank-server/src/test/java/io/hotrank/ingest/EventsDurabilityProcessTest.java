@@ -1,0 +1,290 @@
+package io.hotrank.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.support.HttpJson;
+import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.RedisProcess;
+import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.TestEngines;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Nothing accepted is lost and nothing is counted twice, with hotrank as its own process: killed
+ * with {@code kill -9} right after a run of 202s (on the embedded default's H2 file and on
+ * PostgreSQL), killed in the middle of a fold and right after one committed, and with its Redis
+ * restarted empty under a steady stream of events. Afterwards the item counters, a leaderboard and
+ * a window board must equal what the 202s promised.
+ */
+class EventsDurabilityProcessTest {
+
+  private static final int ITEMS = 10;
+  private static RedisProcess redis;
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void startRedis() throws Exception {
+    redis = RedisProcess.start();
+  }
+
+  @AfterAll
+  static void stopRedis() throws Exception {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  /** What the 202s promise: per item, the likes and the views accepted. */
+  private static final class Model {
+    final Map<Long, long[]> counts = new HashMap<>();
+
+    void add(List<Map<String, Object>> batch) {
+      for (Map<String, Object> e : batch) {
+        long[] c =
+            counts.computeIfAbsent(((Number) e.get("itemId")).longValue(), id -> new long[2]);
+        c[e.get("type").equals("like") ? 0 : 1]++;
+      }
+    }
+  }
+
+  private static List<String> args(String biz, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--spring.data.redis.url=" + redis.url(),
+                "--hotrank.redis.key-prefix=" + biz + ":",
+                "--hotrank.ingest.fold-interval=100ms",
+                "--hotrank.boards[0].name=" + biz + "-liked",
+                "--hotrank.boards[0].biz=" + biz,
+                "--hotrank.boards[0].type=leaderboard",
+                "--hotrank.boards[0].counter=like",
+                "--hotrank.boards[0].shards=3",
+                "--hotrank.boards[0].size=" + ITEMS,
+                "--hotrank.boards[1].name=" + biz + "-hour",
+                "--hotrank.boards[1].biz=" + biz,
+                "--hotrank.boards[1].type=window",
+                "--hotrank.boards[1].window=1h",
+                "--hotrank.boards[1].weights.like=1",
+                "--hotrank.boards[1].weights.view=1",
+                "--hotrank.boards[1].size=" + ITEMS));
+    args.addAll(List.of(extra));
+    return args;
+  }
+
+  private static ServiceProcess start(String name, List<String> args, String... jvmOptions)
+      throws Exception {
+    Path workDir = Files.createDirectories(dir.resolve(name));
+    return ServiceProcess.start(workDir, List.of(jvmOptions), args.toArray(String[]::new));
+  }
+
+  private static void createItems(HttpJson http, String biz) {
+    for (long id = 1; id <= ITEMS; id++) {
+      Answer created =
+          http.post(
+              "/api/v1/items",
+              HttpJson.json(Map.of("biz", biz, "id", id, "authorId", 1, "title", "item " + id)));
+      assertThat(created.status()).as(created.body()).isIn(201, 409);
+    }
+  }
+
+  private static List<Map<String, Object>> batch(String biz, Random random, int size) {
+    List<Map<String, Object>> events = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("biz", biz);
+      e.put("itemId", 1L + random.nextInt(ITEMS));
+      e.put("type", random.nextInt(3) == 0 ? "like" : "view");
+      events.add(e);
+    }
+    return events;
+  }
+
+  /** Posts batches for {@code millis}; the model gets those answered 202. Returns how many. */
+  private static int stream(HttpJson http, String biz, Model model, long millis, Random random) {
+    int accepted = 0;
+    long end = System.nanoTime() + millis * 1_000_000;
+    while (System.nanoTime() < end) {
+      List<Map<String, Object>> events = batch(biz, random, 100);
+      Answer answer = http.post("/api/v1/events", HttpJson.json(Map.of("events", events)));
+      if (answer.status() == 202) {
+        model.add(events);
+        accepted++;
+      } else {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+      }
+    }
+    return accepted;
+  }
+
+  /** Counters, the leaderboard and the window board, once folded and published, match the model. */
+  private static void assertMatches(HttpJson http, String biz, Model model) {
+    Answer folded = http.admin("/api/v1/admin/events/fold");
+    assertThat(folded.status()).as(folded.body()).isEqualTo(200);
+    for (long id = 1; id <= ITEMS; id++) {
+      long[] expected = model.counts.getOrDefault(id, new long[2]);
+      JsonNode counts = http.get("/api/v1/items/" + biz + "/" + id).json().get("counts");
+      assertThat(new long[] {counts.get("like").asLong(), counts.get("view").asLong()})
+          .as("item %d likes and views", id)
+          .containsExactly(expected);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(http.admin("/api/v1/admin/boards/" + biz + "-liked/recompute").status())
+                  .isEqualTo(200);
+              assertThat(http.admin("/api/v1/admin/boards/" + biz + "-hour/recompute").status())
+                  .isEqualTo(200);
+              Map<Long, Double> liked = scores(http, biz + "-liked");
+              Map<Long, Double> hour = scores(http, biz + "-hour");
+              model.counts.forEach(
+                  (id, c) -> {
+                    assertThat(liked.getOrDefault(id, 0.0)).as("likes of %d", id).isEqualTo(c[0]);
+                    assertThat(hour.get(id)).as("window score of %d", id).isEqualTo(c[0] + c[1]);
+                  });
+            });
+  }
+
+  private static Map<Long, Double> scores(HttpJson http, String board) {
+    Map<Long, Double> scores = new HashMap<>();
+    Answer answer = http.get("/api/v1/boards/" + board + "?limit=" + ITEMS);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    answer
+        .json()
+        .get("items")
+        .forEach(e -> scores.put(e.get("itemId").asLong(), e.get("score").asDouble()));
+    return scores;
+  }
+
+  /** Posts for a while, is killed right after its last 202, and is started again on its data. */
+  private static void killRightAfterAcceptedBatches(String biz, List<String> args)
+      throws Exception {
+    Model model = new Model();
+    Random random = new Random(biz.hashCode());
+    ServiceProcess first = start(biz + "-1", args);
+    try {
+      createItems(first.http(), biz);
+      assertThat(stream(first.http(), biz, model, 3000, random)).isPositive();
+      first.signal("KILL");
+    } finally {
+      first.close();
+    }
+    try (ServiceProcess second = start(biz + "-2", args)) {
+      assertMatches(second.http(), biz, model);
+    }
+  }
+
+  @Test
+  void acceptedBatches_surviveKill9_onTheEmbeddedDefault() throws Exception {
+    TestEngines.exercised("H2");
+    killRightAfterAcceptedBatches(
+        "embedded", args("embedded", "--hotrank.data-dir=" + dir.resolve("embedded-data")));
+  }
+
+  @Test
+  @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_POSTGRES_URL", matches = ".+")
+  void acceptedBatches_surviveKill9_onPostgres() throws Exception {
+    TestEngines.exercised("PostgreSQL");
+    String url = TestEngines.env("HOTRANK_TEST_POSTGRES_URL").orElseThrow();
+    String user = TestEngines.env("HOTRANK_TEST_POSTGRES_USER").orElse("postgres");
+    String password = TestEngines.env("HOTRANK_TEST_POSTGRES_PASSWORD").orElse("");
+    String database = "hotrank_durability_test";
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      c.createStatement().execute("DROP DATABASE IF EXISTS " + database);
+      c.createStatement().execute("CREATE DATABASE " + database);
+    }
+    String own = url.substring(0, url.lastIndexOf('/') + 1) + database;
+    killRightAfterAcceptedBatches(
+        "pg",
+        args(
+            "pg",
+            "--spring.datasource.url=" + own,
+            "--spring.datasource.username=" + user,
+            "--spring.datasource.password=" + password,
+            "--hotrank.data-dir=" + dir.resolve("pg-data")));
+  }
+
+  /**
+   * A folder killed inside a fold's transaction (it rolls back) and one killed after a fold
+   * committed but before Redis heard of it (the next folder replays that fold into Redis).
+   */
+  @Test
+  void aFolderKilledMidFold_orRightAfterACommit_losesAndDoublesNothing() throws Exception {
+    TestEngines.exercised("H2");
+    String biz = "midfold";
+    Path faults = Files.createDirectories(dir.resolve("faults"));
+    List<String> args = args(biz, "--hotrank.data-dir=" + dir.resolve("midfold-data"));
+    Model model = new Model();
+    Random random = new Random(7);
+    for (String point : List.of("before-commit", "after-commit")) {
+      try (ServiceProcess folder =
+          start(biz + "-" + point, args, "-Dhotrank.fault.dir=" + faults)) {
+        createItems(folder.http(), biz);
+        stream(folder.http(), biz, model, 500, random);
+        folder.http().admin("/api/v1/admin/events/fold");
+        Files.writeString(faults.resolve("event-fold." + point), "60000");
+        stream(folder.http(), biz, model, 500, random);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> folder.output().contains("point=" + point));
+        folder.signal("KILL");
+      }
+    }
+    try (ServiceProcess last = start(biz + "-last", args)) {
+      stream(last.http(), biz, model, 500, random);
+      assertMatches(last.http(), biz, model);
+    }
+  }
+
+  /**
+   * Redis restarted empty while events stream in: the boards are rebuilt, nothing counted twice.
+   */
+  @Test
+  void aRedisRestart_underASteadyStream_losesAndDoublesNothing() throws Exception {
+    TestEngines.exercised("H2");
+    String biz = "restart";
+    Model model = new Model();
+    try (ServiceProcess service =
+        start(biz, args(biz, "--hotrank.data-dir=" + dir.resolve("restart-data")))) {
+      HttpJson http = service.http();
+      createItems(http, biz);
+      AtomicBoolean streaming = new AtomicBoolean(true);
+      Thread client =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    Random random = new Random(3);
+                    while (streaming.get()) {
+                      stream(http, biz, model, 200, random);
+                    }
+                  });
+      Thread.sleep(1500);
+      redis.stop();
+      Thread.sleep(1500);
+      redis.startAgain();
+      Thread.sleep(2000);
+      streaming.set(false);
+      client.join(30_000);
+      assertThat(client.isAlive()).isFalse();
+      assertMatches(http, biz, model);
+    }
+  }
+}
