@@ -55,7 +55,8 @@ final class FoldJobs implements JobSource {
   @Override
   public List<JobDefinition> jobs() {
     return List.of(
-        new JobDefinition(new FoldJob(), CronExpression.parse("* * * * * *")),
+        new JobDefinition(
+            new FoldJob(), properties.folding() ? CronExpression.parse("* * * * * *") : null),
         new JobDefinition(new PruneJob(), CronExpression.parse("30 * * * * *")));
   }
 

@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Settings of the event path under {@code hotrank.ingest.*}.
  *
+ * @param folding whether this instance folds the event log on schedule ({@code event-fold}); off,
+ *     it only accepts events, and folds on request ({@code POST /api/v1/admin/events/fold})
  * @param writers how many append transactions run at once; each appends every batch waiting when it
  *     starts (group commit), so a few are enough to keep the database busy
  * @param groupEvents the most events one multi-row INSERT appends
@@ -26,6 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("hotrank.ingest")
 public record IngestProperties(
+    @DefaultValue("true") boolean folding,
     @DefaultValue("4") int writers,
     @DefaultValue("5000") int groupEvents,
     @DefaultValue("100000") int queueEvents,

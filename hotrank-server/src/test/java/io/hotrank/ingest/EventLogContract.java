@@ -53,6 +53,7 @@ public abstract class EventLogContract {
 
   private static final IngestProperties PROPERTIES =
       new IngestProperties(
+          true,
           2,
           5000,
           100_000,
