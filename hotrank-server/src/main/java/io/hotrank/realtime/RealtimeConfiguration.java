@@ -6,15 +6,18 @@ import io.hotrank.board.BoardSink;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.item.CounterStore;
+import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The beans of realtime boards. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RealtimeProperties.class)
 class RealtimeConfiguration {
 
   @Bean
@@ -51,9 +54,19 @@ class RealtimeConfiguration {
       CounterStore counters,
       BoardSink publisher,
       Clock clock,
+      Ticker ticker,
+      RealtimeProperties properties,
       MeterRegistry meters) {
     return new RealtimeJobs(
-        realtime(registry), windows, leaderboards, counters, publisher, clock, meters);
+        realtime(registry),
+        windows,
+        leaderboards,
+        counters,
+        publisher,
+        clock,
+        ticker,
+        properties,
+        meters);
   }
 
   private static List<BoardDefinition> realtime(BoardRegistry registry) {

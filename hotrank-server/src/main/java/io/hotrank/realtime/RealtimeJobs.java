@@ -12,6 +12,7 @@ import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.math.BigDecimal;
@@ -30,16 +31,20 @@ import org.springframework.scheduling.support.CronExpression;
 
 /**
  * The jobs of realtime boards. {@code board-<name>} (on the board's refresh, every second by
- * default) reads the board's top from Redis, drops deleted items, attaches display fields and
- * counters, orders ties by createdAt then id (newest first), and publishes it through the same path
- * as batch boards (local snapshot, Redis, database, ETag, static export), unless it is unchanged.
- * {@code window-<name>} builds a window board's snapshot once per bucket: it fires every second
- * under a per-run lease and builds only when a bucket has ended since the last build.
+ * default, and then every {@code hotrank.realtime.publish-interval} within the second) reads the
+ * board's top from Redis, drops deleted items, attaches display fields and counters, orders ties by
+ * createdAt then id (newest first), and publishes it through the same path as batch boards (local
+ * snapshot, Redis, database, ETag, static export), unless it is unchanged. {@code window-<name>}
+ * builds a window board's snapshot once per bucket: it fires every second under a per-run lease and
+ * builds only when a bucket has ended since the last build.
  */
 final class RealtimeJobs implements JobSource {
 
   private static final Logger log = LoggerFactory.getLogger(RealtimeJobs.class);
   private static final CronExpression EVERY_SECOND = CronExpression.parse("* * * * * *");
+
+  /** A run of a board refreshed every second ends before the next second's. */
+  private static final Duration RUN_FOR = Duration.ofMillis(900);
 
   /** Over-fetch rounds when deleted items leave a page short. */
   private static final int FETCH_ROUNDS = 4;
@@ -50,6 +55,8 @@ final class RealtimeJobs implements JobSource {
   private final CounterStore counters;
   private final BoardSink publisher;
   private final Clock clock;
+  private final Ticker ticker;
+  private final Duration publishInterval;
   private final MeterRegistry meters;
 
   RealtimeJobs(
@@ -59,6 +66,8 @@ final class RealtimeJobs implements JobSource {
       CounterStore counters,
       BoardSink publisher,
       Clock clock,
+      Ticker ticker,
+      RealtimeProperties properties,
       MeterRegistry meters) {
     this.boards = boards;
     this.windows = windows;
@@ -66,6 +75,8 @@ final class RealtimeJobs implements JobSource {
     this.counters = counters;
     this.publisher = publisher;
     this.clock = clock;
+    this.ticker = ticker;
+    this.publishInterval = properties.publishInterval();
     this.meters = meters;
   }
 
@@ -177,8 +188,22 @@ final class RealtimeJobs implements JobSource {
       return board.refreshInterval().compareTo(Duration.ofSeconds(10)) < 0;
     }
 
+    /**
+     * Publishes when the board changed; a board refreshed every second looks again every {@code
+     * publish-interval} until just before the next second's run.
+     */
     @Override
-    public void run(JobContext context) {
+    public void run(JobContext context) throws InterruptedException {
+      long end = ticker.read() + RUN_FOR.toNanos();
+      boolean again = !context.manual() && board.refreshInterval().compareTo(RUN_FOR) <= 0;
+      publishIfChanged(context);
+      while (again && !context.cancelled() && ticker.read() + publishInterval.toNanos() < end) {
+        Thread.sleep(publishInterval);
+        publishIfChanged(context);
+      }
+    }
+
+    private void publishIfChanged(JobContext context) {
       Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
       BoardSnapshot held = publisher.current(board.name());
       if (!hasData(board)) {
