@@ -59,6 +59,7 @@ abstract class ApiTestSupport {
   @DynamicPropertySource
   static void common(DynamicPropertyRegistry registry) {
     registry.add("hotrank.redis.key-prefix", () -> KEY_PREFIX);
+    TestEngines.redisClusterIfNamed(registry);
   }
 
   @LocalServerPort int port;

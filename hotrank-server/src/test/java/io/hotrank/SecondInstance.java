@@ -32,9 +32,15 @@ final class SecondInstance implements AutoCloseable {
     List<String> args = new ArrayList<>();
     for (String key :
         new String[] {
-          "spring.datasource.url", "spring.datasource.username", "spring.datasource.password",
-          "spring.data.redis.url", "spring.data.redis.host", "spring.data.redis.port",
-          "hotrank.redis.key-prefix", "hotrank.data-dir"
+          "spring.datasource.url",
+          "spring.datasource.username",
+          "spring.datasource.password",
+          "spring.data.redis.url",
+          "spring.data.redis.host",
+          "spring.data.redis.port",
+          "spring.data.redis.cluster.nodes",
+          "hotrank.redis.key-prefix",
+          "hotrank.data-dir"
         }) {
       String value = environment.getProperty(key);
       if (value != null) {

@@ -53,6 +53,7 @@ class WindowSnapshotTest {
   @DynamicPropertySource
   static void keyPrefix(DynamicPropertyRegistry registry) {
     registry.add("hotrank.redis.key-prefix", () -> PREFIX);
+    TestEngines.redisClusterIfNamed(registry);
   }
 
   @LocalServerPort int port;

@@ -3,6 +3,7 @@ package io.hotrank.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -84,11 +87,14 @@ class RealtimeBoardsTest {
 
   private static final int ITEMS = 24;
   private static final Map<String, Integer> WEIGHTS = Map.of("like", 2, "view", 1, "comment", 3);
+  private static final String PREFIX = "rt-" + UUID.randomUUID() + ":";
+
+  /** The test's own Redis, which it may flush; none on the test cluster, which it must not. */
   private static final RedisProcess REDIS;
 
   static {
     try {
-      REDIS = RedisProcess.start();
+      REDIS = TestEngines.redisCluster().isPresent() ? null : RedisProcess.start();
       org.springframework.util.FileSystemUtils.deleteRecursively(
           java.nio.file.Path.of("target/test-data/realtime"));
     } catch (java.io.IOException e) {
@@ -98,16 +104,23 @@ class RealtimeBoardsTest {
 
   @DynamicPropertySource
   static void redis(DynamicPropertyRegistry registry) {
-    registry.add("spring.data.redis.url", REDIS::url);
+    registry.add("hotrank.redis.key-prefix", () -> PREFIX);
+    if (REDIS != null) {
+      registry.add("spring.data.redis.url", REDIS::url);
+    }
+    TestEngines.redisClusterIfNamed(registry);
   }
 
   @AfterAll
   static void stopRedis() throws Exception {
-    REDIS.close();
+    if (REDIS != null) {
+      REDIS.close();
+    }
   }
 
   @LocalServerPort int port;
   @Autowired JdbcTemplate jdbc;
+  @Autowired StringRedisTemplate redis;
   HttpJson http;
 
   @BeforeEach
@@ -243,7 +256,7 @@ class RealtimeBoardsTest {
 
   @Test
   @Order(1)
-  void windowBoardsLeaderboardAndCounters_matchTheModel() throws Exception {
+  void windowBoardsLeaderboardAndCounters_matchTheModel() {
     Model model = new Model();
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     // Ties of createdAt: pairs of items share one, so the id decides between them.
@@ -304,9 +317,7 @@ class RealtimeBoardsTest {
     Instant computedAt = Instant.parse(hour.get("computedAt").asString());
     List<Long> expected = model.order(model.windowScores(computedAt, null));
     assertThat(ids(hour))
-        .as(
-            "served %s, model %s, keys %s",
-            hour, model.windowScores(computedAt, null), REDIS.command("KEYS *"))
+        .as("served %s, model %s", hour, model.windowScores(computedAt, null))
         .isEqualTo(expected.subList(0, Math.min(12, expected.size())));
     Map<Long, Double> uniform = model.windowScores(computedAt, null);
     hour.get("items")
@@ -365,8 +376,7 @@ class RealtimeBoardsTest {
     post(events);
     foldAndPublish("trimmed");
     assertThat(ids(board("trimmed"))).containsExactly(1L);
-    String shard = "hr:{lb:trimmed:0}:z";
-    assertThat(redisCommand("ZCARD " + shard)).isEqualTo("2");
+    assertThat(redis.opsForZSet().zCard(PREFIX + "{lb:trimmed:0}:z")).isEqualTo(2);
 
     List<Map<String, Object>> more = new ArrayList<>();
     addLikes(more, 3, 3);
@@ -383,15 +393,6 @@ class RealtimeBoardsTest {
     }
   }
 
-  private static String redisCommand(String command) {
-    try {
-      // The reply as RESP: drop its type byte (+, :, $...).
-      return REDIS.command(command).trim().substring(1);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /**
    * After {@code FLUSHALL}, the folder notices the boards' data is gone: the leaderboard is rebuilt
    * from the database's counters and the window board replays its window from the event log, with
@@ -400,19 +401,21 @@ class RealtimeBoardsTest {
   /** Runs after the model test, on its items and events. */
   @Test
   @Order(2)
-  void afterAFlush_boardsAreRestoredFromTheDatabaseAndTheLog() {
+  void afterAFlush_boardsAreRestoredFromTheDatabaseAndTheLog() throws Exception {
+    assumeTrue(
+        REDIS != null, "FLUSHALL runs on the test's own Redis only, not on the test cluster");
     List<Long> hourBefore = ids(board("hour"));
     List<Long> likedBefore = ids(board("liked"));
     JsonNode scoresBefore = board("hour").get("items");
-    assertThat(redisCommand("FLUSHALL")).isEqualTo("OK");
+    assertThat(REDIS.command("FLUSHALL")).contains("OK");
     // Still served from the local snapshot meanwhile.
     assertThat(ids(board("hour"))).isEqualTo(hourBefore);
     await()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              assertThat(redisCommand("EXISTS hr:{w:hour}:applied")).isEqualTo("1");
-              assertThat(redisCommand("EXISTS hr:{lb:liked:0}:applied")).isEqualTo("1");
+              assertThat(redis.hasKey(PREFIX + "{w:hour}:applied")).isTrue();
+              assertThat(redis.hasKey(PREFIX + "{lb:liked:0}:applied")).isTrue();
             });
     foldAndPublish("hour", "liked");
     assertThat(ids(board("liked"))).isEqualTo(likedBefore);

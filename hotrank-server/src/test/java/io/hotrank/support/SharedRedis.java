@@ -1,9 +1,11 @@
 package io.hotrank.support;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -22,17 +24,25 @@ public final class SharedRedis implements AutoCloseable {
   private final String url;
 
   public SharedRedis() {
+    Optional<String> cluster = TestEngines.redisCluster();
     Optional<String> shared = TestEngines.env("HOTRANK_TEST_REDIS_URL");
     try {
-      own = shared.isPresent() ? null : RedisProcess.start();
+      own = cluster.isPresent() || shared.isPresent() ? null : RedisProcess.start();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    url = own == null ? shared.orElseThrow() : own.url();
-    URI uri = URI.create(url);
-    connections =
-        new LettuceConnectionFactory(
-            new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+    if (cluster.isPresent()) {
+      url = "cluster:" + cluster.get();
+      connections =
+          new LettuceConnectionFactory(
+              new RedisClusterConfiguration(List.of(cluster.get().split(","))));
+    } else {
+      url = own == null ? shared.orElseThrow() : own.url();
+      URI uri = URI.create(url);
+      connections =
+          new LettuceConnectionFactory(
+              new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+    }
     connections.afterPropertiesSet();
     connections.start();
     redis = new StringRedisTemplate(connections);
@@ -43,7 +53,7 @@ public final class SharedRedis implements AutoCloseable {
     return redis;
   }
 
-  /** The Redis URL, for other processes of the test. */
+  /** The Redis URL, for other processes of the test ({@code cluster:<nodes>} on a cluster). */
   public String url() {
     return url;
   }

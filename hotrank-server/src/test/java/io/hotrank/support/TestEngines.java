@@ -13,6 +13,8 @@ import org.junit.platform.launcher.TestPlan;
  * of them actually ran, printed when the test plan ends (registered as a JUnit listener).
  *
  * <ul>
+ *   <li>{@code HOTRANK_TEST_REDIS_CLUSTER}: the nodes of a Redis Cluster on which the Redis tests
+ *       run instead (CI runs them once on a single node and once on a three-master cluster)
  *   <li>{@code HOTRANK_TEST_REDIS_URL}: a Redis to share (keys under a random prefix, never
  *       flushed); unset: each Spring context starts the embedded Redis binary
  *   <li>{@code HOTRANK_TEST_MYSQL_URL} (+ {@code _USER}, {@code _PASSWORD}; default root, empty)
@@ -34,9 +36,28 @@ public final class TestEngines implements TestExecutionListener {
 
   /** How the integration tests reach Redis, for the report. */
   public static String redisDescription() {
-    return env("HOTRANK_TEST_REDIS_URL")
-        .map(url -> "Redis at " + url)
+    return redisCluster()
+        .map(nodes -> "Redis Cluster at " + nodes)
+        .or(() -> env("HOTRANK_TEST_REDIS_URL").map(url -> "Redis at " + url))
         .orElse("embedded Redis binary");
+  }
+
+  /**
+   * The nodes of the Redis Cluster the Redis tests run on instead of a single node, when {@code
+   * HOTRANK_TEST_REDIS_CLUSTER} names them ({@code host:port,host:port,...}).
+   */
+  public static Optional<String> redisCluster() {
+    return env("HOTRANK_TEST_REDIS_CLUSTER");
+  }
+
+  /**
+   * Points a Spring context at the test cluster when one is named; otherwise changes nothing (the
+   * context's {@code spring.data.redis.url}, or the embedded default, applies). Spring Boot prefers
+   * cluster nodes to a URL.
+   */
+  public static void redisClusterIfNamed(
+      org.springframework.test.context.DynamicPropertyRegistry registry) {
+    redisCluster().ifPresent(nodes -> registry.add("spring.data.redis.cluster.nodes", () -> nodes));
   }
 
   @Override
