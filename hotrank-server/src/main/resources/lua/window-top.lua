@@ -9,7 +9,8 @@
 -- ARGV[2]     how many members to return
 -- ARGV[3]     the snapshot's weight
 -- ARGV[4..]   one weight per bucket key
--- Returns     member, score, member, score... best first; or {'moved'} when a build swapped in
+-- Returns     member, score, member, score... best first (at least ARGV[2] members when there are
+--             so many, more when some tie with the last); or {'moved'} when a build swapped in
 --             meanwhile (the caller reads the built key again).
 local built = redis.call('GET', KEYS[2]) or ''
 if built ~= ARGV[1] then
@@ -27,7 +28,14 @@ end
   args[#args + 1] = 'WEIGHTS'
   for _, w in ipairs(weights) do args[#args + 1] = w end
   redis.call('ZUNIONSTORE', unpack(args))
-local top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '(0', 'WITHSCORES', 'LIMIT', 0,
-  tonumber(ARGV[2]))
+local limit = tonumber(ARGV[2])
+local top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '(0', 'WITHSCORES', 'LIMIT', 0, limit)
+if #top == 2 * limit then
+  -- Equal scores are ordered by member name here, not by createdAt and id as the board orders
+  -- them: take every member tied with the last (within float noise), up to four times the limit.
+  local last = tonumber(top[#top])
+  local floor = string.format('%.17g', last - math.abs(last) * 1e-9)
+  top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', floor, 'WITHSCORES', 'LIMIT', 0, 4 * limit)
+end
 redis.call('DEL', KEYS[3])
 return top

@@ -163,6 +163,11 @@ final class EventAppender implements SmartLifecycle {
     } catch (RuntimeException e) {
       log.warn("Appending {} events of {} batches failed: {}", events, group.size(), e.toString());
       group.forEach(p -> p.done().completeExceptionally(e));
+    } catch (Throwable e) {
+      // Never leave a request waiting on a writer that died.
+      log.error("Appending {} events of {} batches failed", events, group.size(), e);
+      group.forEach(p -> p.done().completeExceptionally(e));
+      throw e;
     }
   }
 

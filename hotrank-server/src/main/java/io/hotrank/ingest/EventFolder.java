@@ -37,7 +37,7 @@ final class EventFolder {
 
   private static final Logger log = LoggerFactory.getLogger(EventFolder.class);
 
-  /** The most gaps the cursor keeps (the oldest beyond it are given up, with a warning). */
+  /** The most gaps the cursor keeps: past it, a fold reads fewer rows (see FoldCursor). */
   static final int MAX_GAPS = 1000;
 
   private record StateKey(String biz, String action, long itemId, long userId) {}
@@ -68,7 +68,13 @@ final class EventFolder {
 
   /** Folds the next rows; null when there was nothing to fold and no gap to give up. */
   @Nullable Fold foldOnce() {
-    return tx.execute(status -> foldLocked());
+    Fold fold = tx.execute(status -> foldLocked());
+    if (fold != null) {
+      // Durable before Redis hears of it: on H2, a fold lost by a crash after Redis applied it
+      // would be refolded under the same number, which Redis would take for done.
+      eventLog.makeCommitsDurable();
+    }
+    return fold;
   }
 
   private @Nullable Fold foldLocked() {
@@ -79,13 +85,19 @@ final class EventFolder {
     // when the first read sees a row of it, the second sees its rows in the gaps too. Read the
     // other way round (each statement sees what is committed when it starts), a batch committed
     // in between would be applied in two folds, its later rows first.
-    List<LoggedEvent> next = eventLog.readAfter(cursor.position(), foldEvents);
+    List<LoggedEvent> read = eventLog.readAfter(cursor.position(), foldEvents);
+    List<LoggedEvent> next =
+        read.subList(
+            0,
+            cursor.rowsWithinGaps(read.stream().mapToLong(LoggedEvent::seq).toArray(), MAX_GAPS));
     List<LoggedEvent> rows = new ArrayList<>(eventLog.readRanges(gapRanges));
     rows.addAll(next);
     long readTo = next.isEmpty() ? cursor.position() : next.getLast().seq();
-    long now = clock.millis();
+    // Gaps age by the database's clock: instances' clocks may disagree, and a gap given up early
+    // loses its row.
+    long now = eventLog.databaseMillis();
     long[] seqs = rows.stream().mapToLong(LoggedEvent::seq).toArray();
-    FoldCursor.Advance advance = cursor.advance(seqs, readTo, now, gapTimeoutMillis, MAX_GAPS);
+    FoldCursor.Advance advance = cursor.advance(seqs, readTo, now, gapTimeoutMillis);
     if (rows.isEmpty() && advance.givenUp().isEmpty()) {
       return null;
     }
@@ -102,7 +114,7 @@ final class EventFolder {
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
     Faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
-    return new Fold(advance.cursor().foldNo(), effective, changed, next.size() >= foldEvents);
+    return new Fold(advance.cursor().foldNo(), effective, changed, read.size() >= foldEvents);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.hotrank.event.EventType;
 import io.hotrank.storage.SqlDialect;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -57,6 +58,16 @@ class EventLog {
     dialect.makeCommitsDurable(jdbc);
   }
 
+  /** The database's clock, epoch milliseconds. */
+  long databaseMillis() {
+    return dialect.readNow(jdbc);
+  }
+
+  /** Makes this session's commits durable where the engine does not at commit (H2). */
+  void makeCommitsDurable() {
+    dialect.makeCommitsDurable(jdbc);
+  }
+
   /** Up to {@code limit} rows with a seq above {@code after}, in seq order. */
   List<LoggedEvent> readAfter(long after, int limit) {
     return jdbc.query(
@@ -66,8 +77,19 @@ class EventLog {
         limit);
   }
 
-  /** The rows inside the given inclusive seq ranges, in seq order. */
+  /** Ranges per statement: a fold's gaps are few, a replayed fold's ranges may be thousands. */
+  private static final int RANGES_PER_READ = 500;
+
+  /** The rows inside the given inclusive seq ranges (ascending), in seq order. */
   List<LoggedEvent> readRanges(List<long[]> ranges) {
+    if (ranges.size() > RANGES_PER_READ) {
+      List<LoggedEvent> rows = new ArrayList<>();
+      for (int from = 0; from < ranges.size(); from += RANGES_PER_READ) {
+        rows.addAll(
+            readRanges(ranges.subList(from, Math.min(ranges.size(), from + RANGES_PER_READ))));
+      }
+      return rows;
+    }
     if (ranges.isEmpty()) {
       return List.of();
     }

@@ -30,7 +30,7 @@ record FoldCursor(long position, List<Gap> gaps, long foldNo) {
    *
    * @param cursor the new cursor
    * @param folded the seqs folded, as ascending inclusive ranges {@code [from, to]}
-   * @param givenUp the gaps dropped (timed out, or past the cap), for the log
+   * @param givenUp the gaps dropped (timed out), for the log
    */
   record Advance(FoldCursor cursor, List<long[]> folded, List<Gap> givenUp) {}
 
@@ -46,9 +46,8 @@ record FoldCursor(long position, List<Gap> gaps, long foldNo) {
    * @param readTo the highest seq the read past {@code position} returned
    * @param nowMillis the folder's clock
    * @param gapTimeoutMillis how long a gap is kept
-   * @param maxGaps the most gaps kept (the oldest beyond it are given up)
    */
-  Advance advance(long[] seqs, long readTo, long nowMillis, long gapTimeoutMillis, int maxGaps) {
+  Advance advance(long[] seqs, long readTo, long nowMillis, long gapTimeoutMillis) {
     List<Gap> open = new ArrayList<>();
     int i = 0;
     for (Gap g : gaps) {
@@ -89,16 +88,30 @@ record FoldCursor(long position, List<Gap> gaps, long foldNo) {
           }
           return old;
         });
-    if (open.size() > maxGaps) {
-      List<Gap> byAge =
-          new ArrayList<>(open.stream().sorted(Comparator.comparingLong(Gap::seenMillis)).toList());
-      List<Gap> dropped = byAge.subList(0, open.size() - maxGaps);
-      givenUp.addAll(dropped);
-      open.removeAll(List.copyOf(dropped));
-    }
     open.sort(Comparator.comparingLong(Gap::from));
     FoldCursor next = new FoldCursor(Math.max(position, readTo), open, foldNo + 1);
     return new Advance(next, ranges(seqs), givenUp);
+  }
+
+  /**
+   * How many of {@code next} (the rows read past the position, ascending) a fold may take so that
+   * the cursor keeps at most {@code maxGaps} gaps: the holes between them are new gaps, and a gap
+   * is never dropped for want of room (its row may be committing right now), so a fold reads less
+   * instead. Conservative: the gaps this fold fills are still counted.
+   */
+  int rowsWithinGaps(long[] next, int maxGaps) {
+    int gapCount = gaps.size();
+    long expected = position + 1;
+    for (int i = 0; i < next.length; i++) {
+      if (next[i] > expected) {
+        if (gapCount == maxGaps) {
+          return i;
+        }
+        gapCount++;
+      }
+      expected = next[i] + 1;
+    }
+    return next.length;
   }
 
   /** Ascending seqs as ascending inclusive ranges. */

@@ -61,8 +61,9 @@ final class FoldJobs implements JobSource {
   }
 
   /**
-   * Folds until nothing is waiting (or {@code maxFolds} folds); what the admin endpoint and tests
-   * use to see every accepted event applied now.
+   * Folds until nothing is waiting (or {@code maxFolds} folds), and brings the listeners (Redis) up
+   * to the last fold; what the admin endpoint and tests use to see every accepted event applied
+   * now.
    */
   FoldSummary foldAll(int maxFolds) {
     int folds = 0;
@@ -76,7 +77,20 @@ final class FoldJobs implements JobSource {
       events += fold.events().size();
     }
     FoldCursor cursor = eventLog.cursor();
+    // A fold another thread or instance committed may not have reached Redis yet: bring the
+    // listeners up to the last one, so that the answer means "applied everywhere".
+    catchUpListeners(cursor.foldNo());
     return new FoldSummary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
+  }
+
+  private void catchUpListeners(long lastFoldNo) {
+    for (FoldListener listener : listeners) {
+      try {
+        listener.idle(lastFoldNo);
+      } catch (RuntimeException e) {
+        log.warn("{} failed to catch up to fold {}: {}", listener, lastFoldNo, e.toString());
+      }
+    }
   }
 
   /** What {@link #foldAll} did and where the cursor stands after it. */
@@ -125,15 +139,8 @@ final class FoldJobs implements JobSource {
         }
         Thread.sleep(Duration.ofNanos(interval));
       }
-      if (idle && !context.cancelled() && !listeners.isEmpty()) {
-        long last = eventLog.cursor().foldNo();
-        for (FoldListener listener : listeners) {
-          try {
-            listener.idle(last);
-          } catch (RuntimeException e) {
-            log.warn("{} failed to catch up to fold {}: {}", listener, last, e.toString());
-          }
-        }
+      if (idle && !context.cancelled()) {
+        catchUpListeners(eventLog.cursor().foldNo());
       }
     }
   }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     it only accepts events, and folds on request ({@code POST /api/v1/admin/events/fold})
  * @param writers how many append transactions run at once; each appends every batch waiting when it
  *     starts (group commit), so a few are enough to keep the database busy
- * @param groupEvents the most events one multi-row INSERT appends
+ * @param groupEvents the most events one multi-row INSERT appends (1000 to 6000)
  * @param queueEvents the most accepted-but-unwritten events held in memory; a batch that would pass
  *     it is refused with 503 and Retry-After
  * @param queueDelay a batch is refused with 503 and Retry-After when the oldest waiting batch has
@@ -51,9 +51,18 @@ public record IngestProperties(
     positive("gap-timeout", gapTimeout);
     positive("retention", retention);
     positive("item-cache-ttl", itemCacheTtl);
-    if (groupEvents < 1000) {
+    if (groupEvents < 1000 || groupEvents > 6000) {
+      // Five parameters per event; PostgreSQL binds at most 32,767 per statement.
       throw new IllegalArgumentException(
-          "hotrank.ingest.group-events=" + groupEvents + " must be at least 1000 (one batch)");
+          "hotrank.ingest.group-events="
+              + groupEvents
+              + " must be between 1000 (one batch) and 6000 (PostgreSQL's parameter limit)");
+    }
+    if (gapTimeout.toSeconds() < 30) {
+      // A seq's row commits within the statement timeout of its append; a gap given up before
+      // that may lose a row that was answered 202.
+      throw new IllegalArgumentException(
+          "hotrank.ingest.gap-timeout=" + gapTimeout + " must be at least 30s");
     }
   }
 

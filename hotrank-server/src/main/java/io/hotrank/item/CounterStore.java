@@ -42,8 +42,8 @@ public class CounterStore {
           + " AND (created_at > ? OR item_id > ?)"
           + " ORDER BY created_at, item_id LIMIT ?";
 
-  /** Items per locking read. */
-  private static final int LOCK_CHUNK = 500;
+  /** Items per IN list. */
+  private static final int KEYS_PER_STATEMENT = 500;
 
   private static final String COUNTER_COLUMNS =
       "like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt";
@@ -155,8 +155,8 @@ public class CounterStore {
           false);
       return counters;
     }
-    for (int from = 0; from < sorted.length; from += LOCK_CHUNK) {
-      int to = Math.min(sorted.length, from + LOCK_CHUNK);
+    for (int from = 0; from < sorted.length; from += KEYS_PER_STATEMENT) {
+      int to = Math.min(sorted.length, from + KEYS_PER_STATEMENT);
       List<Object> args = new ArrayList<>(2 * (to - from) + 2);
       String keys;
       if (rowValues) {
@@ -195,6 +195,14 @@ public class CounterStore {
    */
   public Map<Long, Card> cards(String biz, Collection<Long> ids) {
     Map<Long, Card> cards = new HashMap<>();
+    if (ids.size() > KEYS_PER_STATEMENT) {
+      List<Long> all = List.copyOf(ids);
+      for (int from = 0; from < all.size(); from += KEYS_PER_STATEMENT) {
+        cards.putAll(
+            cards(biz, all.subList(from, Math.min(all.size(), from + KEYS_PER_STATEMENT))));
+      }
+      return cards;
+    }
     if (ids.isEmpty()) {
       return cards;
     }

@@ -9,6 +9,7 @@ import io.lettuce.core.api.async.RedisSortedSetAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +119,8 @@ final class LeaderboardStore {
               new Scored(
                   Long.parseLong(new String(v.getValue(), StandardCharsets.UTF_8)), v.getScore()));
         }
+        // Redis orders ties by member name ("9" after "10"); the merge needs runs in its order.
+        run.sort(BEST_FIRST);
         runs.add(run);
       } catch (TimeoutException e) {
         throw new QueryTimeoutException("leaderboard shards did not answer in " + READ_TIMEOUT, e);
@@ -129,6 +132,13 @@ final class LeaderboardStore {
       }
     }
     return runs;
+  }
+
+  /** Removes deleted items from their shards (they are never folded again). */
+  void remove(BoardDefinition board, Collection<Long> itemIds) {
+    for (Long id : itemIds) {
+      redis.opsForZSet().remove(keys.shard(board, shardOf(board, id)), Long.toString(id));
+    }
   }
 
   /** The last fold applied to each shard; null entries where a shard holds none. */

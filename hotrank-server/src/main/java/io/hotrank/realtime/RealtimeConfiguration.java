@@ -3,12 +3,15 @@ package io.hotrank.realtime;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSink;
+import io.hotrank.board.BoardType;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.IngestProperties;
 import io.hotrank.item.CounterStore;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -42,7 +45,9 @@ class RealtimeConfiguration {
       LeaderboardStore leaderboards,
       FoldHistory history,
       CounterStore counters,
-      Clock clock) {
+      Clock clock,
+      IngestProperties ingest) {
+    checkRetention(realtime(registry), ingest.retention());
     return new RealtimeFolds(realtime(registry), windows, leaderboards, history, counters, clock);
   }
 
@@ -71,5 +76,26 @@ class RealtimeConfiguration {
 
   private static List<BoardDefinition> realtime(BoardRegistry registry) {
     return registry.all().stream().filter(BoardDefinition::realtime).toList();
+  }
+
+  /**
+   * A window board whose Redis data is lost is replayed from the event log: the log must keep its
+   * whole window (plus a bucket, plus the 5 minutes an event may lie ahead).
+   */
+  static void checkRetention(List<BoardDefinition> boards, Duration retention) {
+    for (BoardDefinition board : boards) {
+      if (board.type() == BoardType.WINDOW
+          && board.window().plus(board.bucket()).plusMinutes(5).compareTo(retention) > 0) {
+        throw new IllegalStateException(
+            "Window board '"
+                + board.name()
+                + "' spans "
+                + board.window()
+                + " but hotrank.ingest.retention="
+                + retention
+                + " keeps less of the event log than the window, a bucket and 5 minutes: it"
+                + " could not be rebuilt after Redis loses its data; raise the retention");
+      }
+    }
   }
 }

@@ -9,6 +9,7 @@ import io.hotrank.ingest.FoldListener;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.CounterStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +39,9 @@ final class RealtimeFolds implements FoldListener {
 
   /** Folds replayed per call at most, so that catching up never stalls the folder for long. */
   static final int MAX_REPLAY = 200;
+
+  /** How long a replay's mark outlives its last step (an instance that died mid-replay). */
+  private static final Duration REPLAY_MARK = Duration.ofSeconds(30);
 
   /** Events may carry a time up to this far ahead (the API's tolerance). */
   private static final long FUTURE_MILLIS = 5 * 60_000;
@@ -120,7 +124,8 @@ final class RealtimeFolds implements FoldListener {
   boolean catchUpWindow(BoardDefinition board, long upTo, long lastFoldNo) {
     long now = clock.millis();
     Long applied = windowStore.applied(board);
-    if (applied != null && applied > lastFoldNo) {
+    // Read after the board's: another instance may have folded and applied since lastFoldNo.
+    if (applied != null && applied > lastFoldNo && applied > history.lastFoldNo()) {
       log.warn(
           "Window board '{}' holds fold {} but the event log's last is {}: resetting it",
           board.name(),
@@ -132,6 +137,7 @@ final class RealtimeFolds implements FoldListener {
     if (applied != null && applied >= upTo) {
       return true;
     }
+    boolean replaying = applied == null || windowStore.isReplaying(board);
     long from;
     if (applied == null) {
       long since = now - board.window().toMillis() - board.bucket().toMillis() - FUTURE_MILLIS;
@@ -143,6 +149,10 @@ final class RealtimeFolds implements FoldListener {
           upTo);
     } else {
       from = applied + 1;
+    }
+    if (replaying) {
+      // Not published from a part of its window until the replay is through.
+      windowStore.replaying(board, true, REPLAY_MARK);
     }
     Long previous = applied;
     for (long f = from; f <= upTo; f++) {
@@ -159,6 +169,10 @@ final class RealtimeFolds implements FoldListener {
         return false; // another instance is replaying it too; the next call goes on
       }
       previous = f;
+    }
+    if (replaying) {
+      windowStore.replaying(board, false, REPLAY_MARK);
+      log.info("Window board '{}' replayed up to fold {}", board.name(), upTo);
     }
     return true;
   }

@@ -118,10 +118,13 @@ final class RealtimeJobs implements JobSource {
     return entries.size() > board.size() ? entries.subList(0, board.size()) : entries;
   }
 
-  /** Whether Redis holds the board's data (it has applied a fold), rather than nothing. */
+  /**
+   * Whether Redis holds the board's data (it has applied a fold, and is not replaying its window
+   * from the log), rather than nothing or a part.
+   */
   private boolean hasData(BoardDefinition board) {
     return board.type() == BoardType.WINDOW
-        ? windows.applied(board) != null
+        ? windows.applied(board) != null && !windows.isReplaying(board)
         : !leaderboards.applied(board).contains(null);
   }
 
@@ -129,6 +132,15 @@ final class RealtimeJobs implements JobSource {
   private List<BoardEntry> cards(BoardDefinition board, List<Scored> top) {
     Map<Long, CounterStore.Card> cards =
         counters.cards(board.biz(), top.stream().map(Scored::itemId).toList());
+    if (board.type() == BoardType.LEADERBOARD) {
+      // A deleted item keeps its last value in its shard, since no fold changes it again: it
+      // would hold a place in the shard's top that a live item should have.
+      List<Long> gone =
+          top.stream().map(Scored::itemId).filter(id -> !cards.containsKey(id)).toList();
+      if (!gone.isEmpty()) {
+        leaderboards.remove(board, gone);
+      }
+    }
     record Ranked(Scored scored, CounterStore.Card card) {}
     List<Ranked> live = new ArrayList<>();
     for (Scored s : top) {

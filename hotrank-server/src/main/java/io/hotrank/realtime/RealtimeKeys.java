@@ -14,6 +14,7 @@ import io.hotrank.board.BoardDefinition;
  *   <li>{@code <prefix>{w:<board>}:snap} the merged completed buckets, trimmed
  *   <li>{@code <prefix>{w:<board>}:built} the last bucket the snapshot covers
  *   <li>{@code <prefix>{w:<board>}:applied} the last fold applied
+ *   <li>{@code <prefix>{w:<board>}:replaying} set while the window is replayed from the log
  *   <li>{@code <prefix>{lb:<board>:<shard>}:z} a leaderboard shard: item id to counter value
  *   <li>{@code <prefix>{lb:<board>:<shard>}:applied} the last fold applied to the shard
  * </ul>
@@ -30,6 +31,10 @@ record RealtimeKeys(String prefix) {
 
   String built(BoardDefinition board) {
     return window(board) + ":built";
+  }
+
+  String replaying(BoardDefinition board) {
+    return window(board) + ":replaying";
   }
 
   String windowApplied(BoardDefinition board) {

@@ -3,6 +3,7 @@ package io.hotrank.realtime;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.cache.LuaScripts;
 import io.hotrank.ingest.LoggedEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ final class WindowStore {
   private static final RedisScript<String> APPLY =
       LuaScripts.load("window-apply.lua", String.class);
   private static final RedisScript<Long> BUILD = LuaScripts.load("window-build.lua", Long.class);
+  private static final RedisScript<Long> RESET = LuaScripts.load("window-reset.lua", Long.class);
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> TOP = LuaScripts.load("window-top.lua", List.class);
@@ -191,17 +193,35 @@ final class WindowStore {
     return text == null ? null : Long.valueOf(text);
   }
 
-  /** Forgets everything of the board (its data belongs to another event log). */
+  /** Empties the board, in one script: its data belongs to another log, or is replayed anew. */
   void reset(BoardDefinition board, long nowMillis) {
     long current = bucketOf(board, nowMillis);
     List<String> all = new ArrayList<>();
     all.add(keys.windowApplied(board));
     all.add(keys.snapshot(board));
     all.add(keys.built(board));
-    for (long bucket = current - board.buckets() - 1; bucket <= current + 2; bucket++) {
+    all.add(keys.replaying(board));
+    long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
+    for (long bucket = current - board.buckets() - 2; bucket <= newest; bucket++) {
       all.add(keys.bucket(board, bucket));
     }
-    // One key at a time: they share a slot, but a multi-key DEL is refused by some proxies.
-    all.forEach(redis::delete);
+    redis.execute(RESET, all);
+  }
+
+  /**
+   * Marks the board as being replayed for {@code ttl} (renewed by each step of the replay), or
+   * clears the mark: while it is set, the board is not published from a partial window.
+   */
+  void replaying(BoardDefinition board, boolean on, Duration ttl) {
+    if (on) {
+      redis.opsForValue().set(keys.replaying(board), "1", ttl);
+    } else {
+      redis.delete(keys.replaying(board));
+    }
+  }
+
+  /** Whether the board is being replayed. */
+  boolean isReplaying(BoardDefinition board) {
+    return Boolean.TRUE.equals(redis.hasKey(keys.replaying(board)));
   }
 }

@@ -15,7 +15,7 @@ class FoldCursorTest {
 
   @Test
   void contiguousRows_moveThePosition_withoutGaps() {
-    FoldCursor.Advance a = START.advance(new long[] {1, 2, 3}, 3, 100, 1000, 10);
+    FoldCursor.Advance a = START.advance(new long[] {1, 2, 3}, 3, 100, 1000);
     assertThat(a.cursor()).isEqualTo(new FoldCursor(3, List.of(), 1));
     assertThat(a.folded()).containsExactly(new long[] {1, 3});
     assertThat(a.givenUp()).isEmpty();
@@ -23,9 +23,9 @@ class FoldCursorTest {
 
   @Test
   void missingSeqs_becomeGaps_andAreFilledLater() {
-    FoldCursor.Advance first = START.advance(new long[] {1, 4, 7}, 7, 100, 1000, 10);
+    FoldCursor.Advance first = START.advance(new long[] {1, 4, 7}, 7, 100, 1000);
     assertThat(first.cursor().gaps()).containsExactly(new Gap(2, 3, 100), new Gap(5, 6, 100));
-    FoldCursor.Advance second = first.cursor().advance(new long[] {3, 5, 8}, 8, 200, 1000, 10);
+    FoldCursor.Advance second = first.cursor().advance(new long[] {3, 5, 8}, 8, 200, 1000);
     assertThat(second.cursor().position()).isEqualTo(8);
     assertThat(second.cursor().gaps()).containsExactly(new Gap(2, 2, 100), new Gap(6, 6, 100));
     assertThat(second.folded())
@@ -33,22 +33,23 @@ class FoldCursorTest {
   }
 
   @Test
-  void oldGaps_areGivenUp_andTheCapDropsTheOldest() {
-    FoldCursor.Advance first = START.advance(new long[] {2}, 2, 100, 1000, 10);
-    FoldCursor.Advance timedOut = first.cursor().advance(new long[] {}, 2, 1101, 1000, 10);
+  void oldGaps_areGivenUp_butNeverForWantOfRoom() {
+    FoldCursor.Advance first = START.advance(new long[] {2}, 2, 100, 1000);
+    FoldCursor.Advance timedOut = first.cursor().advance(new long[] {}, 2, 1101, 1000);
     assertThat(timedOut.cursor().gaps()).isEmpty();
     assertThat(timedOut.givenUp()).containsExactly(new Gap(1, 1, 100));
 
-    FoldCursor.Advance older = START.advance(new long[] {2}, 2, 100, 1000, 1);
-    FoldCursor.Advance capped = older.cursor().advance(new long[] {4}, 4, 200, 1000, 1);
-    assertThat(capped.cursor().gaps()).containsExactly(new Gap(3, 3, 200));
-    assertThat(capped.givenUp()).containsExactly(new Gap(1, 1, 100));
+    // Never dropped for want of room: a fold takes fewer rows instead.
+    FoldCursor withGap = START.advance(new long[] {2}, 2, 100, 1000).cursor();
+    assertThat(withGap.rowsWithinGaps(new long[] {3, 5, 6, 8}, 2)).isEqualTo(3);
+    assertThat(withGap.rowsWithinGaps(new long[] {3, 4}, 1)).isEqualTo(2);
+    assertThat(withGap.rowsWithinGaps(new long[] {4}, 1)).isZero();
   }
 
   @Test
   void aReadEndingInMissingSeqs_recordsThemUpToTheLastSeqRead() {
     // readTo is the last seq the read returned; rows above it are simply not read yet.
-    FoldCursor.Advance a = START.advance(new long[] {1}, 1, 100, 1000, 10);
+    FoldCursor.Advance a = START.advance(new long[] {1}, 1, 100, 1000);
     assertThat(a.cursor().gaps()).isEmpty();
     assertThat(a.cursor().position()).isEqualTo(1);
   }
@@ -98,11 +99,15 @@ class FoldCursorTest {
         }
         List<Long> after = new ArrayList<>(visible.tailSet(cursor.position(), false));
         after = after.subList(0, Math.min(after.size(), 1 + random.nextInt(5)));
+        // A cap of three gaps: the fold takes fewer rows rather than drop a gap.
+        after =
+            after.subList(
+                0, cursor.rowsWithinGaps(after.stream().mapToLong(Long::longValue).toArray(), 3));
         read.addAll(after);
         long readTo = after.isEmpty() ? cursor.position() : after.getLast();
         FoldCursor.Advance a =
             cursor.advance(
-                read.stream().mapToLong(Long::longValue).toArray(), readTo, now++, 1_000_000, 1000);
+                read.stream().mapToLong(Long::longValue).toArray(), readTo, now++, 1_000_000);
         folded.addAll(read);
         cursor = a.cursor();
         assertThat(a.givenUp()).isEmpty();
