@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -80,9 +81,16 @@ public class BoardSnapshotStore {
           payload,
           fence);
       return Saved.STORED;
-    } catch (DuplicateKeyException raced) {
-      // Another publisher inserted the board's first row meanwhile; keep whichever is allowed.
-      return updateIfAllowed(snapshot, fence, payload, computedAt) ? Saved.STORED : Saved.NOT_NEWER;
+    } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
+      // Another publisher inserted the board's first row meanwhile (InnoDB may report a race of
+      // three such inserts as a deadlock of one of them): keep whichever is allowed.
+      if (updateIfAllowed(snapshot, fence, payload, computedAt)) {
+        return Saved.STORED;
+      }
+      List<Long> winner =
+          jdbc.queryForList(
+              "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.board());
+      return !winner.isEmpty() && winner.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
   }
 
