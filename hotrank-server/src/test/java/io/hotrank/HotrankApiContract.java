@@ -389,9 +389,10 @@ abstract class HotrankApiContract extends ApiTestSupport {
    */
   @Test
   void otherInstances_fallBackToRedis_thenToTheDatabaseSnapshot() {
-    // On the three-master test cluster the second instance answered its first read from its
-    // local layer where Redis was expected (all three engines, in CI); not yet understood, so the
-    // test runs on a single Redis only until it is.
+    // On a cluster, Lettuce opens a connection to each node when it first needs it, and the board
+    // sync takes every connection that opens for a reconnect and checks all boards, which loads
+    // this one from Redis before the read does: the read answers "local", not "redis". The
+    // fallback itself holds; the header this test checks does not, so it runs on a single Redis.
     assumeTrue(TestEngines.redisCluster().isEmpty(), "a single-node Redis");
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board = ?", "fallback");
     redis.delete(redis.keys(KEY_PREFIX + "{b:fallback}*"));
