@@ -55,6 +55,7 @@ final class EventAppender implements SmartLifecycle {
   private final Object lock = new Object();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
   private int queued;
+  private int writing;
   private boolean running;
   private final List<Thread> threads = new ArrayList<>();
 
@@ -70,6 +71,7 @@ final class EventAppender implements SmartLifecycle {
     this.refused = meters.counter("hotrank.ingest.events", "outcome", "refused");
     this.groups = meters.counter("hotrank.ingest.appends");
     meters.gauge("hotrank.ingest.queued.events", this, a -> a.queuedEvents());
+    meters.gauge("hotrank.ingest.writing.events", this, a -> a.writingEvents());
   }
 
   /**
@@ -125,6 +127,13 @@ final class EventAppender implements SmartLifecycle {
     }
   }
 
+  /** Events taken by a writer whose append has not ended yet. */
+  int writingEvents() {
+    synchronized (lock) {
+      return writing;
+    }
+  }
+
   private void write() {
     while (true) {
       List<Pending> group = new ArrayList<>();
@@ -148,8 +157,15 @@ final class EventAppender implements SmartLifecycle {
           events += p.events().size();
         }
         queued -= events;
+        writing += events;
       }
-      appendGroup(group, events);
+      try {
+        appendGroup(group, events);
+      } finally {
+        synchronized (lock) {
+          writing -= events;
+        }
+      }
     }
   }
 

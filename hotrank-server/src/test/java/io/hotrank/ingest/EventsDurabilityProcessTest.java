@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,6 +164,11 @@ class EventsDurabilityProcessTest {
             });
   }
 
+  private static void awaitMoreAccepted(AtomicInteger accepted, int more) {
+    int from = accepted.get();
+    await().atMost(Duration.ofSeconds(30)).until(() -> accepted.get() >= from + more);
+  }
+
   private static Map<Long, Double> scores(HttpJson http, String board) {
     Map<Long, Double> scores = new HashMap<>();
     Answer answer = http.get("/api/v1/boards/" + board + "?limit=" + ITEMS);
@@ -267,20 +273,22 @@ class EventsDurabilityProcessTest {
       HttpJson http = service.http();
       createItems(http, biz);
       AtomicBoolean streaming = new AtomicBoolean(true);
+      AtomicInteger accepted = new AtomicInteger();
       Thread client =
           Thread.ofPlatform()
               .start(
                   () -> {
                     Random random = new Random(3);
                     while (streaming.get()) {
-                      stream(http, biz, model, 200, random);
+                      accepted.addAndGet(stream(http, biz, model, 200, random));
                     }
                   });
-      Thread.sleep(1500);
+      // Each phase lasts until the stream has had a few more batches accepted.
+      awaitMoreAccepted(accepted, 5);
       redis.stop();
-      Thread.sleep(1500);
+      awaitMoreAccepted(accepted, 5);
       redis.startAgain();
-      Thread.sleep(2000);
+      awaitMoreAccepted(accepted, 10);
       streaming.set(false);
       client.join(30_000);
       assertThat(client.isAlive()).isFalse();

@@ -1,11 +1,13 @@
 package io.hotrank.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.TestEngines;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,7 @@ class IngestOverloadHttpTest {
 
   @LocalServerPort int port;
   @Autowired DataSource dataSource;
+  @Autowired EventAppender appender;
 
   @Test
   void aStalledLog_refusesTheNextBatchAtOnce_andAppliesNoneOfThem() throws Exception {
@@ -65,14 +68,19 @@ class IngestOverloadHttpTest {
     try (Connection a = dataSource.getConnection();
         Connection b = dataSource.getConnection()) {
       assertThat(a.isValid(1) && b.isValid(1)).isTrue();
-      // The one writer takes the first batch and waits for a connection (1 s); the second queues.
       CompletableFuture<Answer> writing =
           CompletableFuture.supplyAsync(() -> http.post("/api/v1/events", like));
-      Thread.sleep(100);
+      // The one writer has taken the first batch and waits for a connection (1 s).
+      await().atMost(Duration.ofSeconds(5)).until(() -> appender.writingEvents() == 1);
       CompletableFuture<Answer> queued =
           CompletableFuture.supplyAsync(() -> http.post("/api/v1/events", like));
-      Thread.sleep(400);
-      // The second has waited 400 ms, more than the queue delay: the third is refused at once.
+      // The second batch waits in the queue behind the stalled writer; once it has waited past
+      // the queue delay (100 ms), the third is refused at once.
+      await().atMost(Duration.ofSeconds(5)).until(() -> appender.queuedEvents() == 1);
+      await()
+          .pollDelay(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> appender.queuedEvents() == 1);
       third = http.post("/api/v1/events", like);
       first = writing.get(10, TimeUnit.SECONDS);
       second = queued.get(10, TimeUnit.SECONDS);
