@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import java.sql.Connection;
 import java.util.UUID;
@@ -25,7 +26,7 @@ import org.springframework.test.context.TestPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hotrank.data-dir=target/test-data/pool",
+      "hotrank.data-dir=" + TestData.DIR + "pool",
       // Flyway needs two connections at startup; the test takes both.
       "spring.datasource.hikari.maximum-pool-size=2",
       "spring.datasource.hikari.connection-timeout=250",
@@ -36,6 +37,11 @@ import org.springframework.test.context.TestPropertySource;
 @ActiveProfiles("test")
 @TestPropertySource(properties = "spring.data.redis.url=${HOTRANK_TEST_REDIS_URL:}")
 class StorageFailureHttpTest {
+
+  static {
+    // Before the context starts: an earlier run's event log would be replayed into this run.
+    TestData.empty("pool");
+  }
 
   @DynamicPropertySource
   static void keyPrefix(DynamicPropertyRegistry registry) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import java.sql.Connection;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import org.springframework.test.context.TestPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hotrank.data-dir=target/test-data/overload",
+      "hotrank.data-dir=" + TestData.DIR + "overload",
       "spring.datasource.hikari.maximum-pool-size=2",
       "spring.datasource.hikari.connection-timeout=1000",
       "hotrank.board.scheduling=false",
@@ -41,6 +42,11 @@ import org.springframework.test.context.TestPropertySource;
 @ActiveProfiles("test")
 @TestPropertySource(properties = "spring.data.redis.url=${HOTRANK_TEST_REDIS_URL:}")
 class IngestOverloadHttpTest {
+
+  static {
+    // Before the context starts: an earlier run's event log would be replayed into this run.
+    TestData.empty("overload");
+  }
 
   @DynamicPropertySource
   static void keyPrefix(DynamicPropertyRegistry registry) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
+import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +51,7 @@ import tools.jackson.databind.JsonNode;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @TestPropertySource(
     properties = {
-      "hotrank.data-dir=target/test-data/realtime",
+      "hotrank.data-dir=" + TestData.DIR + "realtime",
       "hotrank.boards[0].name=hour",
       "hotrank.boards[0].biz=rt",
       "hotrank.boards[0].type=window",
@@ -85,6 +86,11 @@ import tools.jackson.databind.JsonNode;
     })
 class RealtimeBoardsTest {
 
+  static {
+    // Before the context starts: an earlier run's event log would be replayed into this run.
+    TestData.empty("realtime");
+  }
+
   private static final int ITEMS = 24;
   private static final Map<String, Integer> WEIGHTS = Map.of("like", 2, "view", 1, "comment", 3);
   private static final String PREFIX = "rt-" + UUID.randomUUID() + ":";
@@ -95,8 +101,6 @@ class RealtimeBoardsTest {
   static {
     try {
       REDIS = TestEngines.redisCluster().isPresent() ? null : RedisProcess.start();
-      org.springframework.util.FileSystemUtils.deleteRecursively(
-          java.nio.file.Path.of("target/test-data/realtime"));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
