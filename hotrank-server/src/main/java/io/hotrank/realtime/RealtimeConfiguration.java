@@ -39,6 +39,11 @@ class RealtimeConfiguration {
   }
 
   @Bean
+  AppliedFolds appliedFolds() {
+    return new AppliedFolds();
+  }
+
+  @Bean
   RealtimeFolds realtimeFolds(
       BoardRegistry registry,
       WindowStore windows,
@@ -46,9 +51,11 @@ class RealtimeConfiguration {
       FoldHistory history,
       CounterStore counters,
       Clock clock,
-      IngestProperties ingest) {
+      IngestProperties ingest,
+      AppliedFolds appliedFolds) {
     checkRetention(realtime(registry), ingest.retention());
-    return new RealtimeFolds(realtime(registry), windows, leaderboards, history, counters, clock);
+    return new RealtimeFolds(
+        realtime(registry), windows, leaderboards, history, counters, clock, appliedFolds);
   }
 
   @Bean
@@ -61,7 +68,8 @@ class RealtimeConfiguration {
       Clock clock,
       Ticker ticker,
       RealtimeProperties properties,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      AppliedFolds appliedFolds) {
     return new RealtimeJobs(
         realtime(registry),
         windows,
@@ -71,7 +79,8 @@ class RealtimeConfiguration {
         clock,
         ticker,
         properties,
-        meters);
+        meters,
+        appliedFolds);
   }
 
   private static List<BoardDefinition> realtime(BoardRegistry registry) {

@@ -53,6 +53,7 @@ final class RealtimeFolds implements FoldListener {
   private final FoldHistory history;
   private final CounterStore counters;
   private final Clock clock;
+  private final AppliedFolds appliedFolds;
 
   RealtimeFolds(
       List<BoardDefinition> boards,
@@ -60,7 +61,8 @@ final class RealtimeFolds implements FoldListener {
       LeaderboardStore leaderboardStore,
       FoldHistory history,
       CounterStore counters,
-      Clock clock) {
+      Clock clock,
+      AppliedFolds appliedFolds) {
     this.windows = boards.stream().filter(b -> b.type() == BoardType.WINDOW).toList();
     this.leaderboards = boards.stream().filter(b -> b.type() == BoardType.LEADERBOARD).toList();
     this.windowStore = windowStore;
@@ -68,6 +70,7 @@ final class RealtimeFolds implements FoldListener {
     this.history = history;
     this.counters = counters;
     this.clock = clock;
+    this.appliedFolds = appliedFolds;
   }
 
   /** How many members a shard or a window snapshot keeps: the board's size plus as many again. */
@@ -83,6 +86,7 @@ final class RealtimeFolds implements FoldListener {
     for (BoardDefinition board : leaderboards) {
       guarded(board, () -> applyLeaderboard(board, fold));
     }
+    appliedFolds.applied();
   }
 
   @Override

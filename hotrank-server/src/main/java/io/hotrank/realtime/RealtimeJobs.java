@@ -58,6 +58,7 @@ final class RealtimeJobs implements JobSource {
   private final Ticker ticker;
   private final Duration publishInterval;
   private final MeterRegistry meters;
+  private final AppliedFolds appliedFolds;
 
   RealtimeJobs(
       List<BoardDefinition> boards,
@@ -68,7 +69,8 @@ final class RealtimeJobs implements JobSource {
       Clock clock,
       Ticker ticker,
       RealtimeProperties properties,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      AppliedFolds appliedFolds) {
     this.boards = boards;
     this.windows = windows;
     this.leaderboards = leaderboards;
@@ -78,6 +80,7 @@ final class RealtimeJobs implements JobSource {
     this.ticker = ticker;
     this.publishInterval = properties.publishInterval();
     this.meters = meters;
+    this.appliedFolds = appliedFolds;
   }
 
   /** The name of a window board's snapshot job. */
@@ -201,17 +204,24 @@ final class RealtimeJobs implements JobSource {
     }
 
     /**
-     * Publishes when the board changed; a board refreshed every second looks again every {@code
-     * publish-interval} until just before the next second's run.
+     * Publishes when the board changed; a board refreshed every second looks again until just
+     * before the next second's run: as soon as this instance applies a fold, and otherwise every
+     * {@code publish-interval} (folds applied by another instance, buckets moving on).
      */
     @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
       boolean again = !context.manual() && board.refreshInterval().compareTo(RUN_FOR) <= 0;
+      long seen = appliedFolds.count();
       publishIfChanged(context);
-      while (again && !context.cancelled() && ticker.read() + publishInterval.toNanos() < end) {
-        Thread.sleep(publishInterval);
-        publishIfChanged(context);
+      while (again && !context.cancelled() && ticker.read() < end) {
+        long left = end - ticker.read();
+        seen =
+            appliedFolds.awaitAfter(
+                seen, Duration.ofNanos(Math.min(left, publishInterval.toNanos())));
+        if (ticker.read() < end) {
+          publishIfChanged(context);
+        }
       }
     }
 
