@@ -2,11 +2,9 @@ package io.hotrank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
-import io.hotrank.support.TestEngines;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -389,11 +387,6 @@ abstract class HotrankApiContract extends ApiTestSupport {
    */
   @Test
   void otherInstances_fallBackToRedis_thenToTheDatabaseSnapshot() {
-    // On a cluster, Lettuce opens a connection to each node when it first needs it, and the board
-    // sync takes every connection that opens for a reconnect and checks all boards, which loads
-    // this one from Redis before the read does: the read answers "local", not "redis". The
-    // fallback itself holds; the header this test checks does not, so it runs on a single Redis.
-    assumeTrue(TestEngines.redisCluster().isEmpty(), "a single-node Redis");
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board = ?", "fallback");
     redis.delete(redis.keys(KEY_PREFIX + "{b:fallback}*"));
     createItem("news", 1L, "shared", 1, NOW.minusSeconds(60));

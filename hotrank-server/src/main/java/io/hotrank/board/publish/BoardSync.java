@@ -6,10 +6,14 @@ import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisUnavailableException;
+import io.lettuce.core.event.Event;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.resource.ClientResources;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,8 +43,10 @@ import reactor.core.Disposable;
  *   <li>Periodic check, every {@code hotrank.board.check-interval}: Pub/Sub drops messages while a
  *       subscriber is disconnected, so each board's versions in Redis and in the database are
  *       compared with the local one.
- *   <li>Reconnect: when the Redis client (re)connects, the read breaker may probe at once and the
- *       check runs at once. A notice, too, proves Redis answers again.
+ *   <li>Reconnect: when the Redis client reconnects after losing a connection, or connects while
+ *       reads are failing, the read breaker may probe at once and the check runs at once. A notice,
+ *       too, proves Redis answers again. A first connection is no reconnect: on a cluster Lettuce
+ *       opens one per node when it first needs it, and nothing was missed through it.
  * </ul>
  *
  * Fetches run on background threads (one for notices, one for checks, so a slow database never
@@ -72,6 +78,17 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private @Nullable ExecutorService noticeFetcher;
 
   private @Nullable Disposable reconnects;
+
+  /**
+   * When the client last tried to reconnect to each server address. A connection that opens to an
+   * address within {@link #RECONNECT_WINDOW} of such an attempt is taken for a reconnect; one that
+   * opens without (the first to a cluster node, or one of the short-lived connections Lettuce uses
+   * to discover a cluster's topology) is not.
+   */
+  private final Map<SocketAddress, Long> reconnecting = new ConcurrentHashMap<>();
+
+  private static final Duration RECONNECT_WINDOW = Duration.ofMinutes(1);
+
   private volatile boolean running;
 
   BoardSync(
@@ -129,20 +146,37 @@ class BoardSync implements MessageListener, SmartLifecycle {
           resources
               .eventBus()
               .get()
-              .filter(ConnectionActivatedEvent.class::isInstance)
               .subscribe(
-                  event ->
+                  event -> {
+                    if (reconnected(event)) {
                       worker.execute(
                           () -> {
                             guard.redisSeemsBack();
                             checkAll();
-                          }));
+                          });
+                    }
+                  });
     }
     running = true;
     log.info(
         "Board sync: Pub/Sub notices on '{}', version check every {}",
         redis.channel(),
         checkInterval);
+  }
+
+  /** Whether a connection event is a connection to Redis coming back (see the class comment). */
+  private boolean reconnected(Event event) {
+    long now = System.nanoTime();
+    if (event instanceof ReconnectAttemptEvent attempt) {
+      reconnecting.put(attempt.remoteAddress(), now);
+      return false;
+    }
+    if (!(event instanceof ConnectionActivatedEvent opened)) {
+      return false;
+    }
+    Long attempted = reconnecting.get(opened.remoteAddress());
+    return (attempted != null && now - attempted < RECONNECT_WINDOW.toNanos())
+        || !guard.state().equals("CLOSED");
   }
 
   @Override
