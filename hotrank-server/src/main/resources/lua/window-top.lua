@@ -23,11 +23,11 @@ for k = 4, #KEYS do
   weights[#weights + 1] = ARGV[k]
 end
 -- One table: a call expands only its last unpack().
-  local args = {KEYS[3], #sources}
-  for _, key in ipairs(sources) do args[#args + 1] = key end
-  args[#args + 1] = 'WEIGHTS'
-  for _, w in ipairs(weights) do args[#args + 1] = w end
-  redis.call('ZUNIONSTORE', unpack(args))
+local args = {KEYS[3], #sources}
+for _, key in ipairs(sources) do args[#args + 1] = key end
+args[#args + 1] = 'WEIGHTS'
+for _, w in ipairs(weights) do args[#args + 1] = w end
+redis.call('ZUNIONSTORE', unpack(args))
 local limit = tonumber(ARGV[2])
 local top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '(0', 'WITHSCORES', 'LIMIT', 0, limit)
 if #top == 2 * limit then

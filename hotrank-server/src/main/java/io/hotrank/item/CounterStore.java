@@ -206,13 +206,7 @@ public class CounterStore {
     if (ids.isEmpty()) {
       return cards;
     }
-    Object[] args = new Object[ids.size() + 2];
-    args[0] = biz;
-    args[1] = false;
-    int i = 2;
-    for (Long id : ids) {
-      args[i++] = id;
-    }
+    Object[] args = SqlDialect.withIds(ids, biz, false);
     jdbc.query(
         "SELECT c.item_id, i.title, i.author_id, c.created_at, "
             + COUNTER_COLUMNS

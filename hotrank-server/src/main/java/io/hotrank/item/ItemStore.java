@@ -95,13 +95,7 @@ public class ItemStore {
     if (ids.isEmpty()) {
       return found;
     }
-    Object[] args = new Object[ids.size() + 2];
-    args[0] = biz;
-    args[1] = false;
-    int i = 2;
-    for (Long id : ids) {
-      args[i++] = id;
-    }
+    Object[] args = SqlDialect.withIds(ids, biz, false);
     jdbc.query(
         "SELECT id, title, author_id FROM hr_item WHERE biz = ? AND deleted = ? AND id IN ("
             + SqlDialect.placeholders(ids.size())
@@ -156,12 +150,7 @@ public class ItemStore {
    * from the result.
    */
   public Map<Long, Boolean> deletedFlags(String biz, Collection<Long> ids) {
-    Object[] args = new Object[ids.size() + 1];
-    args[0] = biz;
-    int i = 1;
-    for (Long id : ids) {
-      args[i++] = id;
-    }
+    Object[] args = SqlDialect.withIds(ids, biz);
     Map<Long, Boolean> flags = new HashMap<>();
     jdbc.query(
         "SELECT id, deleted FROM hr_item WHERE biz = ? AND id IN ("

@@ -189,6 +189,19 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
     return String.join(", ", java.util.Collections.nCopies(arity, "?"));
   }
 
+  /**
+   * The arguments of a statement that ends in {@code IN (placeholders(ids.size()))}: {@code
+   * leading}, then the ids in iteration order.
+   */
+  static Object[] withIds(java.util.Collection<Long> ids, Object... leading) {
+    Object[] args = java.util.Arrays.copyOf(leading, leading.length + ids.size());
+    int i = leading.length;
+    for (Long id : ids) {
+      args[i++] = id;
+    }
+    return args;
+  }
+
   /** The value a sequence row hands out next, minus one: what the last taker took. */
   static long lastTaken(JdbcOperations jdbc, String table, String keyColumn, String key) {
     Long next =
