@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,13 +50,13 @@ public class CounterStore {
   private final JdbcTemplate jdbc;
   private final boolean arrays;
   private final boolean unnest;
-  private final boolean rowValues;
+  private final SqlDialect dialect;
 
   public CounterStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
     this.arrays = dialect.supportsArrayParameters();
     this.unnest = dialect.supportsUnnest();
-    this.rowValues = dialect.indexesRowValueIn();
+    this.dialect = dialect;
   }
 
   /** One counter row: what ranking needs of an item, and nothing more. */
@@ -157,26 +156,16 @@ public class CounterStore {
     }
     for (int from = 0; from < sorted.length; from += KEYS_PER_STATEMENT) {
       int to = Math.min(sorted.length, from + KEYS_PER_STATEMENT);
-      List<Object> args = new ArrayList<>(2 * (to - from) + 2);
-      String keys;
-      if (rowValues) {
-        keys = "(biz, item_id) IN (" + String.join(", ", Collections.nCopies(to - from, "(?, ?)"));
-        for (int i = from; i < to; i++) {
-          args.add(biz);
-          args.add(sorted[i]);
-        }
-      } else {
-        keys = "biz = ? AND item_id IN (" + SqlDialect.placeholders(to - from);
-        args.add(biz);
-        args.addAll(Arrays.asList(sorted).subList(from, to));
-      }
+      List<Object> args = new ArrayList<>(2 * (to - from) + 1);
+      String keys =
+          dialect.bizIdsIn("biz", "item_id", biz, Arrays.asList(sorted).subList(from, to), args);
       args.add(false);
       jdbc.query(
           "SELECT item_id, "
               + COUNTER_COLUMNS
               + " FROM hr_item_counter WHERE "
               + keys
-              + ") AND deleted = ? ORDER BY item_id FOR UPDATE",
+              + " AND deleted = ? ORDER BY item_id FOR UPDATE",
           rs -> {
             counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
           },
@@ -206,14 +195,16 @@ public class CounterStore {
     if (ids.isEmpty()) {
       return cards;
     }
-    Object[] args = SqlDialect.withIds(ids, biz, false);
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("c.biz", "c.item_id", biz, ids, args);
+    args.add(false);
     jdbc.query(
         "SELECT c.item_id, i.title, i.author_id, c.created_at, "
             + COUNTER_COLUMNS
             + " FROM hr_item_counter c JOIN hr_item i ON i.biz = c.biz AND i.id = c.item_id"
-            + " WHERE c.biz = ? AND c.deleted = ? AND c.item_id IN ("
-            + SqlDialect.placeholders(ids.size())
-            + ")",
+            + " WHERE "
+            + keys
+            + " AND c.deleted = ?",
         rs -> {
           long id = rs.getLong("item_id");
           cards.put(
@@ -225,7 +216,7 @@ public class CounterStore {
                   rs.getLong("created_at"),
                   Columns.of(rs).counts(rs)));
         },
-        args);
+        args.toArray());
     return cards;
   }
 

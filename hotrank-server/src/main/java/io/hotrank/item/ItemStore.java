@@ -4,6 +4,7 @@ import io.hotrank.storage.SqlDialect;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -95,16 +96,16 @@ public class ItemStore {
     if (ids.isEmpty()) {
       return found;
     }
-    Object[] args = SqlDialect.withIds(ids, biz, false);
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
+    args.add(false);
     jdbc.query(
-        "SELECT id, title, author_id FROM hr_item WHERE biz = ? AND deleted = ? AND id IN ("
-            + SqlDialect.placeholders(ids.size())
-            + ")",
+        "SELECT id, title, author_id FROM hr_item WHERE " + keys + " AND deleted = ?",
         rs -> {
           long id = rs.getLong("id");
           found.put(id, new Heading(id, rs.getString("title"), rs.getLong("author_id")));
         },
-        args);
+        args.toArray());
     return found;
   }
 
@@ -150,16 +151,15 @@ public class ItemStore {
    * from the result.
    */
   public Map<Long, Boolean> deletedFlags(String biz, Collection<Long> ids) {
-    Object[] args = SqlDialect.withIds(ids, biz);
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
     Map<Long, Boolean> flags = new HashMap<>();
     jdbc.query(
-        "SELECT id, deleted FROM hr_item WHERE biz = ? AND id IN ("
-            + SqlDialect.placeholders(ids.size())
-            + ")",
+        "SELECT id, deleted FROM hr_item WHERE " + keys,
         rs -> {
           flags.put(rs.getLong("id"), rs.getBoolean("deleted"));
         },
-        args);
+        args.toArray());
     return flags;
   }
 

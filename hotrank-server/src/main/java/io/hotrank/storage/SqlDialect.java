@@ -1,5 +1,8 @@
 package io.hotrank.storage;
 
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import org.springframework.jdbc.core.JdbcOperations;
 
 /**
@@ -186,20 +189,40 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
 
   /** {@code ?, ?, ...}: {@code arity} placeholders. */
   static String placeholders(int arity) {
-    return String.join(", ", java.util.Collections.nCopies(arity, "?"));
+    return String.join(", ", Collections.nCopies(arity, "?"));
   }
 
   /**
-   * The arguments of a statement that ends in {@code IN (placeholders(ids.size()))}: {@code
-   * leading}, then the ids in iteration order.
+   * A condition on some ids of one biz, {@code biz = ? AND id IN (...)}, written as this engine
+   * answers it from the (biz, id) key: as row values where {@link #indexesRowValueIn()}, with one
+   * array where {@link #supportsArrayParameters()}, else with a placeholder per id. Appends its
+   * arguments to {@code args}.
+   *
+   * @param bizColumn the biz column, qualified as the statement needs
+   * @param idColumn the id column, qualified as the statement needs
    */
-  static Object[] withIds(java.util.Collection<Long> ids, Object... leading) {
-    Object[] args = java.util.Arrays.copyOf(leading, leading.length + ids.size());
-    int i = leading.length;
-    for (Long id : ids) {
-      args[i++] = id;
+  default String bizIdsIn(
+      String bizColumn, String idColumn, String biz, Collection<Long> ids, List<Object> args) {
+    if (indexesRowValueIn()) {
+      for (Long id : ids) {
+        args.add(biz);
+        args.add(id);
+      }
+      return "("
+          + bizColumn
+          + ", "
+          + idColumn
+          + ") IN ("
+          + String.join(", ", Collections.nCopies(ids.size(), "(?, ?)"))
+          + ")";
     }
-    return args;
+    args.add(biz);
+    if (supportsArrayParameters()) {
+      args.add(ids.toArray(Long[]::new));
+      return bizColumn + " = ? AND " + idColumn + " = ANY(?)";
+    }
+    args.addAll(ids);
+    return bizColumn + " = ? AND " + idColumn + " IN (" + placeholders(ids.size()) + ")";
   }
 
   /** The value a sequence row hands out next, minus one: what the last taker took. */
