@@ -1,4 +1,6 @@
-"""Creates items 1..N of biz 'article' (and item 1 of biz 'probe') through the API, 16 at a time."""
+"""Creates items 1..N of biz 'article' (and item 1 of biz 'probe') through the API, 16 at a time.
+Exits non-zero when any creation is answered other than 201 or 409: a run with items missing would
+measure 404s."""
 import http.client, json, sys, threading
 
 port, n, threads = int(sys.argv[1]), int(sys.argv[2]), 16
@@ -10,13 +12,19 @@ def create(conn, biz, i):
     r = conn.getresponse()
     r.read()
     if r.status not in (201, 409):
-        raise SystemExit("%s %d: HTTP %d" % (biz, i, r.status))
+        raise RuntimeError("%s %d: HTTP %d" % (biz, i, r.status))
+
+
+failures = []
 
 
 def work(k):
     conn = http.client.HTTPConnection("127.0.0.1", port)
-    for i in range(k + 1, n + 1, threads):
-        create(conn, "article", i)
+    try:
+        for i in range(k + 1, n + 1, threads):
+            create(conn, "article", i)
+    except Exception as e:  # an exception ends only its thread: tell the main one
+        failures.append(e)
 
 
 create(http.client.HTTPConnection("127.0.0.1", port), "probe", 1)
@@ -25,3 +33,5 @@ for w in workers:
     w.start()
 for w in workers:
     w.join()
+if failures:
+    sys.exit("seeding failed: %s" % failures[0])

@@ -66,44 +66,56 @@ record H2Dialect() implements SqlDialect {
 
   @Override
   public long takeNextInSequence(JdbcOperations jdbc, String table, String keyColumn, String key) {
-    // The loser of a concurrent first MERGE gets a unique violation, which H2 survives; the row
-    // exists then, so the second attempt updates it.
+    mergeCreatingRow(
+        () ->
+            jdbc.update(
+                "MERGE INTO "
+                    + table
+                    + " t USING (VALUES (CAST(? AS VARCHAR(64)))) s(name) ON t."
+                    + keyColumn
+                    + " = s.name WHEN MATCHED THEN UPDATE SET next_id = t.next_id + 1"
+                    + " WHEN NOT MATCHED THEN INSERT ("
+                    + keyColumn
+                    + ", next_id) VALUES (s.name, 2)",
+                key));
+    return SqlDialect.lastTaken(jdbc, table, keyColumn, key);
+  }
+
+  @Override
+  public void raiseSequence(
+      JdbcOperations jdbc, String table, String keyColumn, String key, long atLeast) {
+    mergeCreatingRow(
+        () ->
+            jdbc.update(
+                "MERGE INTO "
+                    + table
+                    + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, floor)"
+                    + " ON t."
+                    + keyColumn
+                    + " = s.name WHEN MATCHED THEN UPDATE SET next_id = GREATEST(t.next_id, s.floor)"
+                    + " WHEN NOT MATCHED THEN INSERT ("
+                    + keyColumn
+                    + ", next_id) VALUES (s.name, s.floor)",
+                key,
+                atLeast));
+  }
+
+  /**
+   * Runs a MERGE that inserts its row when missing. H2's MERGE is not atomic against a concurrent
+   * one: when two find no row, the loser's insert fails with a unique violation, which H2 survives
+   * (the transaction goes on); the row exists then, so the second attempt updates it.
+   */
+  private static void mergeCreatingRow(Runnable merge) {
     for (int attempt = 1; ; attempt++) {
       try {
-        jdbc.update(
-            "MERGE INTO "
-                + table
-                + " t USING (VALUES (CAST(? AS VARCHAR(64)))) s(name) ON t."
-                + keyColumn
-                + " = s.name WHEN MATCHED THEN UPDATE SET next_id = t.next_id + 1"
-                + " WHEN NOT MATCHED THEN INSERT ("
-                + keyColumn
-                + ", next_id) VALUES (s.name, 2)",
-            key);
-        return SqlDialect.lastTaken(jdbc, table, keyColumn, key);
+        merge.run();
+        return;
       } catch (DuplicateKeyException raced) {
         if (attempt == 3) {
           throw raced;
         }
       }
     }
-  }
-
-  @Override
-  public void raiseSequence(
-      JdbcOperations jdbc, String table, String keyColumn, String key, long atLeast) {
-    jdbc.update(
-        "MERGE INTO "
-            + table
-            + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, floor)"
-            + " ON t."
-            + keyColumn
-            + " = s.name WHEN MATCHED THEN UPDATE SET next_id = GREATEST(t.next_id, s.floor)"
-            + " WHEN NOT MATCHED THEN INSERT ("
-            + keyColumn
-            + ", next_id) VALUES (s.name, s.floor)",
-        key,
-        atLeast);
   }
 
   @Override

@@ -262,6 +262,27 @@ abstract class StorageCompatibilityTest {
     assertThat(afterLowerRaise).isEqualTo(1002L);
   }
 
+  /**
+   * Items created with their own ids on a new biz at the same moment all raise its sequence, and
+   * all but one find no row yet: the losers of that race must still succeed (the embedded default
+   * once answered one of them with a 500, and a load test's seeding lost items).
+   */
+  @Test
+  void idSequence_concurrentFirstRaises_ofANewBiz_allSucceed() throws Exception {
+    int threads = 8;
+    for (int round = 0; round < 20; round++) {
+      String biz = "raise" + round;
+      runConcurrently(
+          threads,
+          thread -> {
+            tx.executeWithoutResult(s -> items.reserveId(biz, 100 + thread));
+            return null;
+          });
+      Long next = tx.execute(s -> items.nextId(biz));
+      assertThat(next).isEqualTo(100L + threads);
+    }
+  }
+
   @Test
   void itemInsert_ofATakenId_isItemExists_andLeavesTheTransactionUsable() {
     Instant t = Instant.parse("2026-06-01T00:00:00Z");
