@@ -184,6 +184,14 @@ final class RealtimeJobs implements JobSource {
     return new BigDecimal(score).round(new MathContext(9)).doubleValue();
   }
 
+  /**
+   * Whether a run of a board refreshed this often looks for changes again until just before the
+   * next run: when it runs every second (the default) or more often.
+   */
+  static boolean looksAgainWithinRun(Duration refreshInterval) {
+    return refreshInterval.compareTo(Duration.ofSeconds(1)) <= 0;
+  }
+
   /** Publishes a realtime board's read snapshot. */
   private final class PublishJob implements Job {
 
@@ -211,7 +219,7 @@ final class RealtimeJobs implements JobSource {
     @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
-      boolean again = !context.manual() && board.refreshInterval().compareTo(RUN_FOR) <= 0;
+      boolean again = !context.manual() && looksAgainWithinRun(board.refreshInterval());
       long seen = appliedFolds.count();
       publishIfChanged(context);
       while (again && !context.cancelled() && ticker.read() < end) {
