@@ -124,6 +124,11 @@ final class FoldJobs implements JobSource {
     }
 
     @Override
+    public boolean lingers() {
+      return true;
+    }
+
+    @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
       long interval = properties.foldInterval().toNanos();

@@ -151,6 +151,9 @@ public class ItemStore {
    * from the result.
    */
   public Map<Long, Boolean> deletedFlags(String biz, Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
     List<Object> args = new ArrayList<>();
     String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
     Map<Long, Boolean> flags = new HashMap<>();

@@ -24,4 +24,13 @@ public interface Job {
   default boolean frequent() {
     return false;
   }
+
+  /**
+   * Whether a run stays busy for most of the time until the next one (a job that loops within its
+   * slot, such as the event folder): the scheduler gives each such job a thread of its own, so that
+   * it never holds up the others' runs.
+   */
+  default boolean lingers() {
+    return false;
+  }
 }

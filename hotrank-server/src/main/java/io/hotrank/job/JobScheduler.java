@@ -188,9 +188,13 @@ public class JobScheduler implements SmartLifecycle {
     if (triggered == 0) {
       return;
     }
+    long lingering =
+        jobs.values().stream().filter(e -> e.firedHere() && e.definition().job().lingers()).count();
+    // Up to four threads for the jobs that run and return, plus one per job that loops.
+    int threads = (int) (Math.min(4, triggered - lingering) + lingering);
     ScheduledThreadPoolExecutor pool =
         new ScheduledThreadPoolExecutor(
-            (int) Math.min(4, triggered), Thread.ofPlatform().name("job-", 0).factory());
+            Math.max(1, threads), Thread.ofPlatform().name("job-", 0).factory());
     pool.setRemoveOnCancelPolicy(true);
     executor = pool;
     // Measured on a thread of their own: a store that hangs delays neither start nor any fire.

@@ -31,12 +31,13 @@ import org.springframework.scheduling.support.CronExpression;
 
 /**
  * The jobs of realtime boards. {@code board-<name>} (on the board's refresh, every second by
- * default, and then every {@code hotrank.realtime.publish-interval} within the second) reads the
- * board's top from Redis, drops deleted items, attaches display fields and counters, orders ties by
- * createdAt then id (newest first), and publishes it through the same path as batch boards (local
- * snapshot, Redis, database, ETag, static export), unless it is unchanged. {@code window-<name>}
- * builds a window board's snapshot once per bucket: it fires every second under a per-run lease and
- * builds only when a bucket has ended since the last build.
+ * default, and then within the second after each fold this instance applies and every {@code
+ * hotrank.realtime.publish-interval}) reads the board's top from Redis, drops deleted items,
+ * attaches display fields and counters, orders ties by createdAt then id (newest first), and
+ * publishes it through the same path as batch boards (local snapshot, Redis, database, ETag, static
+ * export), unless it is unchanged. {@code window-<name>} builds a window board's snapshot once per
+ * bucket: it fires every second under a per-run lease and builds only when a bucket has ended since
+ * the last build.
  */
 final class RealtimeJobs implements JobSource {
 
@@ -45,6 +46,9 @@ final class RealtimeJobs implements JobSource {
 
   /** A run of a board refreshed every second ends before the next second's. */
   private static final Duration RUN_FOR = Duration.ofMillis(900);
+
+  /** The least time between two looks at a board within a run. */
+  private static final Duration MIN_GAP = Duration.ofMillis(50);
 
   /** Over-fetch rounds when deleted items leave a page short. */
   private static final int FETCH_ROUNDS = 4;
@@ -211,23 +215,37 @@ final class RealtimeJobs implements JobSource {
       return board.refreshInterval().compareTo(Duration.ofSeconds(10)) < 0;
     }
 
+    @Override
+    public boolean lingers() {
+      return looksAgainWithinRun(board.refreshInterval());
+    }
+
     /**
      * Publishes when the board changed; a board refreshed every second looks again until just
-     * before the next second's run: as soon as this instance applies a fold, and otherwise every
-     * {@code publish-interval} (folds applied by another instance, buckets moving on).
+     * before the next second's run: as soon as this instance applies a fold (at most every {@link
+     * #MIN_GAP}), and otherwise every {@code publish-interval} (folds applied by another instance,
+     * buckets moving on).
      */
     @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
       boolean again = !context.manual() && looksAgainWithinRun(board.refreshInterval());
       long seen = appliedFolds.count();
+      long looked = ticker.read();
       publishIfChanged(context);
       while (again && !context.cancelled() && ticker.read() < end) {
         long left = end - ticker.read();
         seen =
             appliedFolds.awaitAfter(
                 seen, Duration.ofNanos(Math.min(left, publishInterval.toNanos())));
-        if (ticker.read() < end) {
+        // Folds back to back (a backlog) would otherwise have the board read and published after
+        // each one.
+        long sinceLook = ticker.read() - looked;
+        if (sinceLook < MIN_GAP.toNanos()) {
+          Thread.sleep(Duration.ofNanos(MIN_GAP.toNanos() - sinceLook));
+        }
+        if (ticker.read() < end && !context.cancelled()) {
+          looked = ticker.read();
           publishIfChanged(context);
         }
       }

@@ -81,9 +81,10 @@ class BoardSync implements MessageListener, SmartLifecycle {
 
   /**
    * When the client last tried to reconnect to each server address. A connection that opens to an
-   * address within {@link #RECONNECT_WINDOW} of such an attempt is taken for a reconnect; one that
-   * opens without (the first to a cluster node, or one of the short-lived connections Lettuce uses
-   * to discover a cluster's topology) is not.
+   * address within {@link #RECONNECT_WINDOW} of such an attempt is taken for a reconnect (each of
+   * the connections coming back checks once; a check more costs little, one missed a notice); one
+   * that opens without (the first to a cluster node, or one of the short-lived connections Lettuce
+   * uses to discover a cluster's topology) is not.
    */
   private final Map<SocketAddress, Long> reconnecting = new ConcurrentHashMap<>();
 
@@ -148,12 +149,17 @@ class BoardSync implements MessageListener, SmartLifecycle {
               .get()
               .subscribe(
                   event -> {
-                    if (reconnected(event)) {
-                      worker.execute(
-                          () -> {
-                            guard.redisSeemsBack();
-                            checkAll();
-                          });
+                    // A consumer that throws ends the subscription for good.
+                    try {
+                      if (reconnected(event)) {
+                        worker.execute(
+                            () -> {
+                              guard.redisSeemsBack();
+                              checkAll();
+                            });
+                      }
+                    } catch (RuntimeException e) {
+                      log.debug("Connection event {} not handled: {}", event, e.toString());
                     }
                   });
     }
