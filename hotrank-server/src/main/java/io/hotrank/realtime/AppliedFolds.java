@@ -1,5 +1,6 @@
 package io.hotrank.realtime;
 
+import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -10,7 +11,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class AppliedFolds {
 
+  private final Ticker ticker;
   private long count;
+
+  AppliedFolds(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   /** How many folds this instance has applied. */
   synchronized long count() {
@@ -28,9 +34,9 @@ final class AppliedFolds {
    * @return the count now
    */
   synchronized long awaitAfter(long seen, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = ticker.read() + timeout.toNanos();
     while (count == seen) {
-      long left = deadline - System.nanoTime();
+      long left = deadline - ticker.read();
       if (left <= 0) {
         break;
       }

@@ -39,8 +39,8 @@ class RealtimeConfiguration {
   }
 
   @Bean
-  AppliedFolds appliedFolds() {
-    return new AppliedFolds();
+  AppliedFolds appliedFolds(Ticker ticker) {
+    return new AppliedFolds(ticker);
   }
 
   @Bean

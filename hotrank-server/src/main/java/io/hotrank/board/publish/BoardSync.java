@@ -6,6 +6,7 @@ import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisUnavailableException;
+import io.hotrank.time.Ticker;
 import io.lettuce.core.event.Event;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ReconnectAttemptEvent;
@@ -66,6 +67,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final ObjectProvider<ClientResources> clientResources;
   private final RedisConnectionFactory connections;
   private final boolean noticesEnabled;
+  private final Ticker ticker;
 
   /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
   private @Nullable RedisMessageListenerContainer notices;
@@ -101,7 +103,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
       RedisReadGuard guard,
       ObjectProvider<ClientResources> clientResources,
       RedisConnectionFactory connections,
-      BoardProperties properties) {
+      BoardProperties properties,
+      Ticker ticker) {
     this.registry = registry;
     this.local = local;
     this.sources = sources;
@@ -112,6 +115,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
     this.connections = connections;
     this.noticesEnabled = properties.notices();
     this.checkInterval = properties.checkInterval();
+    this.ticker = ticker;
   }
 
   @Override
@@ -172,7 +176,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
 
   /** Whether a connection event is a connection to Redis coming back (see the class comment). */
   private boolean reconnected(Event event) {
-    long now = System.nanoTime();
+    long now = ticker.read();
     if (event instanceof ReconnectAttemptEvent attempt) {
       reconnecting.put(attempt.remoteAddress(), now);
       return false;
