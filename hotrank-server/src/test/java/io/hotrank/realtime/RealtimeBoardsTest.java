@@ -400,9 +400,9 @@ class RealtimeBoardsTest {
   /**
    * After {@code FLUSHALL}, the folder notices the boards' data is gone: the leaderboard is rebuilt
    * from the database's counters and the window board replays its window from the event log, with
-   * no new event needed; until then the last published board is still served.
+   * no new event needed; until then the last published board is still served. Runs after the model
+   * test, on its items and events.
    */
-  /** Runs after the model test, on its items and events. */
   @Test
   @Order(2)
   void afterAFlush_boardsAreRestoredFromTheDatabaseAndTheLog() throws Exception {
