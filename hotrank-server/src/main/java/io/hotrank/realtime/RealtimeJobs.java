@@ -232,7 +232,7 @@ final class RealtimeJobs implements JobSource {
       boolean again = !context.manual() && looksAgainWithinRun(board.refreshInterval());
       long seen = appliedFolds.count();
       long looked = ticker.read();
-      publishIfChanged(context);
+      boolean available = publishIfChanged(context);
       while (again && !context.cancelled() && ticker.read() < end) {
         long left = end - ticker.read();
         seen =
@@ -246,30 +246,41 @@ final class RealtimeJobs implements JobSource {
         }
         if (ticker.read() < end && !context.cancelled()) {
           looked = ticker.read();
-          publishIfChanged(context);
+          available = publishIfChanged(context);
         }
+      }
+      if (!available) {
+        // Nothing to serve yet (a new board before its first fold, or Redis lost its data before
+        // anything was published here): the run fails, as a batch board's would.
+        throw new BoardUnavailableException(board.name(), Duration.ofSeconds(1));
       }
     }
 
-    private void publishIfChanged(JobContext context) {
+    /**
+     * Publishes the board when it changed.
+     *
+     * @return false when Redis has none of the board's data and nothing was published yet
+     */
+    private boolean publishIfChanged(JobContext context) {
       Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
       BoardSnapshot held = publisher.current(board.name());
       if (!hasData(board)) {
         // Redis lost the board (the folder restores it within a second or so): keep serving
         // what was published rather than an empty board.
         if (held == null) {
-          throw new BoardUnavailableException(board.name(), Duration.ofSeconds(1));
+          return false;
         }
         context.report(held);
-        return;
+        return true;
       }
       List<BoardEntry> entries = entries(board, now.toEpochMilli());
       context.throwIfCancelled();
       if (held != null && held.entries().equals(entries) && !context.manual()) {
         context.report(held);
-        return;
+        return true;
       }
       context.report(publisher.publish(board, now, entries, context.fence()));
+      return true;
     }
   }
 
