@@ -140,22 +140,10 @@ public class CounterStore {
   public Map<Long, Interactions> lockCounters(String biz, Collection<Long> ids) {
     Long[] sorted = ids.stream().distinct().sorted().toArray(Long[]::new);
     Map<Long, Interactions> counters = new HashMap<>();
-    if (arrays) {
-      jdbc.query(
-          "SELECT item_id, "
-              + COUNTER_COLUMNS
-              + " FROM hr_item_counter WHERE biz = ? AND item_id = ANY(?) AND deleted = ?"
-              + " ORDER BY item_id FOR UPDATE",
-          rs -> {
-            counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
-          },
-          biz,
-          sorted,
-          false);
-      return counters;
-    }
-    for (int from = 0; from < sorted.length; from += KEYS_PER_STATEMENT) {
-      int to = Math.min(sorted.length, from + KEYS_PER_STATEMENT);
+    // One array holds any number of keys; placeholders are bounded per statement.
+    int perStatement = arrays ? Math.max(1, sorted.length) : KEYS_PER_STATEMENT;
+    for (int from = 0; from < sorted.length; from += perStatement) {
+      int to = Math.min(sorted.length, from + perStatement);
       List<Object> args = new ArrayList<>(2 * (to - from) + 1);
       String keys =
           dialect.bizIdsIn("biz", "item_id", biz, Arrays.asList(sorted).subList(from, to), args);

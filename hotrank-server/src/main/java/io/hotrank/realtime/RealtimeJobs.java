@@ -229,7 +229,7 @@ final class RealtimeJobs implements JobSource {
     @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
-      boolean again = !context.manual() && looksAgainWithinRun(board.refreshInterval());
+      boolean again = !context.manual() && lingers();
       long seen = appliedFolds.count();
       long looked = ticker.read();
       boolean available = publishIfChanged(context);

@@ -58,6 +58,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(BoardSync.class);
 
+  private static final Duration RECONNECT_WINDOW = Duration.ofMinutes(1);
+
   private final BoardRegistry registry;
   private final LocalBoards local;
   private final SnapshotSources sources;
@@ -89,8 +91,6 @@ class BoardSync implements MessageListener, SmartLifecycle {
    * uses to discover a cluster's topology) is not.
    */
   private final Map<SocketAddress, Long> reconnecting = new ConcurrentHashMap<>();
-
-  private static final Duration RECONNECT_WINDOW = Duration.ofMinutes(1);
 
   private volatile boolean running;
 
