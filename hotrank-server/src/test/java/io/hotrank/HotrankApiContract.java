@@ -201,6 +201,40 @@ abstract class HotrankApiContract extends ApiTestSupport {
   // ---------------------------------------------------------------- items
 
   @Test
+  void itemReads_singleAndBatch_sayWhichTierAnswered_andListMissingIdsApart() {
+    createItem("paper", 1L, "one", 1, null);
+    createItem("paper", 2L, "two", 1, null);
+    createItem("paper", 3L, "three", 1, null);
+    assertThat(http.delete("/api/v1/items/paper/3").status()).isEqualTo(204);
+
+    Answer first = http.get("/api/v1/items/paper/1");
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.header("X-Hotrank-Source")).isEqualTo("db"); // a create leaves a floor
+    Answer again = http.get("/api/v1/items/paper/1");
+    assertThat(again.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(again.json().get("title").asString()).isEqualTo("one");
+
+    Answer batch = http.get("/api/v1/items/paper?ids=2,9,1,3,2");
+    assertThat(batch.status()).as(batch.body()).isEqualTo(200);
+    List<Long> found = new ArrayList<>();
+    batch.json().get("items").forEach(item -> found.add(item.get("id").asLong()));
+    List<Long> missing = new ArrayList<>();
+    batch.json().get("missing").forEach(id -> missing.add(id.asLong()));
+    assertThat(found).containsExactly(2L, 1L);
+    assertThat(missing).containsExactly(9L, 3L);
+    assertThat(batch.header("X-Hotrank-Source")).isIn("redis", "db");
+    assertThat(http.get("/api/v1/items/paper?ids=1,2").header("X-Hotrank-Source"))
+        .isEqualTo("local");
+
+    // An edit is seen by the next read here at once (the write replaced the cached version).
+    Answer edited = http.put("/api/v1/items/paper/1", "{\"authorId\":4,\"title\":\"one, edited\"}");
+    assertThat(edited.status()).as(edited.body()).isEqualTo(200);
+    assertThat(http.get("/api/v1/items/paper/1").json().get("title").asString())
+        .isEqualTo("one, edited");
+    assertThat(http.get("/api/v1/items/paper/3").status()).isEqualTo(404);
+  }
+
+  @Test
   void itemsWithoutId_getIncreasingIds_aboveEveryIdTakenExplicitly() {
     long first = createItem("video", null, "generated a", 1, null).json().get("id").asLong();
     createItem("video", 7L, "explicit", 1, null);

@@ -399,6 +399,18 @@ class HttpApiTest extends ApiTestSupport {
         new BadInput("board: unknown", "GET", "/api/v1/boards/nope", null, 404, null),
         new BadInput(
             "board: cursor", "GET", "/api/v1/boards/news-hn?cursor=x", null, 400, "cursor"),
+        new BadInput("batch read: no ids", "GET", "/api/v1/items/news", null, 400, "ids"),
+        new BadInput("batch read: id 0", "GET", "/api/v1/items/news?ids=1,0", null, 400, "ids"),
+        new BadInput(
+            "batch read: not a number", "GET", "/api/v1/items/news?ids=1,x", null, 400, "ids"),
+        new BadInput(
+            "batch read: 101 ids",
+            "GET",
+            "/api/v1/items/news?ids=" + "1,".repeat(100) + "1",
+            null,
+            400,
+            "ids"),
+        new BadInput("batch read: bad biz", "GET", "/api/v1/items/NEWS?ids=1", null, 400, "biz"),
         new BadInput(
             "recompute: no token", "POST", "/api/v1/admin/boards/news-hn/recompute", "", 401, null),
         new BadInput(

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the package structure one that new capabilities can join without cycles: no cycle between
- * top-level packages; the shared parts (problem, time, storage, cache, web, embedded, lock, job,
- * task) know no capability; capabilities are layered (items, then events and boards, then ops); and
- * a board sub-package is internal to boards, which are themselves layered (publish, then compute
- * and read).
+ * top-level packages; the shared parts (problem, time, storage, cache, hotkey, web, embedded, lock,
+ * job, task) know no capability; capabilities are layered (items, then events and boards, then
+ * ops); and a board sub-package is internal to boards, which are themselves layered (publish, then
+ * compute and read).
  */
 class ModuleBoundariesTest {
 
@@ -65,6 +65,7 @@ class ModuleBoundariesTest {
             "io.hotrank.time..",
             "io.hotrank.storage..",
             "io.hotrank.cache..",
+            "io.hotrank.hotkey..",
             "io.hotrank.web..",
             "io.hotrank.embedded..",
             "io.hotrank.lock..",
@@ -224,7 +225,11 @@ class ModuleBoundariesTest {
         .resideInAnyPackage(CAPABILITIES)
         .or()
         .resideInAnyPackage(
-            "io.hotrank.cache..", "io.hotrank.lock..", "io.hotrank.job..", "io.hotrank.task..")
+            "io.hotrank.cache..",
+            "io.hotrank.hotkey..",
+            "io.hotrank.lock..",
+            "io.hotrank.job..",
+            "io.hotrank.task..")
         .should()
         .callMethod(System.class, "nanoTime")
         .orShould()

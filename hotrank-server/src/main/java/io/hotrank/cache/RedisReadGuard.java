@@ -127,6 +127,11 @@ public class RedisReadGuard implements AutoCloseable {
     }
   }
 
+  /** Whether the breaker is closed: Redis reads are going through normally. */
+  public boolean closed() {
+    return breaker.getState() == CircuitBreaker.State.CLOSED;
+  }
+
   /** The breaker state, for health and tests: CLOSED, OPEN, HALF_OPEN. */
   public String state() {
     return breaker.getState().name();

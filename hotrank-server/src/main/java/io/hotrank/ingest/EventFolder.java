@@ -110,7 +110,8 @@ final class EventFolder {
           now - g.seenMillis());
     }
     List<LoggedEvent> effective = new ArrayList<>(rows.size());
-    Map<Fold.ItemKey, Interactions> changed = apply(rows, now, effective);
+    Map<Fold.ItemKey, Interactions> changed =
+        apply(rows, now, advance.cursor().foldNo(), effective);
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
     Faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
@@ -122,7 +123,7 @@ final class EventFolder {
    * absolute counters after them of every item they changed.
    */
   private Map<Fold.ItemKey, Interactions> apply(
-      List<LoggedEvent> rows, long now, List<LoggedEvent> effective) {
+      List<LoggedEvent> rows, long now, long foldNo, List<LoggedEvent> effective) {
     Map<String, Map<Long, long[]>> live = lockLive(rows);
     Map<StateKey, Boolean> initial = userStates(rows, live);
     Map<StateKey, Boolean> state = new HashMap<>(initial);
@@ -162,7 +163,8 @@ final class EventFolder {
           after.put(key, values);
           byBiz.computeIfAbsent(key.biz(), b -> new LinkedHashMap<>()).put(key.itemId(), values);
         });
-    byBiz.forEach((biz, values) -> counters.writeCounters(biz, values, Instant.ofEpochMilli(now)));
+    byBiz.forEach(
+        (biz, values) -> counters.writeCounters(biz, values, Instant.ofEpochMilli(now), foldNo));
     return after;
   }
 

@@ -1,6 +1,7 @@
 package io.hotrank.ingest;
 
 import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemReads;
 import io.hotrank.item.ItemStore;
 import io.hotrank.item.LiveItems;
 import io.hotrank.storage.SqlDialect;
@@ -11,6 +12,8 @@ import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -62,6 +65,12 @@ class IngestConfiguration {
       Ticker ticker,
       IngestProperties properties) {
     return new FoldJobs(folder, eventLog, listeners, clock, ticker, properties);
+  }
+
+  @Bean
+  @Order(Ordered.LOWEST_PRECEDENCE)
+  ItemCountsFeed itemCountsFeed(ItemReads reads) {
+    return new ItemCountsFeed(reads);
   }
 
   @Bean

@@ -99,6 +99,32 @@ public class CounterStore {
         .findFirst();
   }
 
+  /** The counters of live items and the fold that last wrote them. */
+  public record Counted(Interactions counts, long foldNo) {}
+
+  /** The counters of the given live items of one biz, in one query; others are absent. */
+  public Map<Long, Counted> findAll(String biz, Collection<Long> ids) {
+    Map<Long, Counted> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("biz", "item_id", biz, ids, args);
+    args.add(false);
+    jdbc.query(
+        "SELECT item_id, fold_no, "
+            + COUNTER_COLUMNS
+            + " FROM hr_item_counter WHERE "
+            + keys
+            + " AND deleted = ?",
+        rs -> {
+          found.put(
+              rs.getLong("item_id"), new Counted(Columns.of(rs).counts(rs), rs.getLong("fold_no")));
+        },
+        args.toArray());
+    return found;
+  }
+
   /**
    * One page of the live items of {@code biz} created at or before {@code toMillis}, in
    * (created_at, item_id) order, strictly after the keyset position {@code (afterCreated,
@@ -245,8 +271,11 @@ public class CounterStore {
   /**
    * Writes absolute counter values: on PostgreSQL one UPDATE joined to the values as arrays,
    * elsewhere one UPDATE per item, sent as one JDBC batch.
+   *
+   * @param foldNo the fold writing them: what the counters cache compares
    */
-  public void writeCounters(String biz, Map<Long, Interactions> counters, Instant now) {
+  public void writeCounters(
+      String biz, Map<Long, Interactions> counters, Instant now, long foldNo) {
     if (unnest) {
       int n = counters.size();
       Long[][] columns = new Long[7][n];
@@ -264,11 +293,12 @@ public class CounterStore {
       }
       jdbc.update(
           "UPDATE hr_item_counter c SET like_cnt = v.l, view_cnt = v.v, comment_cnt = v.cm,"
-              + " share_cnt = v.sh, collect_cnt = v.co, dislike_cnt = v.di, updated_at = ?"
+              + " share_cnt = v.sh, collect_cnt = v.co, dislike_cnt = v.di, updated_at = ?, fold_no = ?"
               + " FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],"
               + " ?::bigint[], ?::bigint[]) AS v(id, l, v, cm, sh, co, di)"
               + " WHERE c.biz = ? AND c.item_id = v.id",
           now.toEpochMilli(),
+          foldNo,
           columns[0],
           columns[1],
           columns[2],
@@ -292,6 +322,7 @@ public class CounterStore {
                     c.collect(),
                     c.dislike(),
                     now.toEpochMilli(),
+                    foldNo,
                     biz,
                     e.getKey()
                   };
@@ -299,7 +330,8 @@ public class CounterStore {
             .toList();
     jdbc.batchUpdate(
         "UPDATE hr_item_counter SET like_cnt = ?, view_cnt = ?, comment_cnt = ?, share_cnt = ?,"
-            + " collect_cnt = ?, dislike_cnt = ?, updated_at = ? WHERE biz = ? AND item_id = ?",
+            + " collect_cnt = ?, dislike_cnt = ?, updated_at = ?, fold_no = ?"
+            + " WHERE biz = ? AND item_id = ?",
         rows);
   }
 

@@ -1,6 +1,11 @@
 package io.hotrank.item;
 
+import io.hotrank.problem.Violations;
 import java.net.URI;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -9,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** The item endpoints of the v1 API. */
@@ -16,11 +22,19 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/items")
 class ItemController {
 
-  private final ItemService items;
+  /** Which tier answered a read: {@code local}, {@code redis} or {@code db} (the slowest part). */
+  static final String SOURCE_HEADER = "X-Hotrank-Source";
 
-  ItemController(ItemService items) {
+  private final ItemService items;
+  private final ItemReads reads;
+
+  ItemController(ItemService items, ItemReads reads) {
     this.items = items;
+    this.reads = reads;
   }
+
+  /** A batch read's body. */
+  record BatchBody(List<Item> items, List<Long> missing) {}
 
   @PostMapping
   ResponseEntity<Item> create(@RequestBody ItemRequest request) {
@@ -30,8 +44,50 @@ class ItemController {
   }
 
   @GetMapping("/{biz}/{id}")
-  Item get(@PathVariable String biz, @PathVariable long id) {
-    return items.get(biz, id);
+  ResponseEntity<Item> get(@PathVariable String biz, @PathVariable long id) {
+    ItemReads.Found found = reads.get(biz, id);
+    return ResponseEntity.ok().header(SOURCE_HEADER, found.source().header()).body(found.item());
+  }
+
+  @GetMapping("/{biz}")
+  ResponseEntity<BatchBody> getAll(
+      @PathVariable String biz, @RequestParam(required = false) @Nullable String ids) {
+    List<Long> asked = parseIds(biz, ids);
+    ItemReads.Batch batch = reads.getAll(biz, asked);
+    return ResponseEntity.ok()
+        .header(SOURCE_HEADER, batch.source().header())
+        .body(new BatchBody(batch.items(), batch.missing()));
+  }
+
+  /**
+   * The ids of a batch read: 1 to {@value ItemReads#MAX_BATCH} positive integers, comma-separated.
+   */
+  private static List<Long> parseIds(String biz, @Nullable String ids) {
+    Violations violations = new Violations();
+    ItemService.validateBiz(biz, "biz", violations);
+    Set<Long> parsed = new LinkedHashSet<>();
+    if (violations.check(ids != null && !ids.isBlank(), "ids", "is required: ?ids=1,2,3")) {
+      String[] parts = ids.split(",", -1);
+      if (parts.length > ItemReads.MAX_BATCH) {
+        violations.add("ids", "at most " + ItemReads.MAX_BATCH + " ids, got " + parts.length);
+        parts = new String[0];
+      }
+      for (String part : parts) {
+        try {
+          long id = Long.parseLong(part.strip());
+          if (id < 1) {
+            violations.add("ids", "must be positive integers, got '" + part + "'");
+            break;
+          }
+          parsed.add(id);
+        } catch (NumberFormatException e) {
+          violations.add("ids", "must be positive integers separated by ',', got '" + part + "'");
+          break;
+        }
+      }
+    }
+    violations.throwIfAny();
+    return List.copyOf(parsed);
   }
 
   @PutMapping("/{biz}/{id}")

@@ -34,6 +34,7 @@ public class ItemService {
   private final ItemStore store;
   private final CounterStore counters;
   private final LiveItems liveItems;
+  private final ItemReads reads;
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
@@ -42,11 +43,13 @@ public class ItemService {
       ItemStore store,
       CounterStore counters,
       LiveItems liveItems,
+      ItemReads reads,
       Clock clock,
       PlatformTransactionManager transactions) {
     this.store = store;
     this.counters = counters;
     this.liveItems = liveItems;
+    this.reads = reads;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
@@ -88,6 +91,7 @@ public class ItemService {
             insert(request, id, tags, createdAt, now);
             store.reserveId(request.biz(), id);
           });
+      reads.created(request.biz(), id);
       return get(request.biz(), id);
     }
     // Explicit ids raise the sequence, so a generated id is normally free; an item inserted by
@@ -96,6 +100,7 @@ public class ItemService {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
       try {
         tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
+        reads.created(request.biz(), id);
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
         if (attempt == ID_ATTEMPTS) {
@@ -106,13 +111,22 @@ public class ItemService {
   }
 
   /**
-   * The live item.
+   * The live item, read from the database (what a write answers; reads go through {@link
+   * ItemReads}).
    *
    * @throws ItemNotFoundException if absent or deleted
    */
   public Item get(String biz, long id) {
-    ItemStore.Stored item =
-        store.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+    return item(stored(biz, id));
+  }
+
+  private ItemStore.Stored stored(String biz, long id) {
+    return store.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+  }
+
+  private Item item(ItemStore.Stored item) {
+    String biz = item.biz();
+    long id = item.id();
     // Read apart from the item (their owner is another store); a delete in between is a miss.
     Item.Counts counts =
         counters
@@ -155,18 +169,24 @@ public class ItemService {
     }
     validateFields(request, violations);
     violations.throwIfAny();
-    return tx.execute(
-        status -> {
-          Item current = get(biz, id);
-          if (request.createdAt() != null
-              && !request.createdAt().truncatedTo(ChronoUnit.MILLIS).equals(current.createdAt())) {
-            Violations immutable = new Violations();
-            immutable.add("createdAt", "cannot change after creation");
-            immutable.throwIfAny();
-          }
-          store.update(biz, id, request.authorId(), request.title(), tags(request), now());
-          return get(biz, id);
-        });
+    ItemStore.Stored updated =
+        tx.execute(
+            status -> {
+              Item current = get(biz, id);
+              if (request.createdAt() != null
+                  && !request
+                      .createdAt()
+                      .truncatedTo(ChronoUnit.MILLIS)
+                      .equals(current.createdAt())) {
+                Violations immutable = new Violations();
+                immutable.add("createdAt", "cannot change after creation");
+                immutable.throwIfAny();
+              }
+              store.update(biz, id, request.authorId(), request.title(), tags(request), now());
+              return stored(biz, id);
+            });
+    reads.changed(biz, id, updated.version());
+    return item(updated);
   }
 
   /**
@@ -179,16 +199,22 @@ public class ItemService {
     Violations violations = new Violations();
     validatePath(biz, id, violations);
     violations.throwIfAny();
-    tx.executeWithoutResult(
-        status -> {
-          Instant now = now();
-          if (store.markDeleted(biz, id, now)) {
-            counters.markDeleted(biz, id, now);
-          } else if (!store.existsIncludingDeleted(biz, id)) {
-            throw new ItemNotFoundException(biz, id, null);
-          }
-        });
+    Long deletedAt =
+        tx.execute(
+            status -> {
+              Instant now = now();
+              if (store.markDeleted(biz, id, now)) {
+                counters.markDeleted(biz, id, now);
+                return store.version(biz, id);
+              } else if (!store.existsIncludingDeleted(biz, id)) {
+                throw new ItemNotFoundException(biz, id, null);
+              }
+              return null; // deleted before: nothing changed
+            });
     liveItems.forget(biz, id);
+    if (deletedAt != null) {
+      reads.changed(biz, id, deletedAt);
+    }
   }
 
   /** Records a violation unless {@code biz} is a valid biz name. */

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -23,6 +24,8 @@ import org.springframework.stereotype.Component;
 public class ItemStore {
 
   private static final String SEQUENCE = "hr_id_sequence";
+  private static final String COLUMNS =
+      "biz, id, author_id, title, tags, created_at, updated_at, version, deleted";
   private static final String SEQUENCE_KEY = "biz";
 
   private final JdbcTemplate jdbc;
@@ -33,7 +36,12 @@ public class ItemStore {
     this.dialect = dialect;
   }
 
-  /** The descriptive fields of an item, without its counters. */
+  /**
+   * The descriptive fields of an item, without its counters.
+   *
+   * @param version raised by every edit and by the deletion: what caches compare
+   * @param deleted whether the item was deleted (only {@link #findAll} returns deleted items)
+   */
   public record Stored(
       String biz,
       long id,
@@ -41,7 +49,9 @@ public class ItemStore {
       String title,
       List<String> tags,
       Instant createdAt,
-      Instant updatedAt) {}
+      Instant updatedAt,
+      long version,
+      boolean deleted) {}
 
   /** What a board shows of an item besides its score and counts. */
   public record Heading(long id, String title, long authorId) {}
@@ -80,14 +90,34 @@ public class ItemStore {
   public Optional<Stored> find(String biz, long id) {
     return jdbc
         .query(
-            "SELECT biz, id, author_id, title, tags, created_at, updated_at FROM hr_item"
-                + " WHERE biz = ? AND id = ? AND deleted = ?",
+            "SELECT " + COLUMNS + " FROM hr_item WHERE biz = ? AND id = ? AND deleted = ?",
             ItemStore::stored,
             biz,
             id,
             false)
         .stream()
         .findFirst();
+  }
+
+  /**
+   * The given items of one biz, live and deleted, by id, in one query; ids no item ever had are
+   * absent from the result.
+   */
+  public Map<Long, Stored> findAll(String biz, Collection<Long> ids) {
+    Map<Long, Stored> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
+    jdbc.query(
+        "SELECT " + COLUMNS + " FROM hr_item WHERE " + keys,
+        rs -> {
+          Stored item = stored(rs, 0);
+          found.put(item.id(), item);
+        },
+        args.toArray());
+    return found;
   }
 
   /** Titles and authors of the given live items of one biz, by id; deleted ones are absent. */
@@ -113,8 +143,8 @@ public class ItemStore {
   public boolean update(
       String biz, long id, long authorId, String title, List<String> tags, Instant now) {
     return jdbc.update(
-            "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?"
-                + " WHERE biz = ? AND id = ? AND deleted = ?",
+            "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?,"
+                + " version = version + 1 WHERE biz = ? AND id = ? AND deleted = ?",
             authorId,
             title,
             String.join(",", tags),
@@ -128,14 +158,22 @@ public class ItemStore {
   /** Marks a live item deleted; false if there was no live item. */
   public boolean markDeleted(String biz, long id, Instant now) {
     return jdbc.update(
-            "UPDATE hr_item SET deleted = ?, updated_at = ? WHERE biz = ? AND id = ?"
-                + " AND deleted = ?",
+            "UPDATE hr_item SET deleted = ?, updated_at = ?, version = version + 1"
+                + " WHERE biz = ? AND id = ? AND deleted = ?",
             true,
             now.toEpochMilli(),
             biz,
             id,
             false)
         == 1;
+  }
+
+  /** The version of an item, live or deleted (see {@link Stored#version}). */
+  public long version(String biz, long id) {
+    Long version =
+        jdbc.queryForObject(
+            "SELECT version FROM hr_item WHERE biz = ? AND id = ?", Long.class, biz, id);
+    return version == null ? 0 : version;
   }
 
   /** Whether any item, live or deleted, has this biz and id. */
@@ -166,6 +204,33 @@ public class ItemStore {
     return flags;
   }
 
+  /** Every biz that ever had an item: each has a row in the id sequence. */
+  public List<String> bizes() {
+    return jdbc.queryForList("SELECT biz FROM " + SEQUENCE + " ORDER BY biz", String.class);
+  }
+
+  /**
+   * Hands every id of a biz, live or deleted, to {@code ids}, in ascending order, read in pages of
+   * {@code page} by the primary key (each page an index range scan).
+   */
+  public void forEachId(String biz, int page, LongConsumer ids) {
+    long after = 0;
+    while (true) {
+      List<Long> read =
+          jdbc.queryForList(
+              "SELECT id FROM hr_item WHERE biz = ? AND id > ? ORDER BY id LIMIT ?",
+              Long.class,
+              biz,
+              after,
+              page);
+      read.forEach(ids::accept);
+      if (read.size() < page) {
+        return;
+      }
+      after = read.getLast();
+    }
+  }
+
   /**
    * Takes the next generated id of a biz. Must run in its own short transaction: the sequence row
    * stays locked until it commits.
@@ -188,6 +253,8 @@ public class ItemStore {
         rs.getString("title"),
         tags.isEmpty() ? List.of() : List.of(tags.split(",")),
         Instant.ofEpochMilli(rs.getLong("created_at")),
-        Instant.ofEpochMilli(rs.getLong("updated_at")));
+        Instant.ofEpochMilli(rs.getLong("updated_at")),
+        rs.getLong("version"),
+        rs.getBoolean("deleted"));
   }
 }

@@ -348,7 +348,7 @@ abstract class StorageCompatibilityTest {
                                   c.share(),
                                   c.collect(),
                                   c.dislike())));
-                  counters.writeCounters(BIZ, next, t);
+                  counters.writeCounters(BIZ, next, t, 1);
                 });
             batch.forEach(id -> expected.merge(id, 1, Integer::sum));
           }

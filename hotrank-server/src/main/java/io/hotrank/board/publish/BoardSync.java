@@ -5,16 +5,10 @@ import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.cache.RedisReconnects;
 import io.hotrank.cache.RedisUnavailableException;
-import io.hotrank.time.Ticker;
-import io.lettuce.core.event.Event;
-import io.lettuce.core.event.connection.ConnectionActivatedEvent;
-import io.lettuce.core.event.connection.ReconnectAttemptEvent;
-import io.lettuce.core.resource.ClientResources;
-import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -33,7 +26,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
 
 /**
  * Keeps this instance's local snapshots converged with what any instance publishes.
@@ -45,9 +37,8 @@ import reactor.core.Disposable;
  *       subscriber is disconnected, so each board's versions in Redis and in the database are
  *       compared with the local one.
  *   <li>Reconnect: when the Redis client reconnects after losing a connection, or connects while
- *       reads are failing, the read breaker may probe at once and the check runs at once. A notice,
- *       too, proves Redis answers again. A first connection is no reconnect: on a cluster Lettuce
- *       opens one per node when it first needs it, and nothing was missed through it.
+ *       reads are failing ({@link RedisReconnects}), the read breaker may probe at once and the
+ *       check runs at once. A notice, too, proves Redis answers again.
  * </ul>
  *
  * Fetches run on background threads (one for notices, one for checks, so a slow database never
@@ -58,18 +49,14 @@ class BoardSync implements MessageListener, SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(BoardSync.class);
 
-  private static final Duration RECONNECT_WINDOW = Duration.ofMinutes(1);
-
   private final BoardRegistry registry;
   private final LocalBoards local;
   private final SnapshotSources sources;
   private final BoardRedisStore redis;
   private final BoardSnapshotStore database;
   private final RedisReadGuard guard;
-  private final ObjectProvider<ClientResources> clientResources;
   private final RedisConnectionFactory connections;
   private final boolean noticesEnabled;
-  private final Ticker ticker;
 
   /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
   private @Nullable RedisMessageListenerContainer notices;
@@ -81,17 +68,6 @@ class BoardSync implements MessageListener, SmartLifecycle {
   /** Fetches announced versions; separate from {@link #worker}, whose checks may wait on the DB. */
   private @Nullable ExecutorService noticeFetcher;
 
-  private @Nullable Disposable reconnects;
-
-  /**
-   * When the client last tried to reconnect to each server address. A connection that opens to an
-   * address within {@link #RECONNECT_WINDOW} of such an attempt is taken for a reconnect (each of
-   * the connections coming back checks once; a check more costs little, one missed a notice); one
-   * that opens without (the first to a cluster node, or one of the short-lived connections Lettuce
-   * uses to discover a cluster's topology) is not.
-   */
-  private final Map<SocketAddress, Long> reconnecting = new ConcurrentHashMap<>();
-
   private volatile boolean running;
 
   BoardSync(
@@ -101,21 +77,19 @@ class BoardSync implements MessageListener, SmartLifecycle {
       BoardRedisStore redis,
       BoardSnapshotStore database,
       RedisReadGuard guard,
-      ObjectProvider<ClientResources> clientResources,
+      RedisReconnects reconnects,
       RedisConnectionFactory connections,
-      BoardProperties properties,
-      Ticker ticker) {
+      BoardProperties properties) {
     this.registry = registry;
     this.local = local;
     this.sources = sources;
     this.redis = redis;
     this.database = database;
     this.guard = guard;
-    this.clientResources = clientResources;
+    reconnects.whenReconnected(this::reconnected);
     this.connections = connections;
     this.noticesEnabled = properties.notices();
     this.checkInterval = properties.checkInterval();
-    this.ticker = ticker;
   }
 
   @Override
@@ -145,28 +119,6 @@ class BoardSync implements MessageListener, SmartLifecycle {
     }
     worker.execute(this::subscribe);
     worker.scheduleWithFixedDelay(this::checkAll, period, period, TimeUnit.MILLISECONDS);
-    ClientResources resources = clientResources.getIfAvailable();
-    if (resources != null) {
-      reconnects =
-          resources
-              .eventBus()
-              .get()
-              .subscribe(
-                  event -> {
-                    // A consumer that throws ends the subscription for good.
-                    try {
-                      if (reconnected(event)) {
-                        worker.execute(
-                            () -> {
-                              guard.redisSeemsBack();
-                              checkAll();
-                            });
-                      }
-                    } catch (RuntimeException e) {
-                      log.debug("Connection event {} not handled: {}", event, e.toString());
-                    }
-                  });
-    }
     running = true;
     log.info(
         "Board sync: Pub/Sub notices on '{}', version check every {}",
@@ -174,27 +126,21 @@ class BoardSync implements MessageListener, SmartLifecycle {
         checkInterval);
   }
 
-  /** Whether a connection event is a connection to Redis coming back (see the class comment). */
-  private boolean reconnected(Event event) {
-    long now = ticker.read();
-    if (event instanceof ReconnectAttemptEvent attempt) {
-      reconnecting.put(attempt.remoteAddress(), now);
-      return false;
+  /** Redis came back: probe it now and check every board (notices may have been missed). */
+  private void reconnected() {
+    ScheduledExecutorService checks = worker;
+    if (running && checks != null) {
+      checks.execute(
+          () -> {
+            guard.redisSeemsBack();
+            checkAll();
+          });
     }
-    if (!(event instanceof ConnectionActivatedEvent opened)) {
-      return false;
-    }
-    Long attempted = reconnecting.get(opened.remoteAddress());
-    return (attempted != null && now - attempted < RECONNECT_WINDOW.toNanos())
-        || !guard.state().equals("CLOSED");
   }
 
   @Override
   public synchronized void stop() {
     running = false;
-    if (reconnects != null) {
-      reconnects.dispose();
-    }
     if (noticeFetcher != null) {
       noticeFetcher.shutdownNow();
     }

@@ -9,6 +9,7 @@ import io.hotrank.board.BoardUnavailableException;
 import io.hotrank.board.publish.LocalBoards;
 import io.hotrank.board.publish.SnapshotSources;
 import io.hotrank.cache.TieredLoader;
+import io.hotrank.hotkey.HotKeys;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,14 +66,21 @@ public class BoardReader {
 
   private final Map<String, Map<Source, Counter>> fallbacks = new HashMap<>();
 
+  /** Each board's hot-key name, {@code board:<name>}, built once. */
+  private final Map<String, String> hotKey = new HashMap<>();
+
+  private final HotKeys hotKeys;
+
   BoardReader(
       BoardRegistry registry,
       LocalBoards local,
       SnapshotSources sources,
       BoardProperties properties,
       Ticker ticker,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      HotKeys hotKeys) {
     this.registry = registry;
+    this.hotKeys = hotKeys;
     this.local = local;
     this.retryAfter = properties.unavailableRetryAfter();
     this.loads = meters.counter("hotrank.board.read.loads");
@@ -92,6 +100,7 @@ public class BoardReader {
         }
       }
       reads.put(board.name(), bySource);
+      hotKey.put(board.name(), "board:" + board.name());
       fallbacks.put(board.name(), failedBySource);
     }
     Duration missMemory =
@@ -167,5 +176,6 @@ public class BoardReader {
 
   private void count(String board, Source source) {
     reads.get(board).get(source).increment();
+    hotKeys.record(hotKey.get(board));
   }
 }

@@ -1,0 +1,636 @@
+package io.hotrank.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A read-through cache in three tiers: a bounded local cache (Caffeine, W-TinyLFU), a shared remote
+ * tier (Redis) and the origin (the database). Every value carries the origin's version of it, and
+ * no tier ever replaces a value by an older version. Protections:
+ *
+ * <ul>
+ *   <li><b>Breakdown.</b> Concurrent misses of a key load it once per instance (single flight); a
+ *       single-key load that misses Redis too takes a short cluster-wide lease before asking the
+ *       origin, so the cluster asks once. A caller that finds the lease taken polls Redis for the
+ *       other instance's result for at most {@code leaseWait}, then asks the origin itself rather
+ *       than hang. Local entries expire logically: past {@code fresh}, the stale value is served
+ *       while one background load refreshes it.
+ *   <li><b>Penetration.</b> Keys the origin does not have are cached as absent ("negative entries",
+ *       for {@code negativeTtl}); an {@link AbsenceFilter} (a Bloom filter) answers "certainly
+ *       absent" for a key before the origin is asked.
+ *   <li><b>Avalanche.</b> Every time to live carries random jitter, and the origin is reached only
+ *       through a {@link Bulkhead}: when it is full for longer than its wait, the read is shed with
+ *       {@link OriginBusyException} (503 with Retry-After) instead of piling onto the database.
+ *   <li><b>Consistency.</b> {@link #invalidate} replaces an entry, locally and in Redis, by a
+ *       <i>floor</i>: a marker of the new version that readers treat as a miss and that refuses any
+ *       older value a load still in flight may try to write. {@link #clearLocal} drops every local
+ *       entry (after a Redis reconnect, when invalidations may have been missed).
+ *   <li><b>Hot keys.</b> {@link #pin} keeps a key in a small map beside the bounded cache, out of
+ *       reach of eviction, until the pin ends; invalidations and refreshes still apply to it.
+ * </ul>
+ *
+ * Redis calls go through the {@link RedisReadGuard}; a Redis that fails costs freshness, not the
+ * answer. Thread-safe.
+ *
+ * <p>Why not Caffeine's {@code refreshAfterWrite} and {@code AsyncLoadingCache} alone: their loads
+ * are per key and know nothing of versions, so an invalidation arriving during a load would be
+ * overwritten by the older value; here every write into a tier compares versions.
+ *
+ * @param <K> the key, with proper {@code equals} and {@code hashCode}
+ * @param <V> the value, immutable
+ */
+public final class TieredCache<K, V> {
+
+  private static final Logger log = LoggerFactory.getLogger(TieredCache.class);
+
+  /** How often a caller waiting on another instance's load looks into Redis. */
+  private static final Duration LEASE_POLL = Duration.ofMillis(5);
+
+  /** The tier that answered a read; sent as {@code X-Hotrank-Source}. */
+  public enum Source {
+    LOCAL("local"),
+    REDIS("redis"),
+    DB("db");
+
+    private final String header;
+
+    Source(String header) {
+      this.header = header;
+    }
+
+    public String header() {
+      return header;
+    }
+  }
+
+  /**
+   * What a tier holds of a key.
+   *
+   * @param version the origin's version; 0 for a key the origin never had
+   * @param value the value, or null for "absent at this version" (never existed, or deleted)
+   */
+  public record Versioned<V>(long version, @Nullable V value) {}
+
+  /**
+   * A read's answer.
+   *
+   * @param value the value, or null if the key does not exist
+   */
+  public record Read<V>(@Nullable V value, Source source) {}
+
+  /** A write into the remote tier. */
+  public record Put<K, V>(K key, Versioned<V> entry, Duration ttl) {}
+
+  /** The shared tier (Redis). Each call is one round trip (one per node on a cluster). */
+  public interface Remote<K, V> {
+
+    /**
+     * The keys it holds with a value or as absent; a key it lacks or holds as a floor is left out.
+     */
+    Map<K, Versioned<V>> getAll(List<K> keys);
+
+    /** Writes each entry unless the tier holds a higher version of its key (value or floor). */
+    void putAll(List<Put<K, V>> puts);
+
+    /** Replaces the key's entry by a floor of this version, unless it holds a higher version. */
+    void invalidate(K key, long version, Duration ttl);
+  }
+
+  /** The origin (the database). */
+  @FunctionalInterface
+  public interface Origin<K, V> {
+
+    /** The keys' current versions, in one query; keys it never had are left out. */
+    Map<K, Versioned<V>> loadAll(List<K> keys);
+  }
+
+  /** Knows keys that certainly do not exist (a Bloom filter). */
+  @FunctionalInterface
+  public interface AbsenceFilter<K> {
+
+    /** The keys among these that certainly do not exist; the others may. One round trip. */
+    Set<K> certainlyAbsent(List<K> keys);
+  }
+
+  /** A cluster-wide lease on loading one key. */
+  @FunctionalInterface
+  public interface LoadLease<K> {
+
+    /**
+     * @return what releases the lease, or null if another instance holds it
+     */
+    @Nullable Runnable tryAcquire(K key);
+  }
+
+  /**
+   * How the cache behaves.
+   *
+   * @param name names its metrics ({@code cache} tag) and its Redis calls in logs
+   * @param localEntries how many entries the local cache holds at most (pinned ones besides)
+   * @param fresh how long a local entry is served before one read refreshes it in the background
+   * @param localTtl how long a local entry is kept at most, fresh or not
+   * @param remoteTtl how long a value lives in Redis
+   * @param negativeTtl how long "absent" is remembered, locally and in Redis
+   * @param jitter each time to live is lengthened by a random share of itself up to this (0.1: up
+   *     to 10 %)
+   * @param leaseWait how long a load that found another instance's lease waits for its result
+   */
+  public record Settings(
+      String name,
+      long localEntries,
+      Duration fresh,
+      Duration localTtl,
+      Duration remoteTtl,
+      Duration negativeTtl,
+      double jitter,
+      Duration leaseWait) {}
+
+  /** A local entry: a value, an absence, or a floor (an invalidation marker, read as a miss). */
+  private record Entry<V>(
+      long version, @Nullable V value, boolean floor, long freshUntil, long expiresAt) {}
+
+  private final Settings settings;
+  private final Remote<K, V> remote;
+  private final Origin<K, V> origin;
+  private final @Nullable AbsenceFilter<K> filter;
+  private final @Nullable LoadLease<K> lease;
+  private final RedisReadGuard guard;
+  private final Bulkhead bulkhead;
+  private final Ticker ticker;
+  private final Executor background;
+  private final Cache<K, Entry<V>> local;
+  private final ConcurrentMap<K, Entry<V>> pinned = new ConcurrentHashMap<>();
+  private final ConcurrentMap<K, Long> pinnedUntil = new ConcurrentHashMap<>();
+  private final ConcurrentMap<K, CompletableFuture<Read<V>>> loading = new ConcurrentHashMap<>();
+  private volatile Consumer<K> readListener = key -> {};
+
+  private final Map<Source, Counter> reads = new HashMap<>();
+  private final Counter originQueries;
+  private final Counter filtered;
+  private final Counter shed;
+  private final Counter leaseWaitsServed;
+  private final Counter leaseWaitsExpired;
+
+  public TieredCache(
+      Settings settings,
+      Remote<K, V> remote,
+      Origin<K, V> origin,
+      @Nullable AbsenceFilter<K> filter,
+      @Nullable LoadLease<K> lease,
+      RedisReadGuard guard,
+      Bulkhead bulkhead,
+      Ticker ticker,
+      Executor background,
+      MeterRegistry meters) {
+    this.settings = settings;
+    this.remote = remote;
+    this.origin = origin;
+    this.filter = filter;
+    this.lease = lease;
+    this.guard = guard;
+    this.bulkhead = bulkhead;
+    this.ticker = ticker;
+    this.background = background;
+    this.local =
+        Caffeine.newBuilder()
+            .maximumSize(settings.localEntries())
+            .ticker(ticker::read)
+            .expireAfter(
+                new Expiry<K, Entry<V>>() {
+                  @Override
+                  public long expireAfterCreate(K key, Entry<V> entry, long now) {
+                    return Math.max(0, entry.expiresAt() - now);
+                  }
+
+                  @Override
+                  public long expireAfterUpdate(K key, Entry<V> entry, long now, long current) {
+                    return Math.max(0, entry.expiresAt() - now);
+                  }
+
+                  @Override
+                  public long expireAfterRead(K key, Entry<V> entry, long now, long current) {
+                    return current;
+                  }
+                })
+            .build();
+    String name = settings.name();
+    for (Source source : Source.values()) {
+      reads.put(
+          source, meters.counter("hotrank.cache.reads", "cache", name, "source", source.header));
+    }
+    this.originQueries = meters.counter("hotrank.cache.origin.queries", "cache", name);
+    this.filtered = meters.counter("hotrank.cache.filtered", "cache", name);
+    this.shed = meters.counter("hotrank.cache.shed", "cache", name);
+    this.leaseWaitsServed =
+        meters.counter("hotrank.cache.lease.waits", "cache", name, "outcome", "served");
+    this.leaseWaitsExpired =
+        meters.counter("hotrank.cache.lease.waits", "cache", name, "outcome", "expired");
+  }
+
+  /** Told of every read of a key, on the reading thread (hot-key counting); must be cheap. */
+  public void onRead(Consumer<K> listener) {
+    this.readListener = listener;
+  }
+
+  /**
+   * Reads one key.
+   *
+   * @throws OriginBusyException if the key had to come from the origin and the bulkhead was full
+   */
+  public Read<V> get(K key) {
+    readListener.accept(key);
+    Entry<V> held = lookup(key);
+    if (held != null && !held.floor()) {
+      if (ticker.read() >= held.freshUntil()) {
+        refreshLater(key);
+      }
+      reads.get(Source.LOCAL).increment();
+      return new Read<>(held.value(), Source.LOCAL);
+    }
+    Read<V> read = loadShared(key);
+    reads.get(read.source()).increment();
+    return read;
+  }
+
+  /**
+   * Reads several keys: local hits, then one Redis round trip for the rest, then (past the filter)
+   * one origin query for what Redis lacked. No cluster lease: a batch never waits on one key.
+   *
+   * @return every key, in the order given, with its answer
+   * @throws OriginBusyException if some keys had to come from the origin and the bulkhead was full
+   */
+  public Map<K, Read<V>> getAll(Collection<K> keys) {
+    Map<K, Read<V>> answers = new LinkedHashMap<>();
+    List<K> missing = new ArrayList<>();
+    for (K key : keys) {
+      if (answers.containsKey(key)) {
+        continue;
+      }
+      readListener.accept(key);
+      Entry<V> held = lookup(key);
+      if (held != null && !held.floor()) {
+        if (ticker.read() >= held.freshUntil()) {
+          refreshLater(key);
+        }
+        answers.put(key, new Read<>(held.value(), Source.LOCAL));
+      } else {
+        answers.put(key, new Read<>(null, Source.DB)); // placeholder, replaced below
+        missing.add(key);
+      }
+    }
+    if (!missing.isEmpty()) {
+      answers.putAll(loadMisses(missing, false));
+    }
+    answers.values().forEach(read -> reads.get(read.source()).increment());
+    return answers;
+  }
+
+  /**
+   * Replaces the key's entry by a floor of {@code version} locally, so that this instance reads it
+   * anew and never installs an older value of it; what invalidation notices call.
+   */
+  public void invalidateLocal(K key, long version) {
+    long now = ticker.read();
+    putLocal(key, new Entry<>(version, null, true, now, now + settings.localTtl().toNanos()));
+  }
+
+  /**
+   * Replaces the key's entry by a floor of {@code version} in Redis and locally: what a writer
+   * calls after its database write committed, before announcing the version to other instances. A
+   * Redis that fails is reported and skipped; its entry then lives until its time to live.
+   */
+  public void invalidate(K key, long version) {
+    invalidateLocal(key, version);
+    try {
+      guard.read(
+          settings.name() + " invalidate",
+          () -> {
+            remote.invalidate(key, version, jittered(settings.remoteTtl()));
+            return null;
+          });
+    } catch (RedisUnavailableException e) {
+      log.warn(
+          "Cache '{}': could not invalidate {} in Redis ({}); it expires within {}",
+          settings.name(),
+          key,
+          e.getMessage(),
+          settings.remoteTtl());
+    }
+  }
+
+  /**
+   * Writes a value the origin just committed into Redis and locally, unless either holds a higher
+   * version: for writers that know the new value (the event folder's counters).
+   */
+  public void putAll(Map<K, Versioned<V>> values) {
+    if (values.isEmpty()) {
+      return;
+    }
+    List<Put<K, V>> puts = new ArrayList<>(values.size());
+    values.forEach(
+        (key, value) -> {
+          puts.add(new Put<>(key, value, jittered(settings.remoteTtl())));
+          if (lookup(key) != null) {
+            putLocal(key, entry(value));
+          }
+        });
+    remote.putAll(puts);
+  }
+
+  /** Drops every local entry, pinned ones included (their pins stay). */
+  public void clearLocal() {
+    local.invalidateAll();
+    pinned.clear();
+  }
+
+  /**
+   * Keeps the key in this instance's memory until {@code until} (ticker nanos), out of reach of
+   * eviction; a later pin extends it.
+   */
+  public void pin(K key, long until) {
+    pinnedUntil.merge(key, until, Math::max);
+    Entry<V> held = local.asMap().remove(key);
+    if (held != null) {
+      pinned.merge(key, held, TieredCache::newer);
+    }
+  }
+
+  /** Ends the pins whose time is over; their entries go back to the bounded cache. */
+  public void unpinExpired() {
+    long now = ticker.read();
+    pinnedUntil.forEach(
+        (key, until) -> {
+          if (until <= now && pinnedUntil.remove(key, until)) {
+            Entry<V> held = pinned.remove(key);
+            if (held != null) {
+              local.asMap().merge(key, held, TieredCache::newer);
+            }
+          }
+        });
+  }
+
+  /** The keys pinned now. */
+  public Set<K> pinnedKeys() {
+    return Set.copyOf(pinnedUntil.keySet());
+  }
+
+  /** Whether this instance holds a readable value or absence of the key, without loading it. */
+  public boolean holdsLocally(K key) {
+    Entry<V> held = lookup(key);
+    return held != null && !held.floor();
+  }
+
+  /** How many entries the bounded local cache holds (an estimate). */
+  public long localSize() {
+    return local.estimatedSize();
+  }
+
+  private @Nullable Entry<V> lookup(K key) {
+    Entry<V> held = pinned.get(key);
+    return held != null ? held : local.getIfPresent(key);
+  }
+
+  private void putLocal(K key, Entry<V> entry) {
+    ConcurrentMap<K, Entry<V>> map = pinnedUntil.containsKey(key) ? pinned : local.asMap();
+    map.merge(key, entry, TieredCache::newer);
+  }
+
+  /** The entry to keep of two: the higher version; at equal versions, the later one. */
+  private static <V> Entry<V> newer(Entry<V> held, Entry<V> offered) {
+    return offered.version() >= held.version() ? offered : held;
+  }
+
+  private Entry<V> entry(Versioned<V> value) {
+    long now = ticker.read();
+    if (value.value() == null) {
+      long until = now + jittered(settings.negativeTtl()).toNanos();
+      return new Entry<>(value.version(), null, false, until, until);
+    }
+    return new Entry<>(
+        value.version(),
+        value.value(),
+        false,
+        now + settings.fresh().toNanos(),
+        now + jittered(settings.localTtl()).toNanos());
+  }
+
+  private Duration jittered(Duration ttl) {
+    long millis = ttl.toMillis();
+    long extra = (long) (millis * settings.jitter() * ThreadLocalRandom.current().nextDouble());
+    return Duration.ofMillis(millis + extra);
+  }
+
+  private void refreshLater(K key) {
+    if (loading.containsKey(key)) {
+      return;
+    }
+    background.execute(
+        () -> {
+          try {
+            loadShared(key);
+          } catch (RuntimeException e) {
+            log.debug("Cache '{}': refresh of {} failed ({})", settings.name(), key, e.toString());
+          }
+        });
+  }
+
+  /** Loads one key, sharing a load of it in progress on this instance. */
+  private Read<V> loadShared(K key) {
+    CompletableFuture<Read<V>> mine = new CompletableFuture<>();
+    CompletableFuture<Read<V>> running = loading.putIfAbsent(key, mine);
+    if (running != null) {
+      try {
+        return running.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw e;
+      }
+    }
+    try {
+      Read<V> read = loadMisses(List.of(key), true).get(key);
+      mine.complete(read);
+      return read;
+    } catch (Throwable e) {
+      // Errors too: a joined reader must never wait for a load that died.
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      loading.remove(key, mine);
+    }
+  }
+
+  /**
+   * Loads keys missing locally: Redis, then the filter, then (for one key, under the cluster lease)
+   * the origin, writing what the origin gave back into Redis and the local cache.
+   */
+  private Map<K, Read<V>> loadMisses(List<K> keys, boolean leased) {
+    Map<K, Read<V>> answers = new HashMap<>();
+    List<K> rest = new ArrayList<>(keys);
+    boolean redisUp = true;
+    try {
+      Map<K, Versioned<V>> found = guard.read(settings.name() + " get", () -> remote.getAll(rest));
+      found.forEach(
+          (key, value) -> {
+            putLocal(key, entry(value));
+            answers.put(key, new Read<>(value.value(), Source.REDIS));
+          });
+      rest.removeAll(found.keySet());
+    } catch (RedisUnavailableException e) {
+      redisUp = false;
+    }
+    if (rest.isEmpty()) {
+      return answers;
+    }
+    if (filter != null && redisUp) {
+      try {
+        Set<K> absent =
+            guard.read(
+                settings.name() + " filter", () -> filter.certainlyAbsent(List.copyOf(rest)));
+        for (K key : absent) {
+          putLocal(key, entry(new Versioned<>(0, null)));
+          answers.put(key, new Read<>(null, Source.REDIS));
+          filtered.increment();
+        }
+        rest.removeAll(absent);
+      } catch (RedisUnavailableException e) {
+        redisUp = false;
+      }
+      if (rest.isEmpty()) {
+        return answers;
+      }
+    }
+    Runnable release = null;
+    if (leased && lease != null && redisUp && rest.size() == 1) {
+      K key = rest.getFirst();
+      try {
+        release = guard.read(settings.name() + " lease", () -> lease.tryAcquire(key));
+        Versioned<V> theirs =
+            release == null ? awaitOtherInstance(key) : alreadyLoaded(key, release);
+        if (theirs != null) {
+          answers.put(key, new Read<>(theirs.value(), Source.REDIS));
+          return answers;
+        }
+      } catch (RedisUnavailableException e) {
+        redisUp = false;
+      }
+    }
+    try {
+      Map<K, Versioned<V>> loaded = fromOrigin(rest);
+      List<Put<K, V>> puts = new ArrayList<>(rest.size());
+      for (K key : rest) {
+        Versioned<V> value = loaded.getOrDefault(key, new Versioned<>(0, null));
+        Duration ttl =
+            jittered(value.value() == null ? settings.negativeTtl() : settings.remoteTtl());
+        puts.add(new Put<>(key, value, ttl));
+        putLocal(key, entry(value));
+        answers.put(key, new Read<>(value.value(), Source.DB));
+      }
+      if (redisUp) {
+        try {
+          guard.read(
+              settings.name() + " put",
+              () -> {
+                remote.putAll(puts);
+                return null;
+              });
+        } catch (RedisUnavailableException e) {
+          log.debug("Cache '{}': write-back to Redis failed ({})", settings.name(), e.getMessage());
+        }
+      }
+      return answers;
+    } finally {
+      if (release != null) {
+        try {
+          release.run();
+        } catch (RuntimeException e) {
+          log.debug(
+              "Cache '{}': lease release failed ({}); it expires", settings.name(), e.toString());
+        }
+      }
+    }
+  }
+
+  /**
+   * Looks into Redis once more after taking the lease: another instance may have loaded the key and
+   * released its lease between this load's first look and its lease. Releases the lease if so.
+   *
+   * @return the value found, or null (the caller, holding the lease, asks the origin)
+   */
+  private @Nullable Versioned<V> alreadyLoaded(K key, Runnable release) {
+    Versioned<V> theirs =
+        guard.read(settings.name() + " get", () -> remote.getAll(List.of(key))).get(key);
+    if (theirs != null) {
+      putLocal(key, entry(theirs));
+      release.run();
+    }
+    return theirs;
+  }
+
+  /**
+   * Polls Redis for the value another instance is loading, for at most {@code leaseWait}.
+   *
+   * @return the value it wrote, or null if none came in time (the caller asks the origin itself)
+   */
+  private @Nullable Versioned<V> awaitOtherInstance(K key) {
+    long deadline = ticker.read() + settings.leaseWait().toNanos();
+    while (ticker.read() < deadline) {
+      LockSupport.parkNanos(LEASE_POLL.toNanos());
+      if (Thread.currentThread().isInterrupted()) {
+        break;
+      }
+      Versioned<V> theirs;
+      try {
+        theirs = guard.read(settings.name() + " get", () -> remote.getAll(List.of(key))).get(key);
+      } catch (RedisUnavailableException e) {
+        break;
+      }
+      if (theirs != null) {
+        putLocal(key, entry(theirs));
+        leaseWaitsServed.increment();
+        return theirs;
+      }
+    }
+    leaseWaitsExpired.increment();
+    return null;
+  }
+
+  private Map<K, Versioned<V>> fromOrigin(List<K> keys) {
+    try {
+      return bulkhead.executeSupplier(
+          () -> {
+            originQueries.increment();
+            return origin.loadAll(keys);
+          });
+    } catch (BulkheadFullException e) {
+      shed.increment();
+      throw new OriginBusyException(settings.name());
+    }
+  }
+}

@@ -1,0 +1,370 @@
+package io.hotrank.hotkey;
+
+import io.hotrank.cache.CacheNotices;
+import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.LuaScripts;
+import io.hotrank.job.Job;
+import io.hotrank.job.JobContext;
+import io.hotrank.job.JobDefinition;
+import io.hotrank.job.JobSource;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.stereotype.Component;
+
+/**
+ * Finds the keys read most across the cluster and pins them on every instance.
+ *
+ * <ol>
+ *   <li>Readers call {@link #record} for every read (item reads, board reads).
+ *   <li>When a slice ends, this instance pushes its top {@code push-top} keys with their counts
+ *       into that slice's hash in Redis ({@code <prefix>hk:<slice>}), one script call: counts
+ *       arrive pre-aggregated, one entry per key and instance per slice, not one per read.
+ *   <li>The job {@code hotkey-detect} runs on one instance at a time (its lease; every second,
+ *       looking again every half slice): it sums each rule's window of finished slices and
+ *       announces every key at or above the rule's threshold on the notice channel, again every
+ *       half of the rule's duration while it stays hot.
+ *   <li>Every instance, on an announcement, pins the key for the rule's duration: subscribers
+ *       ({@link #whenHot}) keep it in memory out of reach of eviction.
+ * </ol>
+ *
+ * Thread-safe.
+ */
+@Component
+public class HotKeys implements SmartLifecycle, JobSource {
+
+  private static final Logger log = LoggerFactory.getLogger(HotKeys.class);
+
+  static final String TOPIC = "hotkeys";
+  static final String DETECT = "hotkey-detect";
+
+  /** A detection run ends before the next second's. */
+  private static final Duration RUN_FOR = Duration.ofMillis(900);
+
+  /** How long a slice's hash outlives the longest rule window. */
+  private static final Duration SLICE_SLACK = Duration.ofSeconds(10);
+
+  private static final RedisScript<Long> PUSH = LuaScripts.load("hotkeys-push.lua", Long.class);
+
+  /**
+   * A key this instance holds as hot.
+   *
+   * @param rate reads counted over the rule's interval when last announced, over all instances
+   */
+  public record HotKey(String key, String rule, long rate, Instant since, Instant until) {}
+
+  private record Subscriber(String prefix, BiConsumer<String, Long> pin) {}
+
+  private final HotKeyProperties properties;
+  private final StringRedisTemplate redis;
+  private final CacheNotices notices;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final String keyPrefix;
+  private final long sliceMillis;
+  private final HotKeyCounter counter;
+  private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+  private final List<Runnable> sweepers = new CopyOnWriteArrayList<>();
+  private final Map<String, HotKey> hot = new ConcurrentHashMap<>();
+  private final Map<String, Long> hotUntilNanos = new ConcurrentHashMap<>();
+
+  /** When the detector last announced each key (ticker nanos), on the instance detecting. */
+  private final Map<String, Long> announced = new ConcurrentHashMap<>();
+
+  private final Map<String, Counter> detections = new HashMap<>();
+  private @Nullable ScheduledExecutorService pusher;
+  private volatile boolean running;
+
+  HotKeys(
+      HotKeyProperties properties,
+      StringRedisTemplate redis,
+      HotrankRedisProperties redisProperties,
+      CacheNotices notices,
+      Clock clock,
+      Ticker ticker,
+      MeterRegistry meters) {
+    this.properties = properties;
+    this.redis = redis;
+    this.notices = notices;
+    this.clock = clock;
+    this.ticker = ticker;
+    this.keyPrefix = redisProperties.keyPrefix() + "hk:";
+    this.sliceMillis = properties.slice().toMillis();
+    this.counter = new HotKeyCounter(sliceMillis, properties.maxKeys(), clock.millis());
+    for (HotKeyProperties.Rule rule : properties.rules()) {
+      detections.put(
+          rule.prefix(), meters.counter("hotrank.hotkeys.detections", "rule", rule.prefix()));
+    }
+    meters.gauge("hotrank.hotkeys.hot", hot, Map::size);
+    meters.more().counter("hotrank.hotkeys.uncounted", List.of(), counter, HotKeyCounter::dropped);
+    notices.subscribe(TOPIC, this::announcement);
+  }
+
+  /** Counts a read of {@code key} on this instance. */
+  public void record(String key) {
+    if (properties.enabled()) {
+      counter.record(key, clock.millis());
+    }
+  }
+
+  /**
+   * Tells {@code pin} of every announced hot key starting with {@code prefix}, with the ticker time
+   * until which to keep it; again on each re-announcement.
+   */
+  public void whenHot(String prefix, BiConsumer<String, Long> pin) {
+    subscribers.add(new Subscriber(prefix, pin));
+  }
+
+  /** Runs {@code sweep} every slice, for subscribers to end their expired pins. */
+  public void whenSweeping(Runnable sweep) {
+    sweepers.add(sweep);
+  }
+
+  /** The keys this instance holds as hot now, the most read first. */
+  public List<HotKey> current() {
+    long now = ticker.read();
+    List<HotKey> keys = new ArrayList<>();
+    hot.forEach(
+        (key, value) -> {
+          Long until = hotUntilNanos.get(key);
+          if (until != null && until > now) {
+            keys.add(value);
+          }
+        });
+    keys.sort(Comparator.comparingLong(HotKey::rate).reversed().thenComparing(HotKey::key));
+    return keys;
+  }
+
+  public HotKeyProperties properties() {
+    return properties;
+  }
+
+  @Override
+  public List<JobDefinition> jobs() {
+    return List.of(
+        new JobDefinition(
+            new DetectJob(), properties.enabled() ? CronExpression.parse("* * * * * *") : null));
+  }
+
+  @Override
+  public synchronized void start() {
+    if (properties.enabled()) {
+      pusher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread thread = new Thread(r, "hotkey-push");
+                thread.setDaemon(true);
+                return thread;
+              });
+      // Just after each slice ends, so that the detector sees a slice soon after it is over.
+      long delay = sliceMillis - clock.millis() % sliceMillis + 5;
+      pusher.scheduleAtFixedRate(this::pushAndSweep, delay, sliceMillis, TimeUnit.MILLISECONDS);
+    }
+    running = true;
+  }
+
+  @Override
+  public synchronized void stop() {
+    running = false;
+    if (pusher != null) {
+      pusher.shutdownNow();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private void pushAndSweep() {
+    try {
+      push();
+    } catch (RuntimeException e) {
+      log.debug("Hot-key counts not pushed ({})", e.toString());
+    }
+    sweep();
+  }
+
+  /** Pushes every finished slice's top keys into the cluster's hash of that slice. */
+  void push() {
+    long ttl = maxIntervalMillis() + SLICE_SLACK.toMillis();
+    for (HotKeyCounter.Slice slice : counter.takeFinished(clock.millis())) {
+      List<Map.Entry<String, Long>> top = slice.top(properties.pushTop());
+      if (top.isEmpty()) {
+        continue;
+      }
+      List<String> args = new ArrayList<>(1 + 2 * top.size());
+      args.add(Long.toString(ttl));
+      for (Map.Entry<String, Long> e : top) {
+        args.add(e.getKey());
+        args.add(Long.toString(e.getValue()));
+      }
+      redis.execute(PUSH, List.of(keyPrefix + slice.number()), args.toArray());
+    }
+  }
+
+  private void sweep() {
+    long now = ticker.read();
+    hotUntilNanos.forEach(
+        (key, until) -> {
+          if (until <= now && hotUntilNanos.remove(key, until)) {
+            hot.remove(key);
+          }
+        });
+    for (Runnable sweeper : sweepers) {
+      try {
+        sweeper.run();
+      } catch (RuntimeException e) {
+        log.warn("A hot-key sweep failed: {}", e.toString());
+      }
+    }
+  }
+
+  /**
+   * Sums the finished slices of each rule's window over the cluster and announces the keys over its
+   * threshold.
+   *
+   * @return how many keys were announced
+   */
+  int detect() {
+    long current = clock.millis() / sliceMillis;
+    int slices = (int) (maxIntervalMillis() / sliceMillis);
+    // Newest first: slices.get(0) is the slice that ended last.
+    List<Map<Object, Object>> finished = new ArrayList<>(slices);
+    for (long number = current - 1; number >= current - slices; number--) {
+      finished.add(redis.opsForHash().entries(keyPrefix + number));
+    }
+    long now = ticker.read();
+    int announcedNow = 0;
+    for (HotKeyProperties.Rule rule : properties.rules()) {
+      int window = (int) (rule.interval().toMillis() / sliceMillis);
+      Map<String, Long> sums = new HashMap<>();
+      for (int i = 0; i < window && i < finished.size(); i++) {
+        finished
+            .get(i)
+            .forEach(
+                (key, count) -> {
+                  String name = (String) key;
+                  if (properties.ruleFor(name) == rule) {
+                    sums.merge(name, Long.parseLong((String) count), Long::sum);
+                  }
+                });
+      }
+      for (Map.Entry<String, Long> sum : sums.entrySet()) {
+        if (sum.getValue() < rule.threshold()) {
+          continue;
+        }
+        Long last = announced.get(sum.getKey());
+        long refresh = rule.duration().toNanos() / 2;
+        if (last != null && now - last < refresh) {
+          continue;
+        }
+        if (last == null || now - last >= rule.duration().toNanos()) {
+          detections.get(rule.prefix()).increment();
+        }
+        notices.publish(
+            TOPIC, sum.getKey() + " " + sum.getValue() + " " + rule.duration().toMillis());
+        announced.put(sum.getKey(), now);
+        announcedNow++;
+      }
+    }
+    announced.entrySet().removeIf(e -> now - e.getValue() > 2 * maxDurationNanos());
+    return announcedNow;
+  }
+
+  /** An announcement: "{@code <key> <rate> <duration ms>}". */
+  private void announcement(String payload) {
+    if (!properties.enabled()) {
+      return;
+    }
+    String[] parts = payload.split(" ");
+    if (parts.length != 3) {
+      return;
+    }
+    String key = parts[0];
+    HotKeyProperties.Rule rule = properties.ruleFor(key);
+    if (rule == null) {
+      return;
+    }
+    long rate = Long.parseLong(parts[1]);
+    long durationMillis = Long.parseLong(parts[2]);
+    long until = ticker.read() + Duration.ofMillis(durationMillis).toNanos();
+    Instant now = clock.instant();
+    HotKey previous = hot.get(key);
+    hot.put(
+        key,
+        new HotKey(
+            key,
+            rule.prefix(),
+            rate,
+            previous == null ? now : previous.since(),
+            now.plusMillis(durationMillis)));
+    hotUntilNanos.put(key, until);
+    for (Subscriber subscriber : subscribers) {
+      if (key.startsWith(subscriber.prefix())) {
+        subscriber.pin().accept(key, until);
+      }
+    }
+  }
+
+  private long maxIntervalMillis() {
+    return properties.rules().stream()
+        .mapToLong(rule -> rule.interval().toMillis())
+        .max()
+        .orElse(sliceMillis);
+  }
+
+  private long maxDurationNanos() {
+    return properties.rules().stream().mapToLong(rule -> rule.duration().toNanos()).max().orElse(0);
+  }
+
+  /** The detector: one instance at a time, looking every half slice within its second. */
+  private final class DetectJob implements Job {
+
+    @Override
+    public String name() {
+      return DETECT;
+    }
+
+    @Override
+    public boolean frequent() {
+      return true;
+    }
+
+    @Override
+    public boolean lingers() {
+      return true;
+    }
+
+    @Override
+    public void run(JobContext context) throws InterruptedException {
+      long end = ticker.read() + RUN_FOR.toNanos();
+      long pause = Math.max(10, sliceMillis / 2);
+      while (!context.cancelled() && ticker.read() < end) {
+        detect();
+        Thread.sleep(pause);
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.hotrank.item;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The item read cache, under {@code hotrank.items.cache.*}. Item metadata (author, title, tags) and
+ * counters are cached apart: metadata changes on edits, which every instance hears of at once;
+ * counters on every fold of the event log.
+ *
+ * @param localEntries items each of the two local caches holds at most (W-TinyLFU eviction)
+ * @param metadataFresh how long a local metadata entry is served before a read refreshes it in the
+ *     background (edits reach every instance by notice anyway; this bounds a missed notice)
+ * @param countsFresh the same for counters: counts shown are at most this much older than what the
+ *     fold last wrote
+ * @param localTtl how long a local entry is kept at most
+ * @param redisTtl how long an entry lives in Redis
+ * @param negativeTtl how long an id found absent is remembered as absent
+ * @param jitter every time to live is lengthened by a random share of itself up to this
+ * @param leaseTtl how long the cluster-wide lease on loading one item lasts
+ * @param leaseWait how long a read that finds another instance loading its item waits for it before
+ *     asking the database itself
+ * @param filterExpected how many ids per biz the Bloom filter is sized for
+ * @param filterRate the Bloom filter's false-positive rate at that many ids
+ * @param filterCheck how often the leased job checks that every biz has a filter, building the
+ *     missing ones (a Spring cron)
+ */
+@ConfigurationProperties("hotrank.items.cache")
+public record ItemCacheProperties(
+    @DefaultValue("100000") long localEntries,
+    @DefaultValue("30s") Duration metadataFresh,
+    @DefaultValue("1s") Duration countsFresh,
+    @DefaultValue("10m") Duration localTtl,
+    @DefaultValue("1h") Duration redisTtl,
+    @DefaultValue("10s") Duration negativeTtl,
+    @DefaultValue("0.2") double jitter,
+    @DefaultValue("2s") Duration leaseTtl,
+    @DefaultValue("300ms") Duration leaseWait,
+    @DefaultValue("1000000") long filterExpected,
+    @DefaultValue("0.01") double filterRate,
+    @DefaultValue("*/30 * * * * *") String filterCheck) {
+
+  public ItemCacheProperties {
+    String p = "hotrank.items.cache.";
+    require(localEntries >= 1, p + "local-entries must be at least 1");
+    for (Duration d :
+        new Duration[] {metadataFresh, countsFresh, localTtl, redisTtl, negativeTtl}) {
+      require(!d.isNegative() && !d.isZero(), p + "durations must be positive, got " + d);
+    }
+    require(jitter >= 0 && jitter <= 1, p + "jitter=" + jitter + " must be 0 to 1");
+    require(leaseTtl.toMillis() >= 1, p + "lease-ttl must be at least 1ms");
+    require(!leaseWait.isNegative(), p + "lease-wait must not be negative");
+    require(filterExpected >= 1, p + "filter-expected must be at least 1");
+    require(
+        filterRate > 0 && filterRate < 1, p + "filter-rate=" + filterRate + " must be in (0, 1)");
+  }
+
+  private static void require(boolean holds, String message) {
+    if (!holds) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

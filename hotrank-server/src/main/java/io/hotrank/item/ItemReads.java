@@ -1,0 +1,525 @@
+package io.hotrank.item;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.hotrank.cache.CacheNotices;
+import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.RedisBloomFilter;
+import io.hotrank.cache.RedisLoadLeases;
+import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.cache.RedisReconnects;
+import io.hotrank.cache.RedisUnavailableException;
+import io.hotrank.cache.RedisVersionedTier;
+import io.hotrank.cache.TieredCache;
+import io.hotrank.cache.TieredCache.Read;
+import io.hotrank.cache.TieredCache.Source;
+import io.hotrank.cache.TieredCache.Versioned;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.hotkey.HotKeys;
+import io.hotrank.problem.Violations;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Item reads through two {@link TieredCache}s, metadata and counters (local Caffeine, then Redis,
+ * then the database), and what keeps them right:
+ *
+ * <ul>
+ *   <li>Writes ({@link ItemService}) commit, then put a floor of the item's new version into Redis
+ *       (a delete that no older read can undo), then announce the version to every instance, whose
+ *       local entries drop anything older. An instance that reconnects to Redis drops its local
+ *       entries: announcements may have been missed.
+ *   <li>Counters are written into Redis by the event folder after each fold ({@link
+ *       #countsFolded}), versioned by the fold's number, so Redis holds the counts the fold keeps;
+ *       local counters are refreshed from there at most {@code counts-fresh} after they were read.
+ *       Counters a failed Redis write left behind are rewritten from the database on the next fold
+ *       or idle second.
+ *   <li>Every read is counted for hot-key detection ({@code item:<biz>:<id>}); a key announced hot
+ *       is pinned in both local caches for its rule's duration.
+ *   <li>A Bloom filter per biz answers ids that certainly do not exist without the database; it is
+ *       updated on create and rebuilt by a leased job ({@link ItemFilterJobs}).
+ * </ul>
+ *
+ * Thread-safe.
+ */
+@Component
+public class ItemReads {
+
+  private static final Logger log = LoggerFactory.getLogger(ItemReads.class);
+
+  /** Most ids a batch read takes. */
+  public static final int MAX_BATCH = 100;
+
+  /** The notice topic of item writes: "{@code <biz> <id> <version>}". */
+  static final String TOPIC = "items";
+
+  /** The hot-key prefix of item reads: keys {@code item:<biz>:<id>}. */
+  static final String HOT_PREFIX = "item:";
+
+  /** How many items whose Redis counters a failed write left stale are remembered at most. */
+  private static final int MAX_PENDING = 100_000;
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** An item of a biz: the key of both caches. */
+  public record Key(String biz, long id) {
+    @Override
+    public String toString() {
+      return biz + "/" + id;
+    }
+  }
+
+  /** An item and the slowest tier that supplied a part of it. */
+  public record Found(Item item, Source source) {}
+
+  /**
+   * A batch read's answer.
+   *
+   * @param items the live items found, in the order asked
+   * @param missing the ids asked that are absent or deleted, in the order asked
+   * @param source the slowest tier that supplied a part of the answer
+   */
+  public record Batch(List<Item> items, List<Long> missing, Source source) {}
+
+  /** What Redis keeps of an item's metadata, as JSON. */
+  private record Metadata(
+      String biz,
+      long id,
+      long authorId,
+      String title,
+      List<String> tags,
+      long createdAt,
+      long updatedAt,
+      long version) {}
+
+  private final TieredCache<Key, ItemStore.Stored> metadata;
+  private final TieredCache<Key, Interactions> counts;
+  private final RedisBloomFilter filter;
+  private final CacheNotices notices;
+  private final CounterStore counters;
+  private final RedisReadGuard guard;
+  private final Set<Key> pendingCounts = ConcurrentHashMap.newKeySet();
+
+  ItemReads(
+      ItemStore store,
+      CounterStore counters,
+      StringRedisTemplate redis,
+      HotrankRedisProperties redisProperties,
+      ItemCacheProperties properties,
+      RedisReadGuard guard,
+      Bulkhead bulkhead,
+      Ticker ticker,
+      @Qualifier("cacheRefreshes") ExecutorService refreshes,
+      MeterRegistry meters,
+      CacheNotices notices,
+      RedisReconnects reconnects,
+      HotKeys hotKeys) {
+    String prefix = redisProperties.keyPrefix();
+    this.counters = counters;
+    this.guard = guard;
+    this.notices = notices;
+    this.filter =
+        new RedisBloomFilter(
+            redis,
+            prefix,
+            RedisBloomFilter.Shape.of(properties.filterExpected(), properties.filterRate()));
+    RedisLoadLeases leases = new RedisLoadLeases(redis, prefix + "load:", properties.leaseTtl());
+    this.metadata =
+        new TieredCache<>(
+            settings("items", properties, properties.metadataFresh()),
+            new RedisVersionedTier<>(
+                redis, key -> prefix + "im:" + key.biz() + ":" + key.id(), new MetadataCodec()),
+            keys -> loadMetadata(store, keys),
+            keys -> certainlyAbsent(keys),
+            key -> leases.tryAcquire("im:" + key.biz() + ":" + key.id()),
+            guard,
+            bulkhead,
+            ticker,
+            refreshes,
+            meters);
+    this.counts =
+        new TieredCache<>(
+            settings("item-counts", properties, properties.countsFresh()),
+            new RedisVersionedTier<>(
+                redis, key -> prefix + "ic:" + key.biz() + ":" + key.id(), new CountsCodec()),
+            this::loadCounts,
+            null,
+            key -> leases.tryAcquire("ic:" + key.biz() + ":" + key.id()),
+            guard,
+            bulkhead,
+            ticker,
+            refreshes,
+            meters);
+    notices.subscribe(TOPIC, this::noticed);
+    metadata.onRead(key -> hotKeys.record(HOT_PREFIX + key.biz() + ":" + key.id()));
+    hotKeys.whenHot(HOT_PREFIX, this::pin);
+    hotKeys.whenSweeping(
+        () -> {
+          metadata.unpinExpired();
+          counts.unpinExpired();
+        });
+    reconnects.whenReconnected(
+        () -> {
+          log.info("Redis reconnected: dropping the local item caches (notices may be lost)");
+          forgetLocal();
+        });
+  }
+
+  private static TieredCache.Settings settings(
+      String name, ItemCacheProperties p, java.time.Duration fresh) {
+    return new TieredCache.Settings(
+        name,
+        p.localEntries(),
+        fresh,
+        p.localTtl(),
+        p.redisTtl(),
+        p.negativeTtl(),
+        p.jitter(),
+        p.leaseWait());
+  }
+
+  /**
+   * A live item.
+   *
+   * @throws io.hotrank.problem.InvalidRequestException if the biz or id is malformed
+   * @throws ItemNotFoundException if absent or deleted
+   * @throws io.hotrank.cache.OriginBusyException if it had to come from a busy database
+   */
+  public Found get(String biz, long id) {
+    Violations violations = new Violations();
+    ItemService.validateBiz(biz, "biz", violations);
+    violations.check(id > 0, "id", "must be a positive integer");
+    violations.throwIfAny();
+    Key key = new Key(biz, id);
+    Read<ItemStore.Stored> meta = metadata.get(key);
+    if (meta.value() == null) {
+      throw new ItemNotFoundException(biz, id, null);
+    }
+    Read<Interactions> count = counts.get(key);
+    if (count.value() == null) {
+      throw new ItemNotFoundException(biz, id, null); // deleted between the two reads
+    }
+    return new Found(item(meta.value(), count.value()), slower(meta.source(), count.source()));
+  }
+
+  /**
+   * Live items of one biz: one Redis round trip per cache for what is not held locally, one
+   * database query per cache for what Redis lacks.
+   *
+   * @throws io.hotrank.problem.InvalidRequestException if the biz is malformed, or the ids are
+   *     missing, malformed, not positive or more than {@value #MAX_BATCH}
+   */
+  public Batch getAll(String biz, List<Long> ids) {
+    List<Key> keys = new ArrayList<>(ids.size());
+    for (Long id : ids) {
+      Key key = new Key(biz, id);
+      if (!keys.contains(key)) {
+        keys.add(key);
+      }
+    }
+    Map<Key, Read<ItemStore.Stored>> metas = metadata.getAll(keys);
+    List<Key> live = new ArrayList<>();
+    metas.forEach(
+        (key, read) -> {
+          if (read.value() != null) {
+            live.add(key);
+          }
+        });
+    Map<Key, Read<Interactions>> counted = live.isEmpty() ? Map.of() : counts.getAll(live);
+    List<Item> items = new ArrayList<>();
+    List<Long> missing = new ArrayList<>();
+    Source source = Source.LOCAL;
+    for (Key key : keys) {
+      Read<ItemStore.Stored> meta = metas.get(key);
+      Read<Interactions> count = counted.get(key);
+      source = slower(source, meta.source());
+      if (meta.value() == null || count == null || count.value() == null) {
+        missing.add(key.id());
+        continue;
+      }
+      source = slower(source, count.source());
+      items.add(item(meta.value(), count.value()));
+    }
+    return new Batch(items, missing, source);
+  }
+
+  /**
+   * An item was created (committed): its id goes into the Bloom filter, and the "absent" entries
+   * caches may hold of it are replaced.
+   */
+  void created(String biz, long id) {
+    try {
+      filter.add(biz, id);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Item {}/{}: Bloom filter update failed ({}); the filter was dropped or answers 'may"
+              + " exist' until rebuilt",
+          biz,
+          id,
+          e.toString());
+    }
+    changed(biz, id, 1);
+  }
+
+  /**
+   * An item's metadata changed (committed) to {@code version}: Redis gets a floor of it, and every
+   * instance, this one included, drops its older entries.
+   */
+  void changed(String biz, long id, long version) {
+    Key key = new Key(biz, id);
+    metadata.invalidate(key, version);
+    counts.invalidate(key, 0); // replaces an "absent" of an item just created
+    try {
+      notices.publish(TOPIC, biz + " " + id + " " + version);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Item {}: could not announce version {} ({}); other instances see it within {}",
+          key,
+          version,
+          e.toString(),
+          "their metadata-fresh");
+    }
+  }
+
+  /** A hot item, announced: both caches keep it in memory until {@code until} (ticker nanos). */
+  private void pin(String hotKey, long until) {
+    int colon = hotKey.lastIndexOf(':');
+    if (colon <= HOT_PREFIX.length()) {
+      return;
+    }
+    Key key =
+        new Key(
+            hotKey.substring(HOT_PREFIX.length(), colon),
+            Long.parseLong(hotKey.substring(colon + 1)));
+    metadata.pin(key, until);
+    counts.pin(key, until);
+  }
+
+  private void noticed(String payload) {
+    String[] parts = payload.split(" ");
+    if (parts.length != 3) {
+      return;
+    }
+    Key key = new Key(parts[0], Long.parseLong(parts[1]));
+    metadata.invalidateLocal(key, Long.parseLong(parts[2]));
+    counts.invalidateLocal(key, 0);
+  }
+
+  /**
+   * The counters a fold committed, written into Redis (and into this instance's local entries)
+   * unless a later fold's are there. A failed write leaves the items to be rewritten from the
+   * database by {@link #retryCounts}.
+   */
+  public void countsFolded(long foldNo, Map<Key, Interactions> changed) {
+    if (changed.isEmpty()) {
+      return;
+    }
+    Map<Key, Versioned<Interactions>> versioned = new HashMap<>();
+    changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
+    try {
+      guard.read(
+          "item counters write",
+          () -> {
+            counts.putAll(versioned);
+            return null;
+          });
+    } catch (RedisUnavailableException e) {
+      remember(changed.keySet());
+    }
+  }
+
+  /** Rewrites counters a failed write left stale in Redis, from the database. */
+  public void retryCounts() {
+    if (pendingCounts.isEmpty()) {
+      return;
+    }
+    List<Key> keys = List.copyOf(pendingCounts);
+    try {
+      Map<Key, Versioned<Interactions>> current = loadCounts(keys);
+      guard.read(
+          "item counters rewrite",
+          () -> {
+            counts.putAll(current);
+            return null;
+          });
+      keys.forEach(pendingCounts::remove);
+      log.info("Rewrote the Redis counters of {} items after a failed write", keys.size());
+    } catch (RuntimeException e) {
+      log.debug("Item counters still not rewritten ({})", e.toString());
+    }
+  }
+
+  private void remember(Collection<Key> keys) {
+    if (pendingCounts.size() + keys.size() > MAX_PENDING) {
+      log.warn(
+          "More than {} items' Redis counters are stale after failed writes; the rest are"
+              + " served from Redis until their entries expire",
+          MAX_PENDING);
+      return;
+    }
+    pendingCounts.addAll(keys);
+  }
+
+  /**
+   * Drops this instance's local entries: for when the item tables were changed outside hotrank (a
+   * restore, a test that empties them). Redis's entries ({@code <prefix>im:*}, {@code ic:*}) must
+   * then be deleted too, since the restored rows may carry versions lower than the cached ones.
+   */
+  public void forgetLocal() {
+    metadata.clearLocal();
+    counts.clearLocal();
+  }
+
+  /** The Bloom filter behind the metadata cache, for its rebuild job. */
+  RedisBloomFilter filter() {
+    return filter;
+  }
+
+  TieredCache<Key, ItemStore.Stored> metadata() {
+    return metadata;
+  }
+
+  TieredCache<Key, Interactions> counts() {
+    return counts;
+  }
+
+  private Set<Key> certainlyAbsent(List<Key> keys) {
+    Map<String, List<Long>> byBiz = new LinkedHashMap<>();
+    keys.forEach(key -> byBiz.computeIfAbsent(key.biz(), b -> new ArrayList<>()).add(key.id()));
+    Set<Key> absent = new java.util.HashSet<>();
+    byBiz.forEach(
+        (biz, ids) -> filter.certainlyAbsent(biz, ids).forEach(id -> absent.add(new Key(biz, id))));
+    return absent;
+  }
+
+  private static Map<Key, Versioned<ItemStore.Stored>> loadMetadata(
+      ItemStore store, List<Key> keys) {
+    Map<Key, Versioned<ItemStore.Stored>> loaded = new HashMap<>();
+    byBiz(keys)
+        .forEach(
+            (biz, ids) ->
+                store
+                    .findAll(biz, ids)
+                    .forEach(
+                        (id, stored) ->
+                            loaded.put(
+                                new Key(biz, id),
+                                new Versioned<>(
+                                    stored.version(), stored.deleted() ? null : stored))));
+    return loaded;
+  }
+
+  private Map<Key, Versioned<Interactions>> loadCounts(List<Key> keys) {
+    Map<Key, Versioned<Interactions>> loaded = new HashMap<>();
+    byBiz(keys)
+        .forEach(
+            (biz, ids) ->
+                counters
+                    .findAll(biz, ids)
+                    .forEach(
+                        (id, counted) ->
+                            loaded.put(
+                                new Key(biz, id),
+                                new Versioned<>(counted.foldNo(), counted.counts()))));
+    return loaded;
+  }
+
+  private static Map<String, List<Long>> byBiz(List<Key> keys) {
+    Map<String, List<Long>> byBiz = new LinkedHashMap<>();
+    keys.forEach(key -> byBiz.computeIfAbsent(key.biz(), b -> new ArrayList<>()).add(key.id()));
+    return byBiz;
+  }
+
+  private static Item item(ItemStore.Stored meta, Interactions counts) {
+    return new Item(
+        meta.biz(),
+        meta.id(),
+        meta.authorId(),
+        meta.title(),
+        meta.tags(),
+        meta.createdAt(),
+        meta.updatedAt(),
+        Item.Counts.of(counts));
+  }
+
+  private static Source slower(Source a, Source b) {
+    return a.ordinal() >= b.ordinal() ? a : b;
+  }
+
+  /** Metadata as JSON. */
+  private static final class MetadataCodec implements RedisVersionedTier.Codec<ItemStore.Stored> {
+    @Override
+    public String encode(ItemStore.Stored s) {
+      return JSON.writeValueAsString(
+          new Metadata(
+              s.biz(),
+              s.id(),
+              s.authorId(),
+              s.title(),
+              s.tags(),
+              s.createdAt().toEpochMilli(),
+              s.updatedAt().toEpochMilli(),
+              s.version()));
+    }
+
+    @Override
+    public ItemStore.Stored decode(String text) {
+      Metadata m = JSON.readValue(text, Metadata.class);
+      return new ItemStore.Stored(
+          m.biz(),
+          m.id(),
+          m.authorId(),
+          m.title(),
+          List.copyOf(m.tags()),
+          Instant.ofEpochMilli(m.createdAt()),
+          Instant.ofEpochMilli(m.updatedAt()),
+          m.version(),
+          false);
+    }
+  }
+
+  /** Counters as six comma-separated numbers, in the order of {@link Interactions}. */
+  private static final class CountsCodec implements RedisVersionedTier.Codec<Interactions> {
+    @Override
+    public String encode(Interactions c) {
+      return c.like()
+          + ","
+          + c.view()
+          + ","
+          + c.comment()
+          + ","
+          + c.share()
+          + ","
+          + c.collect()
+          + ","
+          + c.dislike();
+    }
+
+    @Override
+    public Interactions decode(String text) {
+      String[] n = text.split(",");
+      return new Interactions(
+          Long.parseLong(n[0]),
+          Long.parseLong(n[1]),
+          Long.parseLong(n[2]),
+          Long.parseLong(n[3]),
+          Long.parseLong(n[4]),
+          Long.parseLong(n[5]));
+    }
+  }
+}

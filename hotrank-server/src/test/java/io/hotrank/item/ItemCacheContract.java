@@ -1,0 +1,519 @@
+package io.hotrank.item;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.hotrank.cache.CacheNotices;
+import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.OriginBusyException;
+import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.cache.RedisReconnects;
+import io.hotrank.cache.TieredCache.Source;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.hotkey.HotKeys;
+import io.hotrank.job.JobContext;
+import io.hotrank.storage.SqlDialect;
+import io.hotrank.support.RedisProcess;
+import io.hotrank.support.TestEngines;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The item read cache against a real Redis (a process of this class's own, so that it may be
+ * flushed, stopped and restarted) and each database engine. Each test builds "instances" of the
+ * cache (an {@link ItemReads} with its own local caches, bulkhead and counting stores) over the
+ * context's Redis and database: what the tests count is what reached the database.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("test")
+abstract class ItemCacheContract {
+
+  static final String BIZ = "cached";
+  private static final RedisProcess REDIS;
+
+  static {
+    // One process for every engine's class in this JVM (their contexts stay cached to the end);
+    // the embedded-redis binary stops with the JVM.
+    try {
+      REDIS = RedisProcess.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @DynamicPropertySource
+  static void redis(DynamicPropertyRegistry registry) {
+    registry.add("spring.data.redis.url", REDIS::url);
+    registry.add("hotrank.redis.key-prefix", () -> "hrtest:");
+    // What these tests count must not depend on a Redis call's speed on a loaded machine: a call
+    // past the read timeout falls back to the database, as it should, and would be counted.
+    registry.add("hotrank.redis.read-timeout", () -> "2s");
+  }
+
+  @Autowired JdbcTemplate jdbc;
+  @Autowired SqlDialect dialect;
+  @Autowired StringRedisTemplate redis;
+  @Autowired HotrankRedisProperties redisProperties;
+  @Autowired RedisReadGuard guard;
+  @Autowired Ticker ticker;
+  @Autowired MeterRegistry meters;
+  @Autowired CacheNotices notices;
+  @Autowired RedisReconnects reconnects;
+  @Autowired ItemService items;
+  @Autowired ItemStore itemStore;
+  @Autowired CounterStore counterStore;
+  @Autowired LiveItems liveItems;
+  @Autowired HotKeys hotKeys;
+
+  @Autowired
+  @Qualifier("cacheRefreshes")
+  ExecutorService refreshes;
+
+  abstract String engine();
+
+  /** Counts what reaches the database, per id, and how many queries run at once. */
+  final class CountingItems extends ItemStore {
+    final Map<Long, AtomicInteger> perId = new ConcurrentHashMap<>();
+    final AtomicInteger inFlight;
+    final AtomicInteger mostInFlight;
+    volatile CountDownLatch gate;
+    final CountDownLatch atGate = new CountDownLatch(1);
+
+    CountingItems(AtomicInteger inFlight, AtomicInteger mostInFlight) {
+      super(jdbc, dialect);
+      this.inFlight = inFlight;
+      this.mostInFlight = mostInFlight;
+    }
+
+    @Override
+    public Map<Long, Stored> findAll(String biz, Collection<Long> ids) {
+      ids.forEach(id -> perId.computeIfAbsent(id, i -> new AtomicInteger()).incrementAndGet());
+      mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        Map<Long, Stored> found = super.findAll(biz, ids);
+        CountDownLatch holding = gate;
+        if (holding != null) {
+          atGate.countDown();
+          holding.await(30, TimeUnit.SECONDS);
+        }
+        return found;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    }
+
+    int queries(long id) {
+      AtomicInteger n = perId.get(id);
+      return n == null ? 0 : n.get();
+    }
+  }
+
+  /** Counts counter queries per id, and in-flight queries with the item store's counters. */
+  final class CountingCounters extends CounterStore {
+    final Map<Long, AtomicInteger> perId = new ConcurrentHashMap<>();
+    final AtomicInteger inFlight;
+    final AtomicInteger mostInFlight;
+
+    CountingCounters(AtomicInteger inFlight, AtomicInteger mostInFlight) {
+      super(jdbc, dialect);
+      this.inFlight = inFlight;
+      this.mostInFlight = mostInFlight;
+    }
+
+    @Override
+    public Map<Long, Counted> findAll(String biz, Collection<Long> ids) {
+      ids.forEach(id -> perId.computeIfAbsent(id, i -> new AtomicInteger()).incrementAndGet());
+      mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        return super.findAll(biz, ids);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    }
+
+    int queries(long id) {
+      AtomicInteger n = perId.get(id);
+      return n == null ? 0 : n.get();
+    }
+  }
+
+  /** One instance of the cache: its stores count, its bulkhead is its own. */
+  final class Instance {
+    final AtomicInteger inFlight = new AtomicInteger();
+    final AtomicInteger mostInFlight = new AtomicInteger();
+    final CountingItems store = new CountingItems(inFlight, mostInFlight);
+    final CountingCounters counters = new CountingCounters(inFlight, mostInFlight);
+    final ItemReads reads;
+
+    Instance(ItemCacheProperties properties, int dbConcurrency) {
+      Bulkhead bulkhead =
+          Bulkhead.of(
+              "test-" + ThreadLocalRandom.current().nextInt(),
+              BulkheadConfig.custom()
+                  .maxConcurrentCalls(dbConcurrency)
+                  .maxWaitDuration(Duration.ofMillis(20))
+                  .build());
+      reads =
+          new ItemReads(
+              store,
+              counters,
+              redis,
+              redisProperties,
+              properties,
+              guard,
+              bulkhead,
+              ticker,
+              refreshes,
+              meters,
+              notices,
+              reconnects,
+              hotKeys);
+    }
+
+    Instance() {
+      this(properties(1_000_000, Duration.ofSeconds(10)), 8);
+    }
+  }
+
+  /** Settings as shipped, but for the Bloom filter's size and the lease wait. */
+  static ItemCacheProperties properties(long filterExpected, Duration leaseWait) {
+    return new ItemCacheProperties(
+        100_000,
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(1),
+        Duration.ofMinutes(10),
+        Duration.ofHours(1),
+        Duration.ofSeconds(10),
+        0.2,
+        Duration.ofSeconds(10),
+        leaseWait,
+        filterExpected,
+        0.01,
+        "0 0 0 1 1 *");
+  }
+
+  @BeforeEach
+  void emptyEverything() {
+    TestEngines.exercised(engine());
+    // A test that stopped Redis may leave the read breaker open: wait until reads go through.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              guard.redisSeemsBack();
+              guard.read("test ping", () -> redis.hasKey("ping"));
+              return guard.closed();
+            });
+    for (String table : List.of("hr_user_action", "hr_item_counter", "hr_item", "hr_id_sequence")) {
+      jdbc.update("DELETE FROM " + table);
+    }
+    liveItems.forgetAll();
+    redis.execute(
+        (org.springframework.data.redis.core.RedisCallback<Void>)
+            connection -> {
+              connection.serverCommands().flushAll();
+              return null;
+            });
+  }
+
+  private void create(long id, String title) {
+    items.create(new ItemRequest(BIZ, id, 1L, title, List.of("t"), null));
+  }
+
+  /** Inserts items straight into the tables, many at once (no cache hooks). */
+  private void insert(long fromId, long toId) {
+    Instant now = Instant.parse("2026-11-01T00:00:00Z");
+    List<Object[]> itemRows = new ArrayList<>();
+    List<Object[]> counterRows = new ArrayList<>();
+    for (long id = fromId; id <= toId; id++) {
+      itemRows.add(
+          new Object[] {BIZ, id, 1L, "item " + id, "", now.toEpochMilli(), now.toEpochMilli()});
+      counterRows.add(new Object[] {BIZ, id, now.toEpochMilli(), now.toEpochMilli()});
+    }
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        itemRows);
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item_counter (biz, item_id, created_at, updated_at) VALUES (?, ?, ?, ?)",
+        counterRows);
+    itemStore.reserveId(BIZ, toId);
+  }
+
+  @Test
+  void twoHundredConcurrentMisses_onTwoInstances_queryTheDatabaseOncePerCache() throws Exception {
+    create(1, "one");
+    redis.delete(List.of("hrtest:im:" + BIZ + ":1", "hrtest:ic:" + BIZ + ":1"));
+    Instance a = new Instance();
+    Instance b = new Instance();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<ItemReads.Found>> reads = new ArrayList<>();
+    try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 200; i++) {
+        Instance on = i % 2 == 0 ? a : b;
+        reads.add(
+            readers.submit(
+                () -> {
+                  start.await();
+                  return on.reads.get(BIZ, 1);
+                }));
+      }
+      start.countDown();
+      for (Future<ItemReads.Found> read : reads) {
+        assertThat(read.get(30, TimeUnit.SECONDS).item().title()).isEqualTo("one");
+      }
+    }
+    assertThat(a.store.queries(1) + b.store.queries(1)).as("metadata queries").isEqualTo(1);
+    assertThat(a.counters.queries(1) + b.counters.queries(1)).as("counter queries").isEqualTo(1);
+  }
+
+  @Test
+  void tenThousandAbsentIds_reachTheDatabaseOnlyForBloomFalsePositives() throws Exception {
+    insert(1, 1_000);
+    Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.reads, properties(1_000, Duration.ZERO));
+    jobs.jobs()
+        .getFirst()
+        .job()
+        .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
+    assertThat(a.reads.filter().built(BIZ)).isTrue();
+    a.reads.getAll(BIZ, List.of(50_000L)); // loads the scripts into Redis
+    a.store.perId.clear();
+
+    Set<Long> mayExist = new HashSet<>();
+    for (long from = 1_001; from <= 11_000; from += 100) {
+      List<Long> ids = new ArrayList<>();
+      for (long id = from; id < from + 100; id++) {
+        ids.add(id);
+      }
+      ItemReads.Batch batch = a.reads.getAll(BIZ, ids);
+      assertThat(batch.items()).isEmpty();
+      assertThat(batch.missing()).containsExactlyElementsOf(ids);
+      Set<Long> absent = a.reads.filter().certainlyAbsent(BIZ, ids);
+      ids.stream().filter(id -> !absent.contains(id)).forEach(mayExist::add);
+    }
+    assertThat(a.store.perId.keySet()).as("ids that reached the database").isEqualTo(mayExist);
+    double rate = mayExist.size() / 10_000.0;
+    System.out.printf(
+        "[%s] Bloom false positives: %d of 10000 absent ids (%.2f%%)%n",
+        engine(), mayExist.size(), rate * 100);
+    assertThat(rate).as("false-positive rate, configured 1%").isLessThan(0.03);
+    // The existing ids all still read (a Bloom filter never denies a member).
+    ItemReads.Batch present = a.reads.getAll(BIZ, List.of(1L, 500L, 1_000L));
+    assertThat(present.missing()).isEmpty();
+  }
+
+  @Test
+  void aRedisFlush_underSteadyLoad_reachesTheDatabaseOnlyThroughTheBulkhead() throws Exception {
+    final int threads = 8;
+    final int reads = 150;
+    insert(1, 2_000);
+    int places = 3;
+    ItemCacheProperties small =
+        new ItemCacheProperties(
+            50, // a local cache far smaller than the items read: most reads go to Redis
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(10),
+            Duration.ofHours(1),
+            Duration.ofSeconds(10),
+            0.2,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(300),
+            1_000_000,
+            0.01,
+            "0 0 0 1 1 *");
+    Instance a = new Instance(small, places);
+    // Warm Redis with every item.
+    for (long from = 1; from <= 2_000; from += 100) {
+      List<Long> ids = new ArrayList<>();
+      for (long id = from; id < from + 100; id++) {
+        ids.add(id);
+      }
+      a.reads.getAll(BIZ, ids);
+    }
+    int warmQueries = a.store.perId.values().stream().mapToInt(AtomicInteger::get).sum();
+    a.mostInFlight.set(0);
+    AtomicInteger served = new AtomicInteger();
+    AtomicInteger shed = new AtomicInteger();
+    AtomicInteger fromDb = new AtomicInteger();
+    List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CountDownLatch flushed = new CountDownLatch(1);
+    try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int t = 0; t < threads; t++) {
+        readers.submit(
+            () -> {
+              for (int i = 0; i < reads; i++) {
+                long id = 1 + ThreadLocalRandom.current().nextInt(2_000);
+                try {
+                  ItemReads.Found found = a.reads.get(BIZ, id);
+                  served.incrementAndGet();
+                  if (found.source() == Source.DB) {
+                    fromDb.incrementAndGet();
+                  }
+                } catch (OriginBusyException e) {
+                  shed.incrementAndGet();
+                } catch (Throwable e) {
+                  unexpected.add(e);
+                }
+                if (i == reads / 4 && flushed.getCount() == 1) {
+                  flushed.countDown();
+                  redis.execute(
+                      (org.springframework.data.redis.core.RedisCallback<Void>)
+                          connection -> {
+                            connection.serverCommands().flushAll();
+                            return null;
+                          });
+                }
+              }
+              return null;
+            });
+      }
+    }
+    System.out.printf(
+        "[%s] FLUSHALL under load: %d reads served (%d from the database), %d shed, at most %d"
+            + " queries at once (bulkhead %d), %d warm-up queries%n",
+        engine(),
+        served.get(),
+        fromDb.get(),
+        shed.get(),
+        a.mostInFlight.get(),
+        places,
+        warmQueries);
+    assertThat(unexpected).isEmpty();
+    assertThat(fromDb.get()).as("reads the flush sent to the database").isPositive();
+    assertThat(a.mostInFlight.get()).as("queries at once").isLessThanOrEqualTo(places);
+    assertThat(served.get() + shed.get()).isEqualTo(threads * reads);
+  }
+
+  @Test
+  void aReadOfTheOldVersion_finishingAfterAnEdit_neverPutsItBack() throws Exception {
+    create(7, "before");
+    redis.delete(List.of("hrtest:im:" + BIZ + ":7"));
+    Instance reader = new Instance();
+    reader.store.gate = new CountDownLatch(1);
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<ItemReads.Found> slow = pool.submit(() -> reader.reads.get(BIZ, 7));
+      assertThat(reader.store.atGate.await(30, TimeUnit.SECONDS)).isTrue();
+      // The read holds version 1; the edit commits version 2 and puts its floor into Redis.
+      items.update(BIZ, 7, new ItemRequest(null, null, 1L, "after", List.of("t"), null));
+      reader.store.gate.countDown();
+      assertThat(slow.get(30, TimeUnit.SECONDS).item().title()).isEqualTo("before");
+    }
+    reader.store.gate = null;
+    // Redis kept the floor of version 2: the old read's write was refused.
+    assertThat(redis.opsForHash().get("hrtest:im:" + BIZ + ":7", "v")).isEqualTo("2");
+    assertThat(redis.opsForHash().get("hrtest:im:" + BIZ + ":7", "k")).isEqualTo("f");
+    // Whoever reads next, here or on a new instance, gets the edit.
+    assertThat(new Instance().reads.get(BIZ, 7).item().title()).isEqualTo("after");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> reader.reads.get(BIZ, 7).item().title().equals("after"));
+    assertThat(redis.opsForHash().get("hrtest:im:" + BIZ + ":7", "k")).isEqualTo("d");
+  }
+
+  @Test
+  void anEditAndADeletion_reachTheOtherInstance_byNotice() {
+    create(8, "first");
+    Instance other = new Instance();
+    assertThat(other.reads.get(BIZ, 8).item().title()).isEqualTo("first");
+    assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(Source.LOCAL);
+    items.update(BIZ, 8, new ItemRequest(null, null, 2L, "second", List.of("t"), null));
+    // metadata-fresh is 30 s: only the notice can bring the edit within seconds.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> other.reads.get(BIZ, 8).item().title().equals("second"));
+    assertThat(other.reads.get(BIZ, 8).item().authorId()).isEqualTo(2L);
+    items.delete(BIZ, 8);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(() -> other.reads.get(BIZ, 8))
+                    .isInstanceOf(ItemNotFoundException.class));
+  }
+
+  @Test
+  void foldedCounters_areWhatItemReadsShow_onEveryInstance() {
+    create(9, "counted");
+    Instance other = new Instance();
+    assertThat(other.reads.get(BIZ, 9).item().counts().like()).isZero();
+    // What the folder does after a fold commits: write the counters under the fold's number.
+    jdbc.update(
+        "UPDATE hr_item_counter SET like_cnt = 5, fold_no = 40 WHERE biz = ? AND item_id = 9", BIZ);
+    other.reads.countsFolded(
+        40, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
+    assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
+    // An older fold's counters arriving late are refused.
+    other.reads.countsFolded(
+        39, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
+    assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
+    Instance third = new Instance();
+    assertThat(third.reads.get(BIZ, 9).item().counts().like()).isEqualTo(5);
+    // The first instance's local counters refresh within counts-fresh (1 s).
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> other.reads.get(BIZ, 9).item().counts().like() == 5);
+  }
+
+  @Test
+  void withRedisDown_heldItemsAreServedLocally_andOthersFromTheDatabase() throws Exception {
+    for (long id = 1; id <= 3; id++) {
+      create(id, "item " + id);
+    }
+    Instance a = new Instance();
+    a.reads.get(BIZ, 1);
+    a.reads.get(BIZ, 2);
+    REDIS.stop();
+    try {
+      ItemReads.Found held = a.reads.get(BIZ, 1);
+      assertThat(held.source()).isEqualTo(Source.LOCAL);
+      assertThat(held.item().title()).isEqualTo("item 1");
+      ItemReads.Found loaded = a.reads.get(BIZ, 3);
+      assertThat(loaded.source()).isEqualTo(Source.DB);
+      assertThat(loaded.item().title()).isEqualTo("item 3");
+      assertThatThrownBy(() -> a.reads.get(BIZ, 4)).isInstanceOf(ItemNotFoundException.class);
+    } finally {
+      REDIS.startAgain();
+    }
+    // Notices sent while disconnected are lost: on reconnecting, the local caches are dropped.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !a.reads.metadata().holdsLocally(new ItemReads.Key(BIZ, 1)));
+  }
+}
