@@ -57,6 +57,11 @@ final class SecondInstance implements AutoCloseable {
     return new SecondInstance(context, environment.getProperty("hotrank.redis.key-prefix"));
   }
 
+  /** A bean of this instance. */
+  <T> T bean(Class<T> type) {
+    return context.getBean(type);
+  }
+
   HttpJson http() {
     String port = context.getEnvironment().getProperty("local.server.port");
     return new HttpJson("http://127.0.0.1:" + port, "test-admin-token");

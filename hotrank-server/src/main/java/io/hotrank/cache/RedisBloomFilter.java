@@ -27,8 +27,10 @@ import org.springframework.data.redis.core.types.Expiration;
  * until the rebuild swaps them in.
  *
  * <p>A filter answers only once built: a space without one (never built, or lost with Redis's data)
- * answers "may exist" for every id until {@link #rebuild} ran. An add that fails would let the
- * filter deny an existing id, so {@link #add} failing drops the filter for a rebuild.
+ * answers "may exist" for every id until {@link #rebuild} ran. An add that is lost would let the
+ * filter deny an existing id: callers add before the id's row commits, {@link #add} failing drops
+ * the filter, and each filter keeps a count of the ids it took ({@link #count}) for its rebuild job
+ * to compare with the origin's.
  *
  * <p>Why by hand: the RedisBloom module is not part of Redis; Redisson's filter is a whole client
  * beside Lettuce, and neither rebuilds while adds go on. The sizing formulas are the textbook ones.
@@ -132,9 +134,10 @@ public final class RedisBloomFilter {
       positions.add(Long.toString(position));
     }
     try {
-      redis.execute(ADD, List.of(key, key + ":next"), positions.toArray());
+      redis.execute(
+          ADD, List.of(key, key + ":next", key + ":n", key + ":next:n"), positions.toArray());
     } catch (RuntimeException e) {
-      redis.delete(List.of(key, key + ":next"));
+      redis.delete(List.of(key, key + ":next", key + ":n", key + ":next:n"));
       throw e;
     }
   }
@@ -153,10 +156,15 @@ public final class RedisBloomFilter {
     String next = key + ":next";
     String built = key + ":built";
     redis.execute(
-        BEGIN, List.of(next), Long.toString(shape.bits() - 1), Long.toString(timeout.toMillis()));
+        BEGIN,
+        List.of(next, next + ":n"),
+        Long.toString(shape.bits() - 1),
+        Long.toString(timeout.toMillis()));
     byte[] bits = new byte[(int) ((shape.bits() + 7) / 8)];
+    long[] read = {0};
     ids.accept(
         id -> {
+          read[0]++;
           for (long position : positions(id)) {
             bits[(int) (position >>> 3)] |= (byte) (0x80 >>> (position & 7));
           }
@@ -172,14 +180,21 @@ public final class RedisBloomFilter {
                         bits,
                         Expiration.from(timeout),
                         RedisStringCommands.SetOption.upsert()));
-    Long swapped = redis.execute(SWAP, List.of(key, next, built));
+    Long swapped =
+        redis.execute(
+            SWAP, List.of(key, next, built, key + ":n", next + ":n"), Long.toString(read[0]));
     return swapped != null && swapped == 1;
   }
 
-  /** Drops the space's filter: it answers "may exist" until rebuilt. */
-  public void drop(String space) {
-    String key = key(space);
-    redis.delete(List.of(key, key + ":next", key + ":built"));
+  /**
+   * How many ids the space's filter took (the ids read by its last rebuild plus every add since; it
+   * may count an id twice, never none): fewer than the origin holds means an add was lost (the
+   * process died between a create and its add, or Redis lost a write), and the filter must be
+   * rebuilt. -1 when not built.
+   */
+  public long count(String space) {
+    String n = redis.opsForValue().get(key(space) + ":n");
+    return n == null || !built(space) ? -1 : Long.parseLong(n);
   }
 
   /** The id's k bit positions, by double hashing of two SplitMix64 mixes of it. */

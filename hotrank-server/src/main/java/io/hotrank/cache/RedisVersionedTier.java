@@ -46,6 +46,9 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   private static final byte[][] FIELDS = {bytes("v"), bytes("k"), bytes("d")};
   private static final long AWAIT_SECONDS = 5;
 
+  /** Most commands in flight at once. */
+  private static final int PIPELINE = 1000;
+
   private final StringRedisTemplate redis;
   private final Function<K, String> keyOf;
   private final Codec<V> codec;
@@ -123,11 +126,17 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
     }
   }
 
-  /** Runs the put script for every write, pipelined; loads the script once if Redis lacks it. */
+  /**
+   * Runs the put script for every write, pipelined {@value #PIPELINE} at a time; loads the script
+   * once if Redis lacks it.
+   */
   private void run(List<Write> writes) {
-    if (writes.isEmpty()) {
-      return;
+    for (int from = 0; from < writes.size(); from += PIPELINE) {
+      pipeline(writes.subList(from, Math.min(writes.size(), from + PIPELINE)));
     }
+  }
+
+  private void pipeline(List<Write> writes) {
     redis.execute(
         (RedisCallback<Void>)
             connection -> {

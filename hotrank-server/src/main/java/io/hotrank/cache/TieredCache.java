@@ -142,9 +142,12 @@ public final class TieredCache<K, V> {
   public interface LoadLease<K> {
 
     /**
-     * @return what releases the lease, or null if another instance holds it
+     * @param floor the newest version of the key this instance knows of (its floor, else 0): part
+     *     of the lease's name, so that a load started after an invalidation never waits on one that
+     *     started before it, and read the older version
+     * @return what releases the lease, or null if another load holds it
      */
-    @Nullable Runnable tryAcquire(K key);
+    @Nullable Runnable tryAcquire(K key, long floor);
   }
 
   /**
@@ -317,6 +320,8 @@ public final class TieredCache<K, V> {
   public void invalidateLocal(K key, long version) {
     long now = ticker.read();
     putLocal(key, new Entry<>(version, null, true, now, now + settings.localTtl().toNanos()));
+    // A load in progress may have read the old version: readers from now on start their own.
+    loading.remove(key);
   }
 
   /**
@@ -326,21 +331,17 @@ public final class TieredCache<K, V> {
    */
   public void invalidate(K key, long version) {
     invalidateLocal(key, version);
-    try {
-      guard.read(
-          settings.name() + " invalidate",
-          () -> {
-            remote.invalidate(key, version, jittered(settings.remoteTtl()));
-            return null;
-          });
-    } catch (RedisUnavailableException e) {
-      log.warn(
-          "Cache '{}': could not invalidate {} in Redis ({}); it expires within {}",
-          settings.name(),
-          key,
-          e.getMessage(),
-          settings.remoteTtl());
-    }
+    invalidateRemote(key, version);
+  }
+
+  /**
+   * Puts a floor of {@code version} into Redis. Not through the read guard: a write must not be
+   * skipped because reads are failing, nor count in their breaker.
+   *
+   * @throws RuntimeException if Redis did not take it (the caller retries)
+   */
+  public void invalidateRemote(K key, long version) {
+    remote.invalidate(key, version, jittered(settings.remoteTtl()));
   }
 
   /**
@@ -373,25 +374,34 @@ public final class TieredCache<K, V> {
    * eviction; a later pin extends it.
    */
   public void pin(K key, long until) {
-    pinnedUntil.merge(key, until, Math::max);
-    Entry<V> held = local.asMap().remove(key);
-    if (held != null) {
-      pinned.merge(key, held, TieredCache::newer);
-    }
+    pinnedUntil.compute(
+        key,
+        (k, pinnedTo) -> {
+          Entry<V> held = local.asMap().remove(k);
+          if (held != null) {
+            pinned.merge(k, held, TieredCache::newer);
+          }
+          return pinnedTo == null ? until : Math.max(pinnedTo, until);
+        });
   }
 
   /** Ends the pins whose time is over; their entries go back to the bounded cache. */
   public void unpinExpired() {
     long now = ticker.read();
-    pinnedUntil.forEach(
-        (key, until) -> {
-          if (until <= now && pinnedUntil.remove(key, until)) {
-            Entry<V> held = pinned.remove(key);
-            if (held != null) {
-              local.asMap().merge(key, held, TieredCache::newer);
+    for (K key : pinnedUntil.keySet()) {
+      pinnedUntil.computeIfPresent(
+          key,
+          (k, until) -> {
+            if (until > now) {
+              return until;
             }
-          }
-        });
+            Entry<V> held = pinned.remove(k);
+            if (held != null) {
+              local.asMap().merge(k, held, TieredCache::newer);
+            }
+            return null;
+          });
+    }
   }
 
   /** The keys pinned now. */
@@ -415,9 +425,40 @@ public final class TieredCache<K, V> {
     return held != null ? held : local.getIfPresent(key);
   }
 
+  /**
+   * Installs an entry unless a newer one is held. Choosing the map (pinned or bounded) and writing
+   * into it is one step per key, under {@code pinnedUntil}'s lock of the key, as pinning and
+   * unpinning are: an entry can never land in the map the key just left, where it would shadow or
+   * be shadowed by later writes.
+   */
   private void putLocal(K key, Entry<V> entry) {
-    ConcurrentMap<K, Entry<V>> map = pinnedUntil.containsKey(key) ? pinned : local.asMap();
-    map.merge(key, entry, TieredCache::newer);
+    pinnedUntil.compute(
+        key,
+        (k, until) -> {
+          (until != null ? pinned : local.asMap()).merge(k, entry, TieredCache::newer);
+          return until;
+        });
+  }
+
+  /**
+   * Whether a value Redis holds is older than the floor this instance holds of the key: it knows a
+   * newer version exists (its invalidation reached this instance but not, or not yet, Redis).
+   */
+  private boolean olderThanLocalFloor(K key, Versioned<V> value) {
+    Entry<V> held = lookup(key);
+    return held != null && held.floor() && held.version() > value.version();
+  }
+
+  /** The version of the floor this instance holds of the key, else 0. */
+  private long localFloor(K key) {
+    Entry<V> held = lookup(key);
+    return held != null && held.floor() ? held.version() : 0;
+  }
+
+  /** Whether this instance knows the key exists: it holds a floor of a created version. */
+  private boolean knownToExist(K key) {
+    Entry<V> held = lookup(key);
+    return held != null && held.floor() && held.version() > 0;
   }
 
   /** The entry to keep of two: the higher version; at equal versions, the later one. */
@@ -498,10 +539,13 @@ public final class TieredCache<K, V> {
       Map<K, Versioned<V>> found = guard.read(settings.name() + " get", () -> remote.getAll(rest));
       found.forEach(
           (key, value) -> {
+            if (olderThanLocalFloor(key, value)) {
+              return; // Redis missed an invalidation this instance heard: ask the origin
+            }
             putLocal(key, entry(value));
             answers.put(key, new Read<>(value.value(), Source.REDIS));
+            rest.remove(key);
           });
-      rest.removeAll(found.keySet());
     } catch (RedisUnavailableException e) {
       redisUp = false;
     }
@@ -510,9 +554,12 @@ public final class TieredCache<K, V> {
     }
     if (filter != null && redisUp) {
       try {
+        // A key this instance holds a floor of was created: the filter is not asked about it.
+        List<K> unknown = rest.stream().filter(key -> !knownToExist(key)).toList();
         Set<K> absent =
-            guard.read(
-                settings.name() + " filter", () -> filter.certainlyAbsent(List.copyOf(rest)));
+            unknown.isEmpty()
+                ? Set.of()
+                : guard.read(settings.name() + " filter", () -> filter.certainlyAbsent(unknown));
         for (K key : absent) {
           putLocal(key, entry(new Versioned<>(0, null)));
           answers.put(key, new Read<>(null, Source.REDIS));
@@ -530,7 +577,8 @@ public final class TieredCache<K, V> {
     if (leased && lease != null && redisUp && rest.size() == 1) {
       K key = rest.getFirst();
       try {
-        release = guard.read(settings.name() + " lease", () -> lease.tryAcquire(key));
+        long floor = localFloor(key);
+        release = guard.read(settings.name() + " lease", () -> lease.tryAcquire(key, floor));
         Versioned<V> theirs =
             release == null ? awaitOtherInstance(key) : alreadyLoaded(key, release);
         if (theirs != null) {
@@ -586,9 +634,14 @@ public final class TieredCache<K, V> {
   private @Nullable Versioned<V> alreadyLoaded(K key, Runnable release) {
     Versioned<V> theirs =
         guard.read(settings.name() + " get", () -> remote.getAll(List.of(key))).get(key);
-    if (theirs != null) {
-      putLocal(key, entry(theirs));
+    if (theirs == null || olderThanLocalFloor(key, theirs)) {
+      return null;
+    }
+    putLocal(key, entry(theirs));
+    try {
       release.run();
+    } catch (RuntimeException e) {
+      log.debug("Cache '{}': lease release failed ({}); it expires", settings.name(), e.toString());
     }
     return theirs;
   }
@@ -611,7 +664,7 @@ public final class TieredCache<K, V> {
       } catch (RedisUnavailableException e) {
         break;
       }
-      if (theirs != null) {
+      if (theirs != null && !olderThanLocalFloor(key, theirs)) {
         putLocal(key, entry(theirs));
         leaseWaitsServed.increment();
         return theirs;

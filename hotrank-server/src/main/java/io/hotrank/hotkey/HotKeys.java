@@ -85,7 +85,6 @@ public class HotKeys implements SmartLifecycle, JobSource {
   private final long sliceMillis;
   private final HotKeyCounter counter;
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
-  private final List<Runnable> sweepers = new CopyOnWriteArrayList<>();
   private final Map<String, HotKey> hot = new ConcurrentHashMap<>();
   private final Map<String, Long> hotUntilNanos = new ConcurrentHashMap<>();
 
@@ -134,11 +133,6 @@ public class HotKeys implements SmartLifecycle, JobSource {
    */
   public void whenHot(String prefix, BiConsumer<String, Long> pin) {
     subscribers.add(new Subscriber(prefix, pin));
-  }
-
-  /** Runs {@code sweep} every slice, for subscribers to end their expired pins. */
-  public void whenSweeping(Runnable sweep) {
-    sweepers.add(sweep);
   }
 
   /** The keys this instance holds as hot now, the most read first. */
@@ -232,13 +226,6 @@ public class HotKeys implements SmartLifecycle, JobSource {
             hot.remove(key);
           }
         });
-    for (Runnable sweeper : sweepers) {
-      try {
-        sweeper.run();
-      } catch (RuntimeException e) {
-        log.warn("A hot-key sweep failed: {}", e.toString());
-      }
-    }
   }
 
   /**

@@ -25,11 +25,5 @@ final class ItemCountsFeed implements FoldListener {
     fold.counters()
         .forEach((key, counts) -> changed.put(new ItemReads.Key(key.biz(), key.itemId()), counts));
     reads.countsFolded(fold.foldNo(), changed);
-    reads.retryCounts();
-  }
-
-  @Override
-  public void idle(long lastFoldNo) {
-    reads.retryCounts();
   }
 }

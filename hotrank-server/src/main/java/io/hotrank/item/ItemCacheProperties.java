@@ -25,6 +25,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param filterRate the Bloom filter's false-positive rate at that many ids
  * @param filterCheck how often the leased job checks that every biz has a filter, building the
  *     missing ones (a Spring cron)
+ * @param enabled false reads every item from the database, for comparison (the benchmark's "caching
+ *     off")
  */
 @ConfigurationProperties("hotrank.items.cache")
 public record ItemCacheProperties(
@@ -39,7 +41,8 @@ public record ItemCacheProperties(
     @DefaultValue("300ms") Duration leaseWait,
     @DefaultValue("1000000") long filterExpected,
     @DefaultValue("0.01") double filterRate,
-    @DefaultValue("*/30 * * * * *") String filterCheck) {
+    @DefaultValue("*/30 * * * * *") String filterCheck,
+    @DefaultValue("true") boolean enabled) {
 
   public ItemCacheProperties {
     String p = "hotrank.items.cache.";

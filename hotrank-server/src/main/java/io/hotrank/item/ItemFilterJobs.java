@@ -15,9 +15,10 @@ import org.springframework.stereotype.Component;
 /**
  * The job {@code item-filter}: on {@code hotrank.items.cache.filter-check}, under its lease (one
  * instance at a time), builds the Bloom filter of every biz that has none (never built, a new biz,
- * a changed shape, or lost with Redis's data) from the ids in the database. A filter that exists is
- * kept: creates add to it, and ids are never removed. After loading items behind hotrank's back,
- * delete the filter's key ({@code <prefix>{bloom:<biz>}:*}) and the next run rebuilds it.
+ * a changed shape, or lost with Redis's data), or whose count of ids is below the database's (an
+ * add was lost), from the ids in the database. Otherwise a filter is kept: creates add to it, and
+ * ids are never removed. After loading items behind hotrank's back, delete the filter's key ({@code
+ * <prefix>{bloom:<biz>}:*}) and the next run rebuilds it.
  */
 @Component
 class ItemFilterJobs implements JobSource {
@@ -65,13 +66,17 @@ class ItemFilterJobs implements JobSource {
         if (context.cancelled()) {
           return;
         }
-        if (!filter.built(biz)) {
-          rebuild(biz);
+        long held = filter.count(biz);
+        if (held < 0) {
+          rebuild(biz, context, "none built");
+        } else if (held < store.count(biz)) {
+          rebuild(biz, context, "it holds " + held + " ids, fewer than the database");
         }
       }
     }
 
-    private void rebuild(String biz) {
+    private void rebuild(String biz, JobContext context, String why) {
+      log.info("Bloom filter of '{}': rebuilding ({})", biz, why);
       long[] count = {0};
       boolean swapped =
           filter.rebuild(
@@ -81,7 +86,9 @@ class ItemFilterJobs implements JobSource {
                       biz,
                       PAGE,
                       id -> {
-                        count[0]++;
+                        if (++count[0] % PAGE == 0) {
+                          context.throwIfCancelled(); // the lease is lost: leave it to the holder
+                        }
                         ids.accept(id);
                       }),
               REBUILD_TIMEOUT);

@@ -7,7 +7,6 @@ import io.hotrank.cache.RedisBloomFilter;
 import io.hotrank.cache.RedisLoadLeases;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisReconnects;
-import io.hotrank.cache.RedisUnavailableException;
 import io.hotrank.cache.RedisVersionedTier;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.TieredCache.Read;
@@ -17,7 +16,10 @@ import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.problem.Violations;
 import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,6 +30,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -71,6 +76,12 @@ public class ItemReads {
   /** The hot-key prefix of item reads: keys {@code item:<biz>:<id>}. */
   static final String HOT_PREFIX = "item:";
 
+  /** How often pins are ended and failed Redis writes retried. */
+  private static final Duration MAINTENANCE = Duration.ofMillis(250);
+
+  /** Keys per query or pipeline when rewriting counters. */
+  private static final int CHUNK = 500;
+
   /** How many items whose Redis counters a failed write left stale are remembered at most. */
   private static final int MAX_PENDING = 100_000;
 
@@ -111,9 +122,22 @@ public class ItemReads {
   private final TieredCache<Key, Interactions> counts;
   private final RedisBloomFilter filter;
   private final CacheNotices notices;
+  private final ItemStore store;
   private final CounterStore counters;
-  private final RedisReadGuard guard;
+  private final boolean enabled;
+  private final Counter uncachedQueries;
   private final Set<Key> pendingCounts = ConcurrentHashMap.newKeySet();
+
+  /** Writes whose floor or notice did not reach Redis: the newest version of each, retried. */
+  private final Map<Key, Long> pendingWrites = new ConcurrentHashMap<>();
+
+  private final ScheduledExecutorService maintenance =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "item-cache");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   ItemReads(
       ItemStore store,
@@ -130,8 +154,10 @@ public class ItemReads {
       RedisReconnects reconnects,
       HotKeys hotKeys) {
     String prefix = redisProperties.keyPrefix();
+    this.store = store;
     this.counters = counters;
-    this.guard = guard;
+    this.enabled = properties.enabled();
+    this.uncachedQueries = meters.counter("hotrank.cache.origin.queries", "cache", "uncached");
     this.notices = notices;
     this.filter =
         new RedisBloomFilter(
@@ -146,7 +172,7 @@ public class ItemReads {
                 redis, key -> prefix + "im:" + key.biz() + ":" + key.id(), new MetadataCodec()),
             keys -> loadMetadata(store, keys),
             keys -> certainlyAbsent(keys),
-            key -> leases.tryAcquire("im:" + key.biz() + ":" + key.id()),
+            (key, floor) -> leases.tryAcquire("im:" + key.biz() + ":" + key.id() + ":" + floor),
             guard,
             bulkhead,
             ticker,
@@ -159,7 +185,7 @@ public class ItemReads {
                 redis, key -> prefix + "ic:" + key.biz() + ":" + key.id(), new CountsCodec()),
             this::loadCounts,
             null,
-            key -> leases.tryAcquire("ic:" + key.biz() + ":" + key.id()),
+            (key, floor) -> leases.tryAcquire("ic:" + key.biz() + ":" + key.id() + ":" + floor),
             guard,
             bulkhead,
             ticker,
@@ -168,11 +194,8 @@ public class ItemReads {
     notices.subscribe(TOPIC, this::noticed);
     metadata.onRead(key -> hotKeys.record(HOT_PREFIX + key.biz() + ":" + key.id()));
     hotKeys.whenHot(HOT_PREFIX, this::pin);
-    hotKeys.whenSweeping(
-        () -> {
-          metadata.unpinExpired();
-          counts.unpinExpired();
-        });
+    maintenance.scheduleWithFixedDelay(
+        this::maintain, MAINTENANCE.toMillis(), MAINTENANCE.toMillis(), TimeUnit.MILLISECONDS);
     reconnects.whenReconnected(
         () -> {
           log.info("Redis reconnected: dropping the local item caches (notices may be lost)");
@@ -206,6 +229,13 @@ public class ItemReads {
     violations.check(id > 0, "id", "must be a positive integer");
     violations.throwIfAny();
     Key key = new Key(biz, id);
+    if (!enabled) {
+      Batch batch = uncached(List.of(key));
+      if (batch.items().isEmpty()) {
+        throw new ItemNotFoundException(biz, id, null);
+      }
+      return new Found(batch.items().getFirst(), Source.DB);
+    }
     Read<ItemStore.Stored> meta = metadata.get(key);
     if (meta.value() == null) {
       throw new ItemNotFoundException(biz, id, null);
@@ -231,6 +261,9 @@ public class ItemReads {
       if (!keys.contains(key)) {
         keys.add(key);
       }
+    }
+    if (!enabled) {
+      return uncached(keys);
     }
     Map<Key, Read<ItemStore.Stored>> metas = metadata.getAll(keys);
     List<Key> live = new ArrayList<>();
@@ -258,42 +291,98 @@ public class ItemReads {
     return new Batch(items, missing, source);
   }
 
+  /** Reads straight from the database: two queries (metadata, counters), no cache. */
+  private Batch uncached(List<Key> keys) {
+    Map<Key, Versioned<ItemStore.Stored>> metas = loadMetadata(store, keys);
+    Map<Key, Versioned<Interactions>> counted = loadCounts(keys);
+    uncachedQueries.increment(2);
+    List<Item> items = new ArrayList<>();
+    List<Long> missing = new ArrayList<>();
+    for (Key key : keys) {
+      Versioned<ItemStore.Stored> meta = metas.get(key);
+      Versioned<Interactions> count = counted.get(key);
+      if (meta == null || meta.value() == null || count == null || count.value() == null) {
+        missing.add(key.id());
+      } else {
+        items.add(item(meta.value(), count.value()));
+      }
+    }
+    return new Batch(items, missing, Source.DB);
+  }
+
   /**
-   * An item was created (committed): its id goes into the Bloom filter, and the "absent" entries
-   * caches may hold of it are replaced.
+   * An item is about to be created: its id goes into the Bloom filter before its row commits, so
+   * that no reader can be told "certainly absent" once it exists (a create that then fails leaves a
+   * harmless false positive). An add that fails drops the filter or, with Redis away, is found
+   * missing by the filter job's count check.
    */
-  void created(String biz, long id) {
+  void admitting(String biz, long id) {
     try {
       filter.add(biz, id);
     } catch (RuntimeException e) {
       log.warn(
-          "Item {}/{}: Bloom filter update failed ({}); the filter was dropped or answers 'may"
-              + " exist' until rebuilt",
-          biz,
-          id,
-          e.toString());
+          "Item {}/{}: Bloom filter update failed ({}); the filter job rebuilds it", biz, id, e);
     }
+  }
+
+  /** An item was created (committed): the "absent" entries caches may hold of it are replaced. */
+  void created(String biz, long id) {
     changed(biz, id, 1);
   }
 
   /**
-   * An item's metadata changed (committed) to {@code version}: Redis gets a floor of it, and every
-   * instance, this one included, drops its older entries.
+   * An item's metadata changed (committed) to {@code version}: this instance drops its older
+   * entries at once; Redis gets a floor of the version and every instance a notice of it, retried
+   * every {@link #MAINTENANCE} while Redis does not take them.
    */
   void changed(String biz, long id, long version) {
     Key key = new Key(biz, id);
-    metadata.invalidate(key, version);
-    counts.invalidate(key, 0); // replaces an "absent" of an item just created
+    metadata.invalidateLocal(key, version);
+    counts.invalidateLocal(key, 0); // replaces an "absent" of an item just created
+    if (!announce(key, version)) {
+      pendingWrites.merge(key, version, Math::max);
+    }
+  }
+
+  /** Puts the floors into Redis and the notice on the channel; false if Redis did not take them. */
+  private boolean announce(Key key, long version) {
     try {
-      notices.publish(TOPIC, biz + " " + id + " " + version);
+      metadata.invalidateRemote(key, version);
+      counts.invalidateRemote(key, 0);
+      notices.publish(TOPIC, key.biz() + " " + key.id() + " " + version);
+      return true;
     } catch (RuntimeException e) {
       log.warn(
-          "Item {}: could not announce version {} ({}); other instances see it within {}",
+          "Item {}: version {} not announced through Redis yet ({}); retried every {}",
           key,
           version,
           e.toString(),
-          "their metadata-fresh");
+          MAINTENANCE);
+      return false;
     }
+  }
+
+  /** Ends expired pins and retries what Redis did not take. */
+  private void maintain() {
+    try {
+      metadata.unpinExpired();
+      counts.unpinExpired();
+      for (Map.Entry<Key, Long> write : pendingWrites.entrySet()) {
+        if (!announce(write.getKey(), write.getValue())) {
+          break; // Redis is still away
+        }
+        pendingWrites.remove(write.getKey(), write.getValue());
+      }
+      retryCounts();
+    } catch (RuntimeException e) {
+      log.debug("Item cache maintenance failed ({})", e.toString());
+    }
+  }
+
+  /** Stops the maintenance thread (Spring calls it at shutdown). */
+  @PreDestroy
+  void close() {
+    maintenance.shutdownNow();
   }
 
   /** A hot item, announced: both caches keep it in memory until {@code until} (ticker nanos). */
@@ -331,14 +420,12 @@ public class ItemReads {
     }
     Map<Key, Versioned<Interactions>> versioned = new HashMap<>();
     changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
+    // Not through the read guard: a write of thousands of entries may outlast a read's timeout,
+    // and must neither be cut short nor count in the read breaker.
     try {
-      guard.read(
-          "item counters write",
-          () -> {
-            counts.putAll(versioned);
-            return null;
-          });
-    } catch (RedisUnavailableException e) {
+      counts.putAll(versioned);
+    } catch (RuntimeException e) {
+      log.debug("Counters of fold {} not written to Redis ({}); retried", foldNo, e.toString());
       remember(changed.keySet());
     }
   }
@@ -349,19 +436,17 @@ public class ItemReads {
       return;
     }
     List<Key> keys = List.copyOf(pendingCounts);
-    try {
-      Map<Key, Versioned<Interactions>> current = loadCounts(keys);
-      guard.read(
-          "item counters rewrite",
-          () -> {
-            counts.putAll(current);
-            return null;
-          });
-      keys.forEach(pendingCounts::remove);
-      log.info("Rewrote the Redis counters of {} items after a failed write", keys.size());
-    } catch (RuntimeException e) {
-      log.debug("Item counters still not rewritten ({})", e.toString());
+    for (int from = 0; from < keys.size(); from += CHUNK) {
+      List<Key> chunk = keys.subList(from, Math.min(keys.size(), from + CHUNK));
+      try {
+        counts.putAll(loadCounts(chunk));
+        chunk.forEach(pendingCounts::remove);
+      } catch (RuntimeException e) {
+        log.debug("Item counters still not rewritten ({})", e.toString());
+        return;
+      }
     }
+    log.info("Rewrote the Redis counters of {} items after a failed write", keys.size());
   }
 
   private void remember(Collection<Key> keys) {

@@ -86,6 +86,7 @@ public class ItemService {
     List<String> tags = tags(request);
     if (request.id() != null) {
       long id = request.id();
+      reads.admitting(request.biz(), id);
       tx.executeWithoutResult(
           status -> {
             insert(request, id, tags, createdAt, now);
@@ -98,6 +99,7 @@ public class ItemService {
     // other means (a bulk load) may still hold one, and the next attempt takes another.
     for (int attempt = 1; ; attempt++) {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
+      reads.admitting(request.biz(), id);
       try {
         tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
         reads.created(request.biz(), id);

@@ -204,6 +204,12 @@ public class ItemStore {
     return flags;
   }
 
+  /** How many items of a biz exist, live or deleted. */
+  public long count(String biz) {
+    Long n = jdbc.queryForObject("SELECT COUNT(*) FROM hr_item WHERE biz = ?", Long.class, biz);
+    return n == null ? 0 : n;
+  }
+
   /** Every biz that ever had an item: each has a row in the id sequence. */
   public List<String> bizes() {
     return jdbc.queryForList("SELECT biz FROM " + SEQUENCE + " ORDER BY biz", String.class);
