@@ -17,7 +17,8 @@
 #   bench/item-reads.sh                 # prints the results as Markdown
 #   DURATION=10s TRIALS=10 bench/item-reads.sh
 #
-# Environment: DURATION (20s), CONNECTIONS (16), ITEMS (100000), TRIALS (20), REDIS_URL
+# Environment: DURATION (20s), WARMUP (60s: load before each measured phase; on 2 cores the JIT
+# takes about a minute of load to settle, and measured cold the cache-on run is 3x slower), CONNECTIONS (16), ITEMS (100000), TRIALS (20), REDIS_URL
 # (redis://127.0.0.1:6379), HOTRANK_BENCH_PG* (bench/postgres.sh), HEAP (1g), SKIP_BUILD=1.
 # Redis is never flushed: this run's keys carry their own prefix and are deleted at the end.
 # Everything runs on loopback and stops by itself (about 5 minutes).
@@ -28,6 +29,7 @@ source bench/java.sh
 source bench/postgres.sh
 
 DURATION=${DURATION:-20s}
+WARMUP=${WARMUP:-60s}
 CONNECTIONS=${CONNECTIONS:-16}
 ITEMS=${ITEMS:-100000}
 TRIALS=${TRIALS:-20}
@@ -89,16 +91,31 @@ metric() { # $1 port, $2 metric name, $3 optional label filter (grep -E)
     | awk '{s += $NF} END {printf "%.0f\n", s}'
 }
 
-run_wrk() { # $1 port; prints the RESULT line
-  ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"$DURATION" -s bench/items/zipf.lua \
+run_wrk() { # $1 port, $2 optional duration; prints the RESULT line
+  ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"${2:-$DURATION}" -s bench/items/zipf.lua \
     "http://127.0.0.1:$1" | grep '^RESULT'
 }
 field() { echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
 
+# How often an instance's Redis read breaker opened since it started (its log).
+opens() { grep -c "CLOSED to OPEN" "$WORK/$1/app.log" || true; }
+
+# Waits (at most 30 s) until the instance's Redis read breaker is closed: a warm-up that saturated
+# the cores may have opened it, and a scenario must not start with reads skipping Redis.
+breaker_closed() { # $1 port
+  for _ in $(seq 1 60); do
+    curl -sf "localhost:$1/api/v1/items/bench/1" >/dev/null || true
+    curl -sf "localhost:$1/actuator/prometheus" \
+      | grep -E '^resilience4j_circuitbreaker_state\{.*name="redis-read".*state="closed"' | grep -q ' 1\.0$' && return 0
+    sleep 0.5
+  done
+  log "the Redis read breaker of $1 stayed open"
+}
+
 # Zipf reads on one instance: warm-up, then the measured phase; prints
 # "RESULT ... queries=<db queries in the phase> local=<reads answered locally> reads=<item reads>"
 measure() { # $1 port
-  run_wrk "$1" >/dev/null
+  run_wrk "$1" "$WARMUP" >/dev/null
   local q0 l0 r0 out
   q0=$(metric "$1" hotrank_cache_origin_queries_total)
   l0=$(metric "$1" hotrank_cache_reads_total 'cache="items".*source="local"')
@@ -123,6 +140,7 @@ for _ in $(seq 1 120); do # the item-filter job builds the Bloom filter within 3
   sleep 1
 done
 ON=$(measure "${PORTS[0]}")
+ON="$ON opens=$(opens "${PORTS[0]}")"
 log "   $ON"
 stop_all
 
@@ -131,18 +149,24 @@ start_app "${PORTS[0]}" --hotrank.items.cache.enabled=false
 OFF=$(measure "${PORTS[0]}")
 log "   $OFF"
 log "2. protections, cache off"
-OFF_BREAK=$(ITEM_ID=77777 python3 bench/items/scenarios.py breakdown "${PORTS[0]}")
+OFF_BREAK=$(ITEM_ID=$ITEMS python3 bench/items/scenarios.py breakdown "${PORTS[0]}")
 OFF_PEN=$(python3 bench/items/scenarios.py penetration "${PORTS[0]}")
 stop_all
 
-log "2. protections, cache on, two instances"
+log "2. protections, cache on, two instances (warmed up)"
 start_app "${PORTS[0]}" "${LOCAL[@]}"
 start_app "${PORTS[1]}" "${LOCAL[@]}"
-"${RC[@]}" DEL "${PREFIX}im:bench:77777" "${PREFIX}ic:bench:77777" >/dev/null
-ON_BREAK=$(ITEM_ID=77777 python3 bench/items/scenarios.py breakdown "${PORTS[@]}")
+run_wrk "${PORTS[0]}" "$WARMUP" >/dev/null &
+warming=$!
+run_wrk "${PORTS[1]}" "$WARMUP" >/dev/null
+wait $warming
+breaker_closed "${PORTS[0]}"
+breaker_closed "${PORTS[1]}"
+# The item of the breakdown: the last id, which Zipf(1.1) reads about once in 4 million reads.
+"${RC[@]}" DEL "${PREFIX}im:bench:$ITEMS" "${PREFIX}ic:bench:$ITEMS" >/dev/null
+ON_BREAK=$(ITEM_ID=$ITEMS python3 bench/items/scenarios.py breakdown "${PORTS[@]}")
 ON_PEN=$(python3 bench/items/scenarios.py penetration "${PORTS[0]}")
 log "   breakdown: $ON_BREAK / off $OFF_BREAK; penetration: $ON_PEN / off $OFF_PEN"
-run_wrk "${PORTS[0]}" >/dev/null # warm
 q0=$(metric "${PORTS[0]}" hotrank_cache_origin_queries_total)
 s0=$(metric "${PORTS[0]}" hotrank_cache_shed_total)
 ( sleep 5; "${RC[@]}" --scan --pattern "${PREFIX}i[mc]:*" | xargs -r -n 1000 "${RC[@]}" DEL >/dev/null ) &
@@ -152,6 +176,9 @@ wait $flusher
 AVA="$AVA queries=$(( $(metric "${PORTS[0]}" hotrank_cache_origin_queries_total) - q0 )) shed=$(( $(metric "${PORTS[0]}" hotrank_cache_shed_total) - s0 ))"
 log "   avalanche: $AVA"
 
+PHASE2_OPENS="$(opens "${PORTS[0]}") and $(opens "${PORTS[1]}")"
+breaker_closed "${PORTS[0]}"
+breaker_closed "${PORTS[1]}"
 log "3. hot keys: $TRIALS bursts"
 BURST=$(TRIALS=$TRIALS python3 bench/items/scenarios.py burst "${PORTS[@]}")
 log "   $BURST"
@@ -167,6 +194,7 @@ echo
 echo "| Zipf(1.1) item reads, one instance | requests/s | p50 / p99 | non-2xx | database queries per 1,000 reads | answered from memory |"
 echo "| --- | --- | --- | --- | --- | --- |"
 echo "| cache on | $ON_RPS | $(field "$ON" p50_ms) / $(field "$ON" p99_ms) ms | $(field "$ON" non2xx) | $(per1000 "$ON") | $(share "$ON") |"
+echo "| (cache on: the Redis read breaker opened $(field "$ON" opens) times in warm-up and run, each time sending reads to the database for up to 5 s) | | | | | |"
 echo "| cache off | $OFF_RPS | $(field "$OFF" p50_ms) / $(field "$OFF" p99_ms) ms | $(field "$OFF" non2xx) | $(per1000 "$OFF") | 0% |"
 echo "| on / off | $(python3 -c "print('%.2fx' % ($ON_RPS / $OFF_RPS))") | | | | |"
 echo
@@ -175,6 +203,7 @@ echo "| --- | --- | --- | --- |"
 echo "| breakdown: 200 concurrent reads of one item no tier holds (on: 2 instances) | $(field "$ON_BREAK" queries) | $(field "$OFF_BREAK" queries) | $(( $(field "$OFF_BREAK" queries) - $(field "$ON_BREAK" queries) )) |"
 echo "| penetration: 10,000 reads of absent ids | $(field "$ON_PEN" queries) | $(field "$OFF_PEN" queries) | $(( $(field "$OFF_PEN" queries) - $(field "$ON_PEN" queries) )) |"
 AVA_OFF=$(python3 -c "print(round($(field "$OFF" queries) / $(field "$OFF" requests) * $(field "$AVA" requests)))")
+echo "| (the Redis read breakers of the two instances opened $PHASE2_OPENS times during the warm-up and these scenarios) | | | |"
 echo "| avalanche: $(field "$AVA" requests) Zipf reads while every cached item is deleted from Redis (shed: $(field "$AVA" shed), non-2xx: $(field "$AVA" non2xx)) | $(field "$AVA" queries) | $AVA_OFF (same reads at the cache-off rate) | $(( AVA_OFF - $(field "$AVA" queries) )) |"
 echo
 echo "Hot keys, two instances, $(field "$BURST" trials) bursts (8 client threads on one item each): pinned on both in $(field "$BURST" pinned) of them; burst start to listed on every instance p50 $(field "$BURST" p50_ms) ms, p99 $(field "$BURST" p99_ms) ms, max $(field "$BURST" max_ms) ms; once hot, $(python3 -c "print('%.1f%%' % (100 * $(field "$BURST" local_share)))") of $(field "$BURST" hot_reads) reads of the key were answered from memory."

@@ -14,7 +14,7 @@ local function draw()
   local u = math.random() * total
   local lo, hi = 1, items
   while lo < hi do
-    local mid = (lo + hi) // 2
+    local mid = math.floor((lo + hi) / 2)
     if cdf[mid] < u then lo = mid + 1 else hi = mid end
   end
   return lo
