@@ -158,10 +158,4 @@ public class CacheNotices implements MessageListener, SmartLifecycle {
   public boolean isRunning() {
     return running;
   }
-
-  /** Whether the subscription is established (for tests and health). */
-  public boolean listening() {
-    RedisMessageListenerContainer listening = container;
-    return listening != null && listening.isRunning() && listening.isListening();
-  }
 }

@@ -404,20 +404,10 @@ public final class TieredCache<K, V> {
     }
   }
 
-  /** The keys pinned now. */
-  public Set<K> pinnedKeys() {
-    return Set.copyOf(pinnedUntil.keySet());
-  }
-
   /** Whether this instance holds a readable value or absence of the key, without loading it. */
   public boolean holdsLocally(K key) {
     Entry<V> held = lookup(key);
     return held != null && !held.floor();
-  }
-
-  /** How many entries the bounded local cache holds (an estimate). */
-  public long localSize() {
-    return local.estimatedSize();
   }
 
   private @Nullable Entry<V> lookup(K key) {
