@@ -1,5 +1,6 @@
 package io.hotrank.cache;
 
+import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -66,6 +68,7 @@ public final class RedisBloomFilter {
   }
 
   private final StringRedisTemplate redis;
+  private final RedisRound round;
   private final String prefix;
   private final Shape shape;
 
@@ -74,6 +77,7 @@ public final class RedisBloomFilter {
       throw new IllegalArgumentException("a Redis bit string holds at most 2^32 bits");
     }
     this.redis = redis;
+    this.round = new RedisRound(redis);
     this.prefix = keyPrefix;
     this.shape = shape;
   }
@@ -98,26 +102,47 @@ public final class RedisBloomFilter {
    */
   public Set<Long> certainlyAbsent(String space, List<Long> ids) {
     Set<Long> absent = new HashSet<>();
-    if (ids.isEmpty()) {
-      return absent;
-    }
-    List<String> args = new ArrayList<>(1 + ids.size() * shape.hashes());
-    args.add(Integer.toString(shape.hashes()));
-    for (long id : ids) {
-      for (long position : positions(id)) {
-        args.add(Long.toString(position));
-      }
-    }
-    List<?> answers = redis.execute(CHECK, List.of(key(space)), args.toArray());
-    if (answers == null || answers.size() != ids.size()) {
-      return absent; // not built
-    }
-    for (int i = 0; i < ids.size(); i++) {
-      if (((Number) answers.get(i)).longValue() == 0) {
-        absent.add(ids.get(i));
-      }
-    }
+    round.run(List.of(certainlyAbsent(space, ids, absent::addAll)));
     return absent;
+  }
+
+  /**
+   * The part of a round that asks which ids certainly do not exist (none while the space's filter
+   * is not built) and hands them to {@code into}.
+   */
+  public RedisRound.Part certainlyAbsent(String space, List<Long> ids, Consumer<Set<Long>> into) {
+    return commands -> {
+      if (ids.isEmpty()) {
+        return () -> into.accept(Set.of());
+      }
+      byte[][] args = new byte[1 + ids.size() * shape.hashes()][];
+      int next = 0;
+      args[next++] = RedisRound.bytes(Integer.toString(shape.hashes()));
+      for (long id : ids) {
+        for (long position : positions(id)) {
+          args[next++] = RedisRound.bytes(Long.toString(position));
+        }
+      }
+      Supplier<List<?>> answer =
+          RedisRound.script(
+              commands,
+              CHECK,
+              ScriptOutputType.MULTI,
+              new byte[][] {RedisRound.bytes(key(space))},
+              args);
+      return () -> {
+        List<?> answers = answer.get();
+        Set<Long> absent = new HashSet<>();
+        if (answers != null && answers.size() == ids.size()) { // else not built
+          for (int i = 0; i < ids.size(); i++) {
+            if (((Number) answers.get(i)).longValue() == 0) {
+              absent.add(ids.get(i));
+            }
+          }
+        }
+        into.accept(absent);
+      };
+    };
   }
 
   /**

@@ -2,23 +2,14 @@ package io.hotrank.cache;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisHashAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import java.util.function.Supplier;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -41,59 +32,52 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   }
 
   private static final RedisScript<Long> PUT = LuaScripts.load("cache-put.lua", Long.class);
-  private static final String PUT_SHA = PUT.getSha1();
-  private static final byte[] PUT_TEXT = PUT.getScriptAsString().getBytes(StandardCharsets.UTF_8);
   private static final byte[][] FIELDS = {bytes("v"), bytes("k"), bytes("d")};
-  private static final long AWAIT_SECONDS = 5;
 
   /** Most commands in flight at once. */
   private static final int PIPELINE = 1000;
 
-  private final StringRedisTemplate redis;
+  private final RedisRound round;
   private final Function<K, String> keyOf;
   private final Codec<V> codec;
 
   /**
    * @param keyOf the Redis key of a cache key, prefix included
    */
-  public RedisVersionedTier(StringRedisTemplate redis, Function<K, String> keyOf, Codec<V> codec) {
-    this.redis = redis;
+  public RedisVersionedTier(RedisRound round, Function<K, String> keyOf, Codec<V> codec) {
+    this.round = round;
     this.keyOf = keyOf;
     this.codec = codec;
   }
 
   @Override
-  public Map<K, TieredCache.Versioned<V>> getAll(List<K> keys) {
-    Map<K, TieredCache.Versioned<V>> found = new HashMap<>();
-    redis.execute(
-        (RedisCallback<Void>)
-            connection -> {
-              @SuppressWarnings("unchecked")
-              var hashes =
-                  (RedisHashAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
-              List<RedisFuture<List<KeyValue<byte[], byte[]>>>> futures = new ArrayList<>();
-              for (K key : keys) {
-                futures.add(hashes.hmget(bytes(keyOf.apply(key)), FIELDS));
-              }
-              for (int i = 0; i < keys.size(); i++) {
-                List<KeyValue<byte[], byte[]>> fields = await(futures.get(i));
-                if (fields.size() < 3 || !fields.get(0).hasValue() || !fields.get(1).hasValue()) {
-                  continue;
-                }
-                long version = Long.parseLong(text(fields.get(0).getValue()));
-                switch (text(fields.get(1).getValue())) {
-                  case "d" ->
-                      found.put(
-                          keys.get(i),
-                          new TieredCache.Versioned<>(
-                              version, codec.decode(text(fields.get(2).getValue()))));
-                  case "a" -> found.put(keys.get(i), new TieredCache.Versioned<>(version, null));
-                  default -> {} // a floor: a miss
-                }
-              }
-              return null;
-            });
-    return found;
+  public RedisRound.Part getAll(List<K> keys, Consumer<Map<K, TieredCache.Versioned<V>>> into) {
+    return commands -> {
+      List<RedisFuture<List<KeyValue<byte[], byte[]>>>> futures = new ArrayList<>(keys.size());
+      for (K key : keys) {
+        futures.add(commands.hmget(bytes(keyOf.apply(key)), FIELDS));
+      }
+      return () -> {
+        Map<K, TieredCache.Versioned<V>> found = new HashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+          List<KeyValue<byte[], byte[]>> fields = RedisRound.await(futures.get(i));
+          if (fields.size() < 3 || !fields.get(0).hasValue() || !fields.get(1).hasValue()) {
+            continue;
+          }
+          long version = Long.parseLong(text(fields.get(0).getValue()));
+          switch (text(fields.get(1).getValue())) {
+            case "d" ->
+                found.put(
+                    keys.get(i),
+                    new TieredCache.Versioned<>(
+                        version, codec.decode(text(fields.get(2).getValue()))));
+            case "a" -> found.put(keys.get(i), new TieredCache.Versioned<>(version, null));
+            default -> {} // a floor: a miss
+          }
+        }
+        into.accept(found);
+      };
+    };
   }
 
   @Override
@@ -137,60 +121,28 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   }
 
   private void pipeline(List<Write> writes) {
-    redis.execute(
-        (RedisCallback<Void>)
-            connection -> {
-              @SuppressWarnings("unchecked")
-              var scripts =
-                  (RedisScriptingAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
-              List<RedisFuture<Long>> futures = new ArrayList<>(writes.size());
+    round.run(
+        List.of(
+            commands -> {
+              List<Supplier<Long>> answers = new ArrayList<>(writes.size());
               for (Write w : writes) {
-                futures.add(
-                    scripts.evalsha(
-                        PUT_SHA,
+                answers.add(
+                    RedisRound.script(
+                        commands,
+                        PUT,
                         ScriptOutputType.INTEGER,
                         new byte[][] {bytes(w.key())},
                         w.args()));
               }
-              for (int i = 0; i < writes.size(); i++) {
-                try {
-                  await(futures.get(i));
-                } catch (RedisSystemException e) {
-                  if (!(e.getCause() instanceof RedisNoScriptException)) {
-                    throw e;
-                  }
-                  Write w = writes.get(i);
-                  // This node has not seen the script yet: EVAL sends and caches it.
-                  await(
-                      scripts.eval(
-                          PUT_TEXT,
-                          ScriptOutputType.INTEGER,
-                          new byte[][] {bytes(w.key())},
-                          w.args()));
-                }
-              }
-              return null;
-            });
-  }
-
-  private static <T> T await(RedisFuture<T> future) {
-    try {
-      return future.get(AWAIT_SECONDS, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new QueryTimeoutException("Redis did not answer in " + AWAIT_SECONDS + " s", e);
-    } catch (ExecutionException e) {
-      throw new RedisSystemException("cache command failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RedisSystemException("interrupted waiting for Redis", e);
-    }
+              return () -> answers.forEach(Supplier::get);
+            }));
   }
 
   private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
+    return RedisRound.bytes(text);
   }
 
   private static String text(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8);
+    return RedisRound.text(bytes);
   }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,15 +108,19 @@ public final class TieredCache<K, V> {
   /** A write into the remote tier. */
   public record Put<K, V>(K key, Versioned<V> entry, Duration ttl) {}
 
-  /** The shared tier (Redis). Each call is one round trip (one per node on a cluster). */
+  /** The shared tier (Redis). */
   public interface Remote<K, V> {
 
     /**
-     * The keys it holds with a value or as absent; a key it lacks or holds as a floor is left out.
+     * The part of a round that reads the keys: it hands {@code into} the keys held with a value or
+     * as absent; a key the tier lacks or holds as a floor is left out.
      */
-    Map<K, Versioned<V>> getAll(List<K> keys);
+    RedisRound.Part getAll(List<K> keys, Consumer<Map<K, Versioned<V>>> into);
 
-    /** Writes each entry unless the tier holds a higher version of its key (value or floor). */
+    /**
+     * Writes each entry unless the tier holds a higher version of its key (value or floor). One
+     * round trip.
+     */
     void putAll(List<Put<K, V>> puts);
 
     /** Replaces the key's entry by a floor of this version, unless it holds a higher version. */
@@ -129,12 +135,15 @@ public final class TieredCache<K, V> {
     Map<K, Versioned<V>> loadAll(List<K> keys);
   }
 
-  /** Knows keys that certainly do not exist (a Bloom filter). */
+  /** Knows keys that certainly do not exist (a Bloom filter in Redis). */
   @FunctionalInterface
   public interface AbsenceFilter<K> {
 
-    /** The keys among these that certainly do not exist; the others may. One round trip. */
-    Set<K> certainlyAbsent(List<K> keys);
+    /**
+     * The part of a round that finds the keys among these that certainly do not exist (the others
+     * may) and hands them to {@code into}.
+     */
+    RedisRound.Part certainlyAbsent(List<K> keys, Consumer<Set<K>> into);
   }
 
   /** A cluster-wide lease on loading one key. */
@@ -179,6 +188,7 @@ public final class TieredCache<K, V> {
 
   private final Settings settings;
   private final Remote<K, V> remote;
+  private final RedisRound round;
   private final Origin<K, V> origin;
   private final @Nullable AbsenceFilter<K> filter;
   private final @Nullable LoadLease<K> lease;
@@ -202,6 +212,7 @@ public final class TieredCache<K, V> {
   public TieredCache(
       Settings settings,
       Remote<K, V> remote,
+      RedisRound round,
       Origin<K, V> origin,
       @Nullable AbsenceFilter<K> filter,
       @Nullable LoadLease<K> lease,
@@ -212,6 +223,7 @@ public final class TieredCache<K, V> {
       MeterRegistry meters) {
     this.settings = settings;
     this.remote = remote;
+    this.round = round;
     this.origin = origin;
     this.filter = filter;
     this.lease = lease;
@@ -281,36 +293,219 @@ public final class TieredCache<K, V> {
   }
 
   /**
-   * Reads several keys: local hits, then one Redis round trip for the rest, then (past the filter)
-   * one origin query for what Redis lacked. No cluster lease: a batch never waits on one key.
+   * Reads several keys: local hits, then one Redis round trip for the rest (their values and what
+   * the filter says of them, together), then one origin query for what Redis lacked. No cluster
+   * lease: a batch never waits on one key. What the origin gave is written back into Redis after
+   * the answer.
    *
    * @return every key, in the order given, with its answer
    * @throws OriginBusyException if some keys had to come from the origin and the bulkhead was full
    */
   public Map<K, Read<V>> getAll(Collection<K> keys) {
-    Map<K, Read<V>> answers = new LinkedHashMap<>();
-    List<K> missing = new ArrayList<>();
-    for (K key : keys) {
-      if (answers.containsKey(key)) {
-        continue;
-      }
-      readListener.accept(key);
-      Entry<V> held = lookup(key);
-      if (held != null && !held.floor()) {
-        if (ticker.read() >= held.freshUntil()) {
-          refreshLater(key);
+    Batch batch = batch(keys);
+    batch.readRedis();
+    List<K> rest = batch.unresolved();
+    if (!rest.isEmpty()) {
+      batch.resolve(askOrigin(() -> origin.loadAll(rest)), rest);
+    }
+    return batch.answers();
+  }
+
+  /**
+   * Starts a read of several keys in steps, for a caller that reads several caches' batches in one
+   * Redis round trip and one origin query ({@link #getAll} is the one-cache case): the batch looks
+   * into the local cache now; {@link Batch#readRedis} reads the rest from Redis, together with
+   * other batches; what is left {@link Batch#unresolved} the caller loads through {@link
+   * #askOrigin} and hands to {@link Batch#resolve}.
+   */
+  public Batch batch(Collection<K> keys) {
+    return new Batch(keys, true);
+  }
+
+  /**
+   * Runs an origin query through the bulkhead, counted as this cache's.
+   *
+   * @throws OriginBusyException if the bulkhead stayed full past its wait
+   */
+  public <T> T askOrigin(Supplier<T> query) {
+    try {
+      return bulkhead.executeSupplier(
+          () -> {
+            originQueries.increment();
+            return query.get();
+          });
+    } catch (BulkheadFullException e) {
+      shed.increment();
+      throw new OriginBusyException(settings.name());
+    }
+  }
+
+  /** One read of several keys, in the steps {@link #batch} describes. Not thread-safe. */
+  public final class Batch {
+    private final List<K> asked = new ArrayList<>();
+    private final Map<K, Read<V>> answers = new HashMap<>();
+    private final List<K> unresolved = new ArrayList<>();
+    private Map<K, Versioned<V>> found = Map.of();
+    private Set<K> absent = Set.of();
+    private boolean redisUp = true;
+
+    /**
+     * @param lookLocally whether to look into the local cache first (a single-key load already did)
+     */
+    private Batch(Collection<K> keys, boolean lookLocally) {
+      Set<K> seen = new HashSet<>();
+      for (K key : keys) {
+        if (!seen.add(key)) {
+          continue;
         }
-        answers.put(key, new Read<>(held.value(), Source.LOCAL));
-      } else {
-        answers.put(key, new Read<>(null, Source.DB)); // placeholder, replaced below
-        missing.add(key);
+        asked.add(key);
+        Entry<V> held = null;
+        if (lookLocally) {
+          readListener.accept(key);
+          held = lookup(key);
+        }
+        if (held != null && !held.floor()) {
+          if (ticker.read() >= held.freshUntil()) {
+            refreshLater(key);
+          }
+          answers.put(key, new Read<>(held.value(), Source.LOCAL));
+        } else {
+          unresolved.add(key);
+        }
       }
     }
-    if (!missing.isEmpty()) {
-      answers.putAll(loadMisses(missing, false));
+
+    /**
+     * Reads what is not held locally from Redis in one round trip, together with the other batches'
+     * reads: the values and, where the cache has a filter, which keys certainly do not exist. If
+     * Redis fails, every batch goes on without it.
+     */
+    public void readRedis(TieredCache<?, ?>.Batch... others) {
+      List<RedisRound.Part> parts = new ArrayList<>(redisParts(true, true));
+      for (TieredCache<?, ?>.Batch other : others) {
+        parts.addAll(other.redisParts(true, true));
+      }
+      readRedis(parts, others);
     }
-    answers.values().forEach(read -> reads.get(read.source()).increment());
-    return answers;
+
+    private void readRedis(List<RedisRound.Part> parts, TieredCache<?, ?>.Batch... others) {
+      if (parts.isEmpty()) {
+        return;
+      }
+      try {
+        guard.read(
+            settings.name() + " get",
+            () -> {
+              round.run(parts);
+              return null;
+            });
+        redisAnswered();
+        for (TieredCache<?, ?>.Batch other : others) {
+          other.redisAnswered();
+        }
+      } catch (RedisUnavailableException e) {
+        redisFailed();
+        for (TieredCache<?, ?>.Batch other : others) {
+          other.redisFailed();
+        }
+      }
+    }
+
+    /** The Redis reads of the unresolved keys: their values, what the filter says of them. */
+    private List<RedisRound.Part> redisParts(boolean values, boolean filtered) {
+      if (unresolved.isEmpty() || !redisUp) {
+        return List.of();
+      }
+      List<K> keys = List.copyOf(unresolved);
+      List<RedisRound.Part> parts = new ArrayList<>(2);
+      if (values) {
+        parts.add(remote.getAll(keys, answer -> found = answer));
+      }
+      if (filtered && filter != null) {
+        // A key this instance holds a floor of was created: the filter is not asked about it.
+        List<K> unknown = keys.stream().filter(key -> !knownToExist(key)).toList();
+        if (!unknown.isEmpty()) {
+          parts.add(filter.certainlyAbsent(unknown, answer -> absent = answer));
+        }
+      }
+      return parts;
+    }
+
+    /** Takes in a round's answers: the values Redis held, then the keys the filter denies. */
+    private void redisAnswered() {
+      for (K key : List.copyOf(unresolved)) {
+        Versioned<V> value = found.get(key);
+        if (value != null && !olderThanLocalFloor(key, value)) {
+          // (a value older than this instance's floor: Redis missed an invalidation it heard)
+          putLocal(key, entry(value));
+          answers.put(key, new Read<>(value.value(), Source.REDIS));
+          unresolved.remove(key);
+        } else if (absent.contains(key)) {
+          putLocal(key, entry(new Versioned<>(0, null)));
+          answers.put(key, new Read<>(null, Source.REDIS));
+          filtered.increment();
+          unresolved.remove(key);
+        }
+      }
+      found = Map.of();
+      absent = Set.of();
+    }
+
+    private void redisFailed() {
+      redisUp = false;
+      found = Map.of();
+      absent = Set.of();
+    }
+
+    /** The key's answer so far: null while unresolved. */
+    public @Nullable Read<V> answer(K key) {
+      return answers.get(key);
+    }
+
+    /** The keys neither the local cache nor Redis answered: the origin's to answer. */
+    public List<K> unresolved() {
+      return List.copyOf(unresolved);
+    }
+
+    /**
+     * Installs what the origin answered for these unresolved keys (a key it left out does not
+     * exist) and writes it back into Redis after the answer, on a background thread.
+     */
+    public void resolve(Map<K, Versioned<V>> loaded, Collection<K> keys) {
+      List<Put<K, V>> puts = install(loaded, keys);
+      if (redisUp && !puts.isEmpty()) {
+        background.execute(() -> writeBack(puts));
+      }
+    }
+
+    private List<Put<K, V>> install(Map<K, Versioned<V>> loaded, Collection<K> keys) {
+      List<Put<K, V>> puts = new ArrayList<>(keys.size());
+      for (K key : keys) {
+        if (!unresolved.remove(key)) {
+          continue;
+        }
+        Versioned<V> value = loaded.getOrDefault(key, new Versioned<>(0, null));
+        Duration ttl =
+            jittered(value.value() == null ? settings.negativeTtl() : settings.remoteTtl());
+        puts.add(new Put<>(key, value, ttl));
+        putLocal(key, entry(value));
+        answers.put(key, new Read<>(value.value(), Source.DB));
+      }
+      return puts;
+    }
+
+    /** The answers, in the order asked; a key left unresolved is left out. Counts them as reads. */
+    public Map<K, Read<V>> answers() {
+      Map<K, Read<V>> ordered = new LinkedHashMap<>();
+      for (K key : asked) {
+        Read<V> read = answers.get(key);
+        if (read != null) {
+          ordered.put(key, read);
+          reads.get(read.source()).increment();
+        }
+      }
+      return ordered;
+    }
   }
 
   /**
@@ -505,7 +700,7 @@ public final class TieredCache<K, V> {
       }
     }
     try {
-      Read<V> read = loadMisses(List.of(key), true).get(key);
+      Read<V> read = loadOne(key);
       mine.complete(read);
       return read;
     } catch (Throwable e) {
@@ -518,91 +713,37 @@ public final class TieredCache<K, V> {
   }
 
   /**
-   * Loads keys missing locally: Redis, then the filter, then (for one key, under the cluster lease)
-   * the origin, writing what the origin gave back into Redis and the local cache.
+   * Loads a key missing locally: Redis, then the filter, then the origin under the cluster lease,
+   * writing what the origin gave back into Redis (before the lease is released) and locally.
    */
-  private Map<K, Read<V>> loadMisses(List<K> keys, boolean leased) {
-    Map<K, Read<V>> answers = new HashMap<>();
-    List<K> rest = new ArrayList<>(keys);
-    boolean redisUp = true;
-    try {
-      Map<K, Versioned<V>> found = guard.read(settings.name() + " get", () -> remote.getAll(rest));
-      found.forEach(
-          (key, value) -> {
-            if (olderThanLocalFloor(key, value)) {
-              return; // Redis missed an invalidation this instance heard: ask the origin
-            }
-            putLocal(key, entry(value));
-            answers.put(key, new Read<>(value.value(), Source.REDIS));
-            rest.remove(key);
-          });
-    } catch (RedisUnavailableException e) {
-      redisUp = false;
-    }
-    if (rest.isEmpty()) {
-      return answers;
-    }
-    if (filter != null && redisUp) {
-      try {
-        // A key this instance holds a floor of was created: the filter is not asked about it.
-        List<K> unknown = rest.stream().filter(key -> !knownToExist(key)).toList();
-        Set<K> absent =
-            unknown.isEmpty()
-                ? Set.of()
-                : guard.read(settings.name() + " filter", () -> filter.certainlyAbsent(unknown));
-        for (K key : absent) {
-          putLocal(key, entry(new Versioned<>(0, null)));
-          answers.put(key, new Read<>(null, Source.REDIS));
-          filtered.increment();
-        }
-        rest.removeAll(absent);
-      } catch (RedisUnavailableException e) {
-        redisUp = false;
-      }
-      if (rest.isEmpty()) {
-        return answers;
-      }
+  private Read<V> loadOne(K key) {
+    Batch batch = new Batch(List.of(key), false);
+    batch.readRedis(batch.redisParts(true, false));
+    batch.readRedis(batch.redisParts(false, true));
+    if (batch.unresolved.isEmpty()) {
+      return batch.answers.get(key);
     }
     Runnable release = null;
-    if (leased && lease != null && redisUp && rest.size() == 1) {
-      K key = rest.getFirst();
+    if (lease != null && batch.redisUp) {
       try {
         long floor = localFloor(key);
         release = guard.read(settings.name() + " lease", () -> lease.tryAcquire(key, floor));
         Versioned<V> theirs =
             release == null ? awaitOtherInstance(key) : alreadyLoaded(key, release);
         if (theirs != null) {
-          answers.put(key, new Read<>(theirs.value(), Source.REDIS));
-          return answers;
+          return new Read<>(theirs.value(), Source.REDIS);
         }
       } catch (RedisUnavailableException e) {
-        redisUp = false;
+        batch.redisUp = false;
       }
     }
     try {
-      Map<K, Versioned<V>> loaded = fromOrigin(rest);
-      List<Put<K, V>> puts = new ArrayList<>(rest.size());
-      for (K key : rest) {
-        Versioned<V> value = loaded.getOrDefault(key, new Versioned<>(0, null));
-        Duration ttl =
-            jittered(value.value() == null ? settings.negativeTtl() : settings.remoteTtl());
-        puts.add(new Put<>(key, value, ttl));
-        putLocal(key, entry(value));
-        answers.put(key, new Read<>(value.value(), Source.DB));
+      List<Put<K, V>> puts =
+          batch.install(askOrigin(() -> origin.loadAll(List.of(key))), List.of(key));
+      if (batch.redisUp) {
+        writeBack(puts);
       }
-      if (redisUp) {
-        try {
-          guard.read(
-              settings.name() + " put",
-              () -> {
-                remote.putAll(puts);
-                return null;
-              });
-        } catch (RedisUnavailableException e) {
-          log.debug("Cache '{}': write-back to Redis failed ({})", settings.name(), e.getMessage());
-        }
-      }
-      return answers;
+      return batch.answers.get(key);
     } finally {
       if (release != null) {
         try {
@@ -615,6 +756,32 @@ public final class TieredCache<K, V> {
     }
   }
 
+  /** Writes values the origin gave into Redis; a failure costs only a later miss. */
+  private void writeBack(List<Put<K, V>> puts) {
+    try {
+      guard.read(
+          settings.name() + " put",
+          () -> {
+            remote.putAll(puts);
+            return null;
+          });
+    } catch (RedisUnavailableException e) {
+      log.debug("Cache '{}': write-back to Redis failed ({})", settings.name(), e.getMessage());
+    }
+  }
+
+  /** The key's value in Redis, if it holds one (or an absence); null if not. One round trip. */
+  private @Nullable Versioned<V> remoteValue(K key) {
+    List<Map<K, Versioned<V>>> answer = new ArrayList<>(1);
+    guard.read(
+        settings.name() + " get",
+        () -> {
+          round.run(List.of(remote.getAll(List.of(key), answer::add)));
+          return null;
+        });
+    return answer.isEmpty() ? null : answer.getFirst().get(key);
+  }
+
   /**
    * Looks into Redis once more after taking the lease: another instance may have loaded the key and
    * released its lease between this load's first look and its lease. Releases the lease if so.
@@ -622,8 +789,7 @@ public final class TieredCache<K, V> {
    * @return the value found, or null (the caller, holding the lease, asks the origin)
    */
   private @Nullable Versioned<V> alreadyLoaded(K key, Runnable release) {
-    Versioned<V> theirs =
-        guard.read(settings.name() + " get", () -> remote.getAll(List.of(key))).get(key);
+    Versioned<V> theirs = remoteValue(key);
     if (theirs == null || olderThanLocalFloor(key, theirs)) {
       return null;
     }
@@ -650,7 +816,7 @@ public final class TieredCache<K, V> {
       }
       Versioned<V> theirs;
       try {
-        theirs = guard.read(settings.name() + " get", () -> remote.getAll(List.of(key))).get(key);
+        theirs = remoteValue(key);
       } catch (RedisUnavailableException e) {
         break;
       }
@@ -662,18 +828,5 @@ public final class TieredCache<K, V> {
     }
     leaseWaitsExpired.increment();
     return null;
-  }
-
-  private Map<K, Versioned<V>> fromOrigin(List<K> keys) {
-    try {
-      return bulkhead.executeSupplier(
-          () -> {
-            originQueries.increment();
-            return origin.loadAll(keys);
-          });
-    } catch (BulkheadFullException e) {
-      shed.increment();
-      throw new OriginBusyException(settings.name());
-    }
   }
 }

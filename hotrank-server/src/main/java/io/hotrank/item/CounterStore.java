@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -101,6 +102,18 @@ public class CounterStore {
 
   /** The counters of live items and the fold that last wrote them. */
   public record Counted(Interactions counts, long foldNo) {}
+
+  /** The six counter columns, qualified by a table alias. */
+  static String counterColumns(String alias) {
+    return Arrays.stream(COUNTER_COLUMNS.split(", "))
+        .map(column -> alias + "." + column)
+        .collect(Collectors.joining(", "));
+  }
+
+  /** The counters in the current row, as read by a query that selected {@link #counterColumns}. */
+  static Counted counted(ResultSet rs, long foldNo) throws SQLException {
+    return new Counted(Columns.of(rs).counts(rs), foldNo);
+  }
 
   /** The counters of the given live items of one biz, in one query; others are absent. */
   public Map<Long, Counted> findAll(String biz, Collection<Long> ids) {

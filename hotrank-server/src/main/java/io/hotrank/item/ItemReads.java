@@ -7,6 +7,7 @@ import io.hotrank.cache.RedisBloomFilter;
 import io.hotrank.cache.RedisLoadLeases;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisReconnects;
+import io.hotrank.cache.RedisRound;
 import io.hotrank.cache.RedisVersionedTier;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.TieredCache.Read;
@@ -24,7 +25,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +36,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -165,13 +170,15 @@ public class ItemReads {
             prefix,
             RedisBloomFilter.Shape.of(properties.filterExpected(), properties.filterRate()));
     RedisLoadLeases leases = new RedisLoadLeases(redis, prefix + "load:", properties.leaseTtl());
+    RedisRound round = new RedisRound(redis);
     this.metadata =
         new TieredCache<>(
             settings("items", properties, properties.metadataFresh()),
             new RedisVersionedTier<>(
-                redis, key -> prefix + "im:" + key.biz() + ":" + key.id(), new MetadataCodec()),
+                round, key -> prefix + "im:" + key.biz() + ":" + key.id(), new MetadataCodec()),
+            round,
             keys -> loadMetadata(store, keys),
-            keys -> certainlyAbsent(keys),
+            this::certainlyAbsent,
             (key, floor) -> leases.tryAcquire("im:" + key.biz() + ":" + key.id() + ":" + floor),
             guard,
             bulkhead,
@@ -182,7 +189,8 @@ public class ItemReads {
         new TieredCache<>(
             settings("item-counts", properties, properties.countsFresh()),
             new RedisVersionedTier<>(
-                redis, key -> prefix + "ic:" + key.biz() + ":" + key.id(), new CountsCodec()),
+                round, key -> prefix + "ic:" + key.biz() + ":" + key.id(), new CountsCodec()),
+            round,
             this::loadCounts,
             null,
             (key, floor) -> leases.tryAcquire("ic:" + key.biz() + ":" + key.id() + ":" + floor),
@@ -230,7 +238,7 @@ public class ItemReads {
     violations.throwIfAny();
     Key key = new Key(biz, id);
     if (!enabled) {
-      Batch batch = uncached(List.of(key));
+      Batch batch = getAll(biz, List.of(id));
       if (batch.items().isEmpty()) {
         throw new ItemNotFoundException(biz, id, null);
       }
@@ -248,66 +256,122 @@ public class ItemReads {
   }
 
   /**
-   * Live items of one biz: one Redis round trip per cache for what is not held locally, one
-   * database query per cache for what Redis lacks.
+   * Live items of one biz: what is not held locally comes from one Redis round trip (metadata,
+   * counts and the Bloom filter together), and what Redis lacks from one database query (items
+   * joined with their counters).
    *
-   * @throws io.hotrank.problem.InvalidRequestException if the biz is malformed, or the ids are
-   *     missing, malformed, not positive or more than {@value #MAX_BATCH}
+   * @throws io.hotrank.cache.OriginBusyException if some had to come from a busy database
    */
   public Batch getAll(String biz, List<Long> ids) {
-    List<Key> keys = new ArrayList<>(ids.size());
-    for (Long id : ids) {
-      Key key = new Key(biz, id);
-      if (!keys.contains(key)) {
-        keys.add(key);
+    List<Key> keys = ids.stream().distinct().map(id -> new Key(biz, id)).toList();
+    if (!enabled) {
+      uncachedQueries.increment();
+      Map<Key, WithCounts> live = new HashMap<>();
+      findBoth(keys)
+          .forEach(
+              (key, found) -> {
+                if (!found.item().deleted() && found.counted() != null) {
+                  live.put(key, new WithCounts(found.item(), found.counted().counts()));
+                }
+              });
+      return batch(keys, live, key -> Source.DB, key -> Source.DB);
+    }
+    TieredCache<Key, ItemStore.Stored>.Batch metaBatch = metadata.batch(keys);
+    TieredCache<Key, Interactions>.Batch countBatch = counts.batch(keys);
+    metaBatch.readRedis(countBatch);
+    List<Key> metaRest = metaBatch.unresolved();
+    // Counts are needed only of items that may be live: not of those known absent or deleted.
+    List<Key> countRest =
+        countBatch.unresolved().stream()
+            .filter(
+                key -> {
+                  Read<ItemStore.Stored> meta = metaBatch.answer(key);
+                  return meta == null || meta.value() != null;
+                })
+            .toList();
+    if (!metaRest.isEmpty() || !countRest.isEmpty()) {
+      Set<Key> rest = new LinkedHashSet<>(metaRest);
+      rest.addAll(countRest);
+      Map<Key, ItemStore.WithCounts> loaded = metadata.askOrigin(() -> findBoth(List.copyOf(rest)));
+      Map<Key, Versioned<ItemStore.Stored>> metas = new HashMap<>();
+      Map<Key, Versioned<Interactions>> counted = new HashMap<>();
+      loaded.forEach(
+          (key, found) -> {
+            metas.put(key, versioned(found.item()));
+            if (found.counted() != null) {
+              counted.put(key, versioned(found.counted()));
+            }
+          });
+      metaBatch.resolve(metas, metaRest);
+      countBatch.resolve(counted, countRest);
+    }
+    Map<Key, Read<ItemStore.Stored>> metaReads = metaBatch.answers();
+    Map<Key, Read<Interactions>> countReads = countBatch.answers();
+    Map<Key, WithCounts> both = new HashMap<>();
+    for (Key key : keys) {
+      Read<ItemStore.Stored> meta = metaReads.get(key);
+      Read<Interactions> count = countReads.get(key);
+      if (meta != null && meta.value() != null && count != null && count.value() != null) {
+        both.put(key, new WithCounts(meta.value(), count.value()));
       }
     }
-    if (!enabled) {
-      return uncached(keys);
-    }
-    Map<Key, Read<ItemStore.Stored>> metas = metadata.getAll(keys);
-    List<Key> live = new ArrayList<>();
-    metas.forEach(
-        (key, read) -> {
-          if (read.value() != null) {
-            live.add(key);
-          }
+    return batch(
+        keys,
+        both,
+        key -> metaReads.get(key).source(),
+        key -> {
+          Read<Interactions> count = countReads.get(key);
+          return count == null ? Source.LOCAL : count.source();
         });
-    Map<Key, Read<Interactions>> counted = live.isEmpty() ? Map.of() : counts.getAll(live);
+  }
+
+  /** A live item's metadata and counts, read together. */
+  private record WithCounts(ItemStore.Stored meta, Interactions counts) {}
+
+  /** The batch answer: the live items found, the others missing; the slowest source used. */
+  private static Batch batch(
+      List<Key> keys,
+      Map<Key, WithCounts> found,
+      Function<Key, Source> metaSource,
+      Function<Key, Source> countSource) {
     List<Item> items = new ArrayList<>();
     List<Long> missing = new ArrayList<>();
     Source source = Source.LOCAL;
     for (Key key : keys) {
-      Read<ItemStore.Stored> meta = metas.get(key);
-      Read<Interactions> count = counted.get(key);
-      source = slower(source, meta.source());
-      if (meta.value() == null || count == null || count.value() == null) {
+      source = slower(source, metaSource.apply(key));
+      WithCounts both = found.get(key);
+      if (both == null) {
         missing.add(key.id());
-        continue;
+      } else {
+        source = slower(source, countSource.apply(key));
+        items.add(item(both.meta(), both.counts()));
       }
-      source = slower(source, count.source());
-      items.add(item(meta.value(), count.value()));
     }
     return new Batch(items, missing, source);
   }
 
-  /** Reads straight from the database: two queries (metadata, counters), no cache. */
-  private Batch uncached(List<Key> keys) {
-    Map<Key, Versioned<ItemStore.Stored>> metas = loadMetadata(store, keys);
-    Map<Key, Versioned<Interactions>> counted = loadCounts(keys);
-    uncachedQueries.increment(2);
-    List<Item> items = new ArrayList<>();
-    List<Long> missing = new ArrayList<>();
-    for (Key key : keys) {
-      Versioned<ItemStore.Stored> meta = metas.get(key);
-      Versioned<Interactions> count = counted.get(key);
-      if (meta == null || meta.value() == null || count == null || count.value() == null) {
-        missing.add(key.id());
-      } else {
-        items.add(item(meta.value(), count.value()));
-      }
-    }
-    return new Batch(items, missing, Source.DB);
+  /** Items (live or deleted) with their counters, one query per biz. */
+  private Map<Key, ItemStore.WithCounts> findBoth(List<Key> keys) {
+    Map<Key, ItemStore.WithCounts> found = new HashMap<>();
+    byBiz(keys)
+        .forEach(
+            (biz, ids) ->
+                store
+                    .findWithCounts(biz, ids)
+                    .forEach((id, both) -> found.put(new Key(biz, id), both)));
+    return found;
+  }
+
+  /** What the metadata cache keeps of an item: its version, and nothing if deleted. */
+  private static Versioned<ItemStore.Stored> versioned(ItemStore.Stored stored) {
+    return new Versioned<>(stored.version(), stored.deleted() ? null : stored);
+  }
+
+  /**
+   * What the counts cache keeps of an item: its counters, versioned by the fold that wrote them.
+   */
+  private static Versioned<Interactions> versioned(CounterStore.Counted counted) {
+    return new Versioned<>(counted.foldNo(), counted.counts());
   }
 
   /**
@@ -483,13 +547,23 @@ public class ItemReads {
     return counts;
   }
 
-  private Set<Key> certainlyAbsent(List<Key> keys) {
-    Map<String, List<Long>> byBiz = new LinkedHashMap<>();
-    keys.forEach(key -> byBiz.computeIfAbsent(key.biz(), b -> new ArrayList<>()).add(key.id()));
-    Set<Key> absent = new java.util.HashSet<>();
-    byBiz.forEach(
-        (biz, ids) -> filter.certainlyAbsent(biz, ids).forEach(id -> absent.add(new Key(biz, id))));
-    return absent;
+  /** The part of a round that asks each biz's Bloom filter about its keys. */
+  private RedisRound.Part certainlyAbsent(List<Key> keys, Consumer<Set<Key>> into) {
+    Set<Key> absent = new HashSet<>();
+    List<RedisRound.Part> parts = new ArrayList<>();
+    byBiz(keys)
+        .forEach(
+            (biz, ids) ->
+                parts.add(
+                    filter.certainlyAbsent(
+                        biz, ids, found -> found.forEach(id -> absent.add(new Key(biz, id))))));
+    return commands -> {
+      List<Runnable> receivers = parts.stream().map(part -> part.send(commands)).toList();
+      return () -> {
+        receivers.forEach(Runnable::run);
+        into.accept(absent);
+      };
+    };
   }
 
   private static Map<Key, Versioned<ItemStore.Stored>> loadMetadata(
@@ -500,12 +574,7 @@ public class ItemReads {
             (biz, ids) ->
                 store
                     .findAll(biz, ids)
-                    .forEach(
-                        (id, stored) ->
-                            loaded.put(
-                                new Key(biz, id),
-                                new Versioned<>(
-                                    stored.version(), stored.deleted() ? null : stored))));
+                    .forEach((id, stored) -> loaded.put(new Key(biz, id), versioned(stored))));
     return loaded;
   }
 
@@ -516,11 +585,7 @@ public class ItemReads {
             (biz, ids) ->
                 counters
                     .findAll(biz, ids)
-                    .forEach(
-                        (id, counted) ->
-                            loaded.put(
-                                new Key(biz, id),
-                                new Versioned<>(counted.foldNo(), counted.counts()))));
+                    .forEach((id, counted) -> loaded.put(new Key(biz, id), versioned(counted))));
     return loaded;
   }
 

@@ -5,12 +5,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -26,6 +29,10 @@ public class ItemStore {
   private static final String SEQUENCE = "hr_id_sequence";
   private static final String COLUMNS =
       "biz, id, author_id, title, tags, created_at, updated_at, version, deleted";
+  private static final String QUALIFIED_COLUMNS =
+      Arrays.stream(COLUMNS.split(", "))
+          .map(column -> "i." + column)
+          .collect(Collectors.joining(", "));
   private static final String SEQUENCE_KEY = "biz";
 
   private final JdbcTemplate jdbc;
@@ -115,6 +122,45 @@ public class ItemStore {
         rs -> {
           Stored item = stored(rs, 0);
           found.put(item.id(), item);
+        },
+        args.toArray());
+    return found;
+  }
+
+  /**
+   * An item, live or deleted, with the counters its fold keeps.
+   *
+   * @param counted null if the item has no live counter row (deleted)
+   */
+  public record WithCounts(Stored item, CounterStore.@Nullable Counted counted) {}
+
+  /**
+   * The given items of one biz with their counters, in one query (a join of {@code hr_item} and
+   * {@code hr_item_counter}, both by their primary keys); ids no item ever had are absent.
+   */
+  public Map<Long, WithCounts> findWithCounts(String biz, Collection<Long> ids) {
+    Map<Long, WithCounts> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    List<Object> args = new ArrayList<>();
+    args.add(false);
+    String keys = dialect.bizIdsIn("i.biz", "i.id", biz, ids, args);
+    jdbc.query(
+        "SELECT "
+            + QUALIFIED_COLUMNS
+            + ", c.fold_no, "
+            + CounterStore.counterColumns("c")
+            + " FROM hr_item i LEFT JOIN hr_item_counter c"
+            + " ON c.biz = i.biz AND c.item_id = i.id AND c.deleted = ?"
+            + " WHERE "
+            + keys,
+        rs -> {
+          Stored item = stored(rs, 0);
+          rs.getLong("fold_no");
+          CounterStore.Counted counted =
+              rs.wasNull() ? null : CounterStore.counted(rs, rs.getLong("fold_no"));
+          found.put(item.id(), new WithCounts(item, counted));
         },
         args.toArray());
     return found;

@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -39,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -48,6 +50,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
@@ -124,6 +128,7 @@ abstract class ItemCacheContract {
   /** Counts what reaches the database, per id, and how many queries run at once. */
   final class CountingItems extends ItemStore {
     final Map<Long, AtomicInteger> perId = new ConcurrentHashMap<>();
+    final AtomicInteger joint = new AtomicInteger();
     final AtomicInteger inFlight;
     final AtomicInteger mostInFlight;
     volatile CountDownLatch gate;
@@ -137,10 +142,20 @@ abstract class ItemCacheContract {
 
     @Override
     public Map<Long, Stored> findAll(String biz, Collection<Long> ids) {
+      return counted(ids, () -> super.findAll(biz, ids));
+    }
+
+    @Override
+    public Map<Long, WithCounts> findWithCounts(String biz, Collection<Long> ids) {
+      joint.incrementAndGet();
+      return counted(ids, () -> super.findWithCounts(biz, ids));
+    }
+
+    private <T> T counted(Collection<Long> ids, Supplier<T> query) {
       ids.forEach(id -> perId.computeIfAbsent(id, i -> new AtomicInteger()).incrementAndGet());
       mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
       try {
-        Map<Long, Stored> found = super.findAll(biz, ids);
+        T found = query.get();
         CountDownLatch holding = gate;
         if (holding != null) {
           atGate.countDown();
@@ -199,6 +214,14 @@ abstract class ItemCacheContract {
     final ItemReads reads;
 
     Instance(ItemCacheProperties properties, int dbConcurrency) {
+      this(properties, dbConcurrency, redis, refreshes);
+    }
+
+    Instance(
+        ItemCacheProperties properties,
+        int dbConcurrency,
+        StringRedisTemplate template,
+        ExecutorService background) {
       Bulkhead bulkhead =
           Bulkhead.of(
               "test-" + ThreadLocalRandom.current().nextInt(),
@@ -210,13 +233,13 @@ abstract class ItemCacheContract {
           new ItemReads(
               store,
               counters,
-              redis,
+              template,
               redisProperties,
               properties,
               guard,
               bulkhead,
               ticker,
-              refreshes,
+              background,
               meters,
               notices,
               reconnects,
@@ -225,6 +248,59 @@ abstract class ItemCacheContract {
 
     Instance() {
       this(properties(1_000_000, Duration.ofSeconds(10)), 8);
+    }
+  }
+
+  /** Counts the template's calls that take a callback: each is one round trip (or a round). */
+  static final class CountingTemplate extends StringRedisTemplate {
+    final AtomicInteger calls = new AtomicInteger();
+
+    CountingTemplate(RedisConnectionFactory factory) {
+      super(factory);
+    }
+
+    @Override
+    public <T> T execute(RedisCallback<T> action) {
+      calls.incrementAndGet();
+      return super.execute(action);
+    }
+  }
+
+  /** Holds what it is given to run until told to run it (the cache's write-backs). */
+  static final class HeldTasks extends AbstractExecutorService {
+    final List<Runnable> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void execute(Runnable task) {
+      held.add(task);
+    }
+
+    void runAll() {
+      held.forEach(Runnable::run);
+      held.clear();
+    }
+
+    @Override
+    public void shutdown() {}
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return false;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return false;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return true;
     }
   }
 
@@ -340,6 +416,65 @@ abstract class ItemCacheContract {
     }
     assertThat(a.store.queries(1) + b.store.queries(1)).as("metadata queries").isEqualTo(1);
     assertThat(a.counters.queries(1) + b.counters.queries(1)).as("counter queries").isEqualTo(1);
+  }
+
+  @Test
+  void aBatchRead_makesOneRedisRoundTrip_andOneDatabaseQuery_forItsMisses() {
+    insert(1, 200);
+    new Instance().reads.getAll(BIZ, range(1, 40));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                redis.hasKey("hrtest:im:" + BIZ + ":40")
+                    && redis.hasKey("hrtest:ic:" + BIZ + ":40"));
+    CountingTemplate template = new CountingTemplate(redis.getConnectionFactory());
+    HeldTasks writeBacks = new HeldTasks();
+    Instance cold =
+        new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, template, writeBacks);
+    List<Long> inRedis = range(1, 40);
+    List<Long> inDatabase = range(150, 180);
+    List<Long> absent = range(100_001, 100_010);
+    List<Long> ids = new ArrayList<>(inRedis);
+    ids.addAll(inDatabase);
+    ids.addAll(absent);
+    java.util.Collections.shuffle(ids, new java.util.Random(7));
+    List<Long> live = ids.stream().filter(id -> id <= 200).toList();
+
+    ItemReads.Batch first = cold.reads.getAll(BIZ, ids);
+    assertThat(first.items()).extracting(Item::id).containsExactlyElementsOf(live);
+    assertThat(first.missing())
+        .containsExactlyElementsOf(ids.stream().filter(id -> id > 200).toList());
+    assertThat(first.source()).isEqualTo(Source.DB);
+    assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
+    assertThat(cold.store.joint.get()).as("database queries").isEqualTo(1);
+    assertThat(cold.counters.perId).as("separate counter queries").isEmpty();
+    Set<Long> queried = new HashSet<>(inDatabase);
+    queried.addAll(absent);
+    assertThat(cold.store.perId.keySet()).as("ids the query asked for").isEqualTo(queried);
+
+    // The write-back runs after the answer; then a new instance finds everything in Redis.
+    writeBacks.runAll();
+    template.calls.set(0);
+    Instance next =
+        new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, template, writeBacks);
+    ItemReads.Batch second = next.reads.getAll(BIZ, ids);
+    assertThat(second.items()).extracting(Item::id).containsExactlyElementsOf(live);
+    assertThat(second.source()).isEqualTo(Source.REDIS);
+    assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
+    assertThat(next.store.joint.get()).as("database queries").isZero();
+    // And once held locally, none at all.
+    template.calls.set(0);
+    assertThat(next.reads.getAll(BIZ, ids).source()).isEqualTo(Source.LOCAL);
+    assertThat(template.calls.get()).as("Redis round trips").isZero();
+  }
+
+  private static List<Long> range(long from, long to) {
+    List<Long> ids = new ArrayList<>();
+    for (long id = from; id <= to; id++) {
+      ids.add(id);
+    }
+    return ids;
   }
 
   @Test
