@@ -2,6 +2,8 @@ package io.hotrank.hotkey;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,23 +14,20 @@ import java.util.concurrent.atomic.LongAdder;
  * Counts reads per key in slices of time, for one instance. A slice counts at most {@code maxKeys}
  * distinct keys, so memory stays bounded whatever the key space; reads of a key that finds its
  * slice full are not counted (a key hot enough to matter is read early in every slice). Recording
- * is a map lookup and an adder increment; a slice is handed over once it has ended. Thread-safe.
+ * is a map lookup and an adder increment. The pusher takes what was counted since its last take,
+ * several times a slice, so that a burst reaches the detector before its slice ends. Thread-safe.
  */
 final class HotKeyCounter {
 
-  /** A slice's counts: its number (epoch millis / slice length) and its keys' reads. */
-  record Slice(long number, Map<String, LongAdder> counts, AtomicInteger size) {
+  /**
+   * A slice's counts: its number (epoch millis / slice length), its keys' reads, and (the pusher's
+   * alone) how many of each key's reads were taken already.
+   */
+  private record Slice(
+      long number, Map<String, LongAdder> counts, AtomicInteger size, Map<String, Long> taken) {
 
     Slice(long number) {
-      this(number, new ConcurrentHashMap<>(), new AtomicInteger());
-    }
-
-    /** The {@code n} most read keys, most read first. */
-    List<Map.Entry<String, Long>> top(int n) {
-      List<Map.Entry<String, Long>> all = new ArrayList<>(counts.size());
-      counts.forEach((key, count) -> all.add(Map.entry(key, count.sum())));
-      all.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
-      return all.size() <= n ? all : all.subList(0, n);
+      this(number, new ConcurrentHashMap<>(), new AtomicInteger(), new HashMap<>());
     }
   }
 
@@ -70,11 +69,37 @@ final class HotKeyCounter {
     count.increment();
   }
 
-  /** The slices that ended by {@code nowMillis} and were not taken yet, oldest first. */
-  synchronized List<Slice> takeFinished(long nowMillis) {
-    roll(nowMillis);
-    List<Slice> taken = List.copyOf(finished);
+  /**
+   * The reads counted since the last take, per slice (by number, oldest first): of each slice the
+   * {@code top} keys with the most such reads, most first. A slice over by {@code nowMillis} is
+   * taken for the last time; the keys left out of a take stay to be taken from a slice not yet
+   * over.
+   */
+  synchronized Map<Long, List<Map.Entry<String, Long>>> take(long nowMillis, int top) {
+    Slice now = roll(nowMillis);
+    Map<Long, List<Map.Entry<String, Long>>> taken = new LinkedHashMap<>();
+    List<Slice> slices = new ArrayList<>(finished);
+    slices.add(now);
     finished.clear();
+    for (Slice slice : slices) {
+      List<Map.Entry<String, Long>> fresh = new ArrayList<>();
+      slice
+          .counts()
+          .forEach(
+              (key, count) -> {
+                long reads = count.sum() - slice.taken().getOrDefault(key, 0L);
+                if (reads > 0) {
+                  fresh.add(Map.entry(key, reads));
+                }
+              });
+      if (fresh.isEmpty()) {
+        continue;
+      }
+      fresh.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
+      List<Map.Entry<String, Long>> best = fresh.size() <= top ? fresh : fresh.subList(0, top);
+      best.forEach(e -> slice.taken().merge(e.getKey(), e.getValue(), Long::sum));
+      taken.put(slice.number(), List.copyOf(best));
+    }
     return taken;
   }
 

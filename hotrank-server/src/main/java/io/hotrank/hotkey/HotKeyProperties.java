@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("hotrank.hotkeys")
 public record HotKeyProperties(
     @DefaultValue("true") boolean enabled,
-    @DefaultValue("250ms") Duration slice,
+    @DefaultValue("200ms") Duration slice,
     @DefaultValue("100") int pushTop,
     @DefaultValue("10000") int maxKeys,
     @Nullable List<Rule> rules) {

@@ -3,11 +3,14 @@ package io.hotrank.hotkey;
 import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.cache.LuaScripts;
+import io.hotrank.cache.RedisRound;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
 import io.hotrank.time.Ticker;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -18,12 +21,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,13 +44,14 @@ import org.springframework.stereotype.Component;
  *
  * <ol>
  *   <li>Readers call {@link #record} for every read (item reads, board reads).
- *   <li>When a slice ends, this instance pushes its top {@code push-top} keys with their counts
- *       into that slice's hash in Redis ({@code <prefix>hk:<slice>}), one script call: counts
- *       arrive pre-aggregated, one entry per key and instance per slice, not one per read.
+ *   <li>Twice a slice, this instance pushes what it counted since its last push (per slice, the
+ *       {@code push-top} keys with most new reads, with their counts) into each slice's hash in
+ *       Redis ({@code <prefix>hk:<slice>}), one round trip: counts arrive pre-aggregated, a few
+ *       entries per key and instance per slice, not one per read.
  *   <li>The job {@code hotkey-detect} runs on one instance at a time (its lease; every second,
- *       looking again every half slice): it sums each rule's window of finished slices and
- *       announces every key at or above the rule's threshold on the notice channel, again every
- *       half of the rule's duration while it stays hot.
+ *       looking again every quarter slice): it sums each rule's window of slices, the current one
+ *       included, and announces every key at or above the rule's threshold on the notice channel,
+ *       again every half of the rule's duration while it stays hot.
  *   <li>Every instance, on an announcement, pins the key for the rule's duration: subscribers
  *       ({@link #whenHot}) keep it in memory out of reach of eviction.
  * </ol>
@@ -65,6 +72,9 @@ public class HotKeys implements SmartLifecycle, JobSource {
   /** How long a slice's hash outlives the longest rule window. */
   private static final Duration SLICE_SLACK = Duration.ofSeconds(10);
 
+  /** How many slices before the current one may still take pushes, and are read again. */
+  private static final int OPEN_SLICES = 2;
+
   private static final RedisScript<Long> PUSH = LuaScripts.load("hotkeys-push.lua", Long.class);
 
   /**
@@ -77,7 +87,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
   private record Subscriber(String prefix, BiConsumer<String, Long> pin) {}
 
   private final HotKeyProperties properties;
-  private final StringRedisTemplate redis;
+  private final RedisRound round;
   private final CacheNotices notices;
   private final Clock clock;
   private final Ticker ticker;
@@ -90,6 +100,9 @@ public class HotKeys implements SmartLifecycle, JobSource {
 
   /** When the detector last announced each key (ticker nanos), on the instance detecting. */
   private final Map<String, Long> announced = new ConcurrentHashMap<>();
+
+  /** The detector's copy of the window's slices, by number (read from Redis). */
+  private final NavigableMap<Long, Map<String, Long>> slicesSeen = new TreeMap<>();
 
   private final Map<String, Counter> detections = new HashMap<>();
   private @Nullable ScheduledExecutorService pusher;
@@ -104,7 +117,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
       Ticker ticker,
       MeterRegistry meters) {
     this.properties = properties;
-    this.redis = redis;
+    this.round = new RedisRound(redis);
     this.notices = notices;
     this.clock = clock;
     this.ticker = ticker;
@@ -171,9 +184,10 @@ public class HotKeys implements SmartLifecycle, JobSource {
                 thread.setDaemon(true);
                 return thread;
               });
-      // Just after each slice ends, so that the detector sees a slice soon after it is over.
-      long delay = sliceMillis - clock.millis() % sliceMillis + 5;
-      pusher.scheduleAtFixedRate(this::pushAndSweep, delay, sliceMillis, TimeUnit.MILLISECONDS);
+      // Twice a slice, the second time just after it ends.
+      long every = pushEvery();
+      long delay = every - clock.millis() % every + 5;
+      pusher.scheduleAtFixedRate(this::pushAndSweep, delay, every, TimeUnit.MILLISECONDS);
     }
     running = true;
   }
@@ -200,22 +214,41 @@ public class HotKeys implements SmartLifecycle, JobSource {
     sweep();
   }
 
-  /** Pushes every finished slice's top keys into the cluster's hash of that slice. */
+  /**
+   * Pushes what this instance counted since its last push, pre-aggregated (the {@code push-top}
+   * keys of each slice with most new reads, with their counts), into the cluster's hashes of those
+   * slices: one round trip, nothing when nothing was read.
+   */
   void push() {
-    long ttl = maxIntervalMillis() + SLICE_SLACK.toMillis();
-    for (HotKeyCounter.Slice slice : counter.takeFinished(clock.millis())) {
-      List<Map.Entry<String, Long>> top = slice.top(properties.pushTop());
-      if (top.isEmpty()) {
-        continue;
-      }
-      List<String> args = new ArrayList<>(1 + 2 * top.size());
-      args.add(Long.toString(ttl));
-      for (Map.Entry<String, Long> e : top) {
-        args.add(e.getKey());
-        args.add(Long.toString(e.getValue()));
-      }
-      redis.execute(PUSH, List.of(keyPrefix + slice.number()), args.toArray());
+    Map<Long, List<Map.Entry<String, Long>>> taken =
+        counter.take(clock.millis(), properties.pushTop());
+    if (taken.isEmpty()) {
+      return;
     }
+    byte[] ttl = RedisRound.bytes(Long.toString(maxIntervalMillis() + SLICE_SLACK.toMillis()));
+    round.run(
+        List.of(
+            commands -> {
+              List<Supplier<Long>> answers = new ArrayList<>(taken.size());
+              taken.forEach(
+                  (number, keys) -> {
+                    byte[][] args = new byte[1 + 2 * keys.size()][];
+                    args[0] = ttl;
+                    int next = 1;
+                    for (Map.Entry<String, Long> e : keys) {
+                      args[next++] = RedisRound.bytes(e.getKey());
+                      args[next++] = RedisRound.bytes(Long.toString(e.getValue()));
+                    }
+                    answers.add(
+                        RedisRound.script(
+                            commands,
+                            PUSH,
+                            ScriptOutputType.INTEGER,
+                            new byte[][] {RedisRound.bytes(keyPrefix + number)},
+                            args));
+                  });
+              return () -> answers.forEach(Supplier::get);
+            }));
   }
 
   private void sweep() {
@@ -229,35 +262,59 @@ public class HotKeys implements SmartLifecycle, JobSource {
   }
 
   /**
-   * Sums the finished slices of each rule's window over the cluster and announces the keys over its
-   * threshold.
+   * Sums each rule's window of slices over the cluster, the current slice included, and announces
+   * the keys at or over its threshold. The slices still taking pushes (the current one and the last
+   * {@value #OPEN_SLICES} before it: pushes trail a slice's end by up to a push period and the
+   * instances' clock skew) are read on every look, in one round trip; older ones are kept from when
+   * they were last read.
    *
    * @return how many keys were announced
    */
-  int detect() {
+  synchronized int detect() {
     long current = clock.millis() / sliceMillis;
-    int slices = (int) (maxIntervalMillis() / sliceMillis);
-    // Newest first: slices.get(0) is the slice that ended last.
-    List<Map<Object, Object>> finished = new ArrayList<>(slices);
-    for (long number = current - 1; number >= current - slices; number--) {
-      finished.add(redis.opsForHash().entries(keyPrefix + number));
+    long oldest = current - maxIntervalMillis() / sliceMillis + 1;
+    slicesSeen.headMap(oldest).clear();
+    List<Long> numbers = new ArrayList<>();
+    for (long number = oldest; number <= current; number++) {
+      if (number >= current - OPEN_SLICES || !slicesSeen.containsKey(number)) {
+        numbers.add(number);
+      }
     }
+    round.run(
+        List.of(
+            commands -> {
+              List<RedisFuture<Map<byte[], byte[]>>> hashes = new ArrayList<>(numbers.size());
+              for (long number : numbers) {
+                hashes.add(commands.hgetall(RedisRound.bytes(keyPrefix + number)));
+              }
+              return () -> {
+                for (int i = 0; i < numbers.size(); i++) {
+                  Map<String, Long> counts = new HashMap<>();
+                  RedisRound.await(hashes.get(i))
+                      .forEach(
+                          (key, count) ->
+                              counts.put(
+                                  RedisRound.text(key), Long.parseLong(RedisRound.text(count))));
+                  slicesSeen.put(numbers.get(i), counts);
+                }
+              };
+            }));
     long now = ticker.read();
     int announcedNow = 0;
     for (HotKeyProperties.Rule rule : properties.rules()) {
-      int window = (int) (rule.interval().toMillis() / sliceMillis);
+      long first = current - rule.interval().toMillis() / sliceMillis + 1;
       Map<String, Long> sums = new HashMap<>();
-      for (int i = 0; i < window && i < finished.size(); i++) {
-        finished
-            .get(i)
-            .forEach(
-                (key, count) -> {
-                  String name = (String) key;
-                  if (properties.ruleFor(name) == rule) {
-                    sums.merge(name, Long.parseLong((String) count), Long::sum);
-                  }
-                });
-      }
+      slicesSeen
+          .tailMap(first)
+          .values()
+          .forEach(
+              counts ->
+                  counts.forEach(
+                      (key, count) -> {
+                        if (properties.ruleFor(key) == rule) {
+                          sums.merge(key, count, Long::sum);
+                        }
+                      }));
       for (Map.Entry<String, Long> sum : sums.entrySet()) {
         if (sum.getValue() < rule.threshold()) {
           continue;
@@ -315,6 +372,11 @@ public class HotKeys implements SmartLifecycle, JobSource {
     }
   }
 
+  /** How often an instance pushes its counts: twice a slice. */
+  private long pushEvery() {
+    return Math.max(5, sliceMillis / 2);
+  }
+
   private long maxIntervalMillis() {
     return properties.rules().stream()
         .mapToLong(rule -> rule.interval().toMillis())
@@ -347,7 +409,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
     @Override
     public void run(JobContext context) throws InterruptedException {
       long end = ticker.read() + RUN_FOR.toNanos();
-      long pause = Math.max(10, sliceMillis / 2);
+      long pause = Math.max(5, pushEvery() / 2);
       while (!context.cancelled() && ticker.read() < end) {
         detect();
         Thread.sleep(pause);
