@@ -63,12 +63,22 @@ public class RedisReadGuard implements AutoCloseable {
    * @throws RedisUnavailableException if Redis failed, timed out, or the breaker is open
    */
   public <T> T read(String what, Supplier<T> call) {
+    return read(what, timeout, call);
+  }
+
+  /**
+   * Runs a Redis read within its own timeout, through the breaker: for readers whose fallback costs
+   * more than waiting a little longer (a cache whose next layer is the database).
+   *
+   * @throws RedisUnavailableException if Redis failed, timed out, or the breaker is open
+   */
+  public <T> T read(String what, Duration timeout, Supplier<T> call) {
     if (!breaker.tryAcquirePermission()) {
       throw new RedisUnavailableException(what, "circuit breaker open", null);
     }
     long start = breaker.getCurrentTimestamp();
     try {
-      T value = withinTimeout(what, call);
+      T value = withinTimeout(what, timeout, call);
       breaker.onResult(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), value);
       return value;
     } catch (RedisUnavailableException e) {
@@ -93,7 +103,7 @@ public class RedisReadGuard implements AutoCloseable {
     if (breaker.getState() == CircuitBreaker.State.OPEN) {
       throw new RedisUnavailableException(what, "circuit breaker open", null);
     }
-    return withinTimeout(what, call);
+    return withinTimeout(what, timeout, call);
   }
 
   /**
@@ -101,7 +111,7 @@ public class RedisReadGuard implements AutoCloseable {
    *
    * @throws RedisUnavailableException with the failure, the timeout or the interruption as cause
    */
-  private <T> T withinTimeout(String what, Supplier<T> call) {
+  private <T> T withinTimeout(String what, Duration timeout, Supplier<T> call) {
     CompletableFuture<T> future = CompletableFuture.supplyAsync(call, calls);
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);

@@ -17,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
@@ -171,6 +169,7 @@ public final class TieredCache<K, V> {
    * @param jitter each time to live is lengthened by a random share of itself up to this (0.1: up
    *     to 10 %)
    * @param leaseWait how long a load that found another instance's lease waits for its result
+   * @param redisTimeout how long a read waits for Redis before it goes on without it
    */
   public record Settings(
       String name,
@@ -180,7 +179,8 @@ public final class TieredCache<K, V> {
       Duration remoteTtl,
       Duration negativeTtl,
       double jitter,
-      Duration leaseWait) {}
+      Duration leaseWait,
+      Duration redisTimeout) {}
 
   /** A local entry: a value, an absence, or a floor (an invalidation marker, read as a miss). */
   private record Entry<V>(
@@ -199,7 +199,7 @@ public final class TieredCache<K, V> {
   private final Cache<K, Entry<V>> local;
   private final ConcurrentMap<K, Entry<V>> pinned = new ConcurrentHashMap<>();
   private final ConcurrentMap<K, Long> pinnedUntil = new ConcurrentHashMap<>();
-  private final ConcurrentMap<K, CompletableFuture<Read<V>>> loading = new ConcurrentHashMap<>();
+  private final SingleFlight<K, Read<V>> flights = new SingleFlight<>();
   private volatile Consumer<K> readListener = key -> {};
 
   private final Map<Source, Counter> reads = new HashMap<>();
@@ -395,6 +395,7 @@ public final class TieredCache<K, V> {
       try {
         guard.read(
             settings.name() + " get",
+            settings.redisTimeout(),
             () -> {
               round.run(parts);
               return null;
@@ -516,7 +517,7 @@ public final class TieredCache<K, V> {
     long now = ticker.read();
     putLocal(key, new Entry<>(version, null, true, now, now + settings.localTtl().toNanos()));
     // A load in progress may have read the old version: readers from now on start their own.
-    loading.remove(key);
+    flights.forget(key);
   }
 
   /**
@@ -672,7 +673,7 @@ public final class TieredCache<K, V> {
   }
 
   private void refreshLater(K key) {
-    if (loading.containsKey(key)) {
+    if (flights.inFlight(key)) {
       return;
     }
     background.execute(
@@ -687,29 +688,7 @@ public final class TieredCache<K, V> {
 
   /** Loads one key, sharing a load of it in progress on this instance. */
   private Read<V> loadShared(K key) {
-    CompletableFuture<Read<V>> mine = new CompletableFuture<>();
-    CompletableFuture<Read<V>> running = loading.putIfAbsent(key, mine);
-    if (running != null) {
-      try {
-        return running.join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        throw e;
-      }
-    }
-    try {
-      Read<V> read = loadOne(key);
-      mine.complete(read);
-      return read;
-    } catch (Throwable e) {
-      // Errors too: a joined reader must never wait for a load that died.
-      mine.completeExceptionally(e);
-      throw e;
-    } finally {
-      loading.remove(key, mine);
-    }
+    return flights.load(key, () -> loadOne(key));
   }
 
   /**
@@ -727,7 +706,11 @@ public final class TieredCache<K, V> {
     if (lease != null && batch.redisUp) {
       try {
         long floor = localFloor(key);
-        release = guard.read(settings.name() + " lease", () -> lease.tryAcquire(key, floor));
+        release =
+            guard.read(
+                settings.name() + " lease",
+                settings.redisTimeout(),
+                () -> lease.tryAcquire(key, floor));
         Versioned<V> theirs =
             release == null ? awaitOtherInstance(key) : alreadyLoaded(key, release);
         if (theirs != null) {
@@ -761,6 +744,7 @@ public final class TieredCache<K, V> {
     try {
       guard.read(
           settings.name() + " put",
+          settings.redisTimeout(),
           () -> {
             remote.putAll(puts);
             return null;
@@ -775,6 +759,7 @@ public final class TieredCache<K, V> {
     List<Map<K, Versioned<V>>> answer = new ArrayList<>(1);
     guard.read(
         settings.name() + " get",
+        settings.redisTimeout(),
         () -> {
           round.run(List.of(remote.getAll(List.of(key), answer::add)));
           return null;

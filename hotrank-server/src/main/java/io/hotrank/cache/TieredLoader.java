@@ -4,8 +4,6 @@ import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -14,9 +12,9 @@ import java.util.function.Function;
  * local miss, with two protections for the tiers behind:
  *
  * <ul>
- *   <li><b>Single flight.</b> Concurrent loads of one key share the load in progress: a hundred
- *       readers missing the same key cost the tiers one lookup, not a hundred. The callers that
- *       join wait for the first one's answer, or its exception.
+ *   <li><b>Single flight</b> ({@link SingleFlight}). Concurrent loads of one key share the load in
+ *       progress: a hundred readers missing the same key cost the tiers one lookup, not a hundred.
+ *       The callers that join wait for the first one's answer, or its exception.
  *   <li><b>Memory of misses.</b> A load that finds the key in no tier is remembered for {@code
  *       missMemory}; until then {@link #missedRecently} says so, and callers answer "absent"
  *       without asking the tiers again.
@@ -51,8 +49,7 @@ public final class TieredLoader<K, V> {
   private final long missMemoryNanos;
   private final Ticker ticker;
   private final FailureListener<K> failures;
-  private final ConcurrentHashMap<K, CompletableFuture<Optional<Loaded<V>>>> loading =
-      new ConcurrentHashMap<>();
+  private final SingleFlight<K, Optional<Loaded<V>>> flights = new SingleFlight<>();
   private final ConcurrentHashMap<K, Long> missedAt = new ConcurrentHashMap<>();
 
   /**
@@ -86,37 +83,17 @@ public final class TieredLoader<K, V> {
    *     reported and skipped); joined callers get the same exception
    */
   public Optional<Loaded<V>> load(K key) {
-    CompletableFuture<Optional<Loaded<V>>> mine = new CompletableFuture<>();
-    CompletableFuture<Optional<Loaded<V>>> running = loading.putIfAbsent(key, mine);
-    if (running != null) {
-      try {
-        return running.join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        if (e.getCause() instanceof Error error) {
-          throw error;
-        }
-        throw e;
-      }
-    }
-    try {
-      Optional<Loaded<V>> found = fetch(key);
-      if (found.isEmpty() && missMemoryNanos > 0) {
-        missedAt.put(key, ticker.read());
-      } else {
-        missedAt.remove(key);
-      }
-      mine.complete(found);
-      return found;
-    } catch (Throwable e) {
-      // Errors too: a joined reader must never wait for a load that died.
-      mine.completeExceptionally(e);
-      throw e;
-    } finally {
-      loading.remove(key, mine);
-    }
+    return flights.load(
+        key,
+        () -> {
+          Optional<Loaded<V>> found = fetch(key);
+          if (found.isEmpty() && missMemoryNanos > 0) {
+            missedAt.put(key, ticker.read());
+          } else {
+            missedAt.remove(key);
+          }
+          return found;
+        });
   }
 
   /** Forgets that a key was missed, for example when it has just been created. */

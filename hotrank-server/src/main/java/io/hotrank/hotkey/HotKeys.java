@@ -102,7 +102,14 @@ public class HotKeys implements SmartLifecycle, JobSource {
   private final Map<String, Long> announced = new ConcurrentHashMap<>();
 
   /** The detector's copy of the window's slices, by number (read from Redis). */
-  private final NavigableMap<Long, Map<String, Long>> slicesSeen = new TreeMap<>();
+  private final NavigableMap<Long, Seen> slicesSeen = new TreeMap<>();
+
+  /**
+   * A slice as the detector last read it; {@code settled} if it could take no more pushes then
+   * (read while open, it is read again once, after it settles: the detector may have been elsewhere
+   * since).
+   */
+  private record Seen(Map<String, Long> counts, boolean settled) {}
 
   private final Map<String, Counter> detections = new HashMap<>();
   private @Nullable ScheduledExecutorService pusher;
@@ -265,8 +272,8 @@ public class HotKeys implements SmartLifecycle, JobSource {
    * Sums each rule's window of slices over the cluster, the current slice included, and announces
    * the keys at or over its threshold. The slices still taking pushes (the current one and the last
    * {@value #OPEN_SLICES} before it: pushes trail a slice's end by up to a push period and the
-   * instances' clock skew) are read on every look, in one round trip; older ones are kept from when
-   * they were last read.
+   * instances' clock skew) are read on every look, and once more after they settle, in one round
+   * trip; settled ones are kept from when they were read.
    *
    * @return how many keys were announced
    */
@@ -276,7 +283,8 @@ public class HotKeys implements SmartLifecycle, JobSource {
     slicesSeen.headMap(oldest).clear();
     List<Long> numbers = new ArrayList<>();
     for (long number = oldest; number <= current; number++) {
-      if (number >= current - OPEN_SLICES || !slicesSeen.containsKey(number)) {
+      Seen seen = slicesSeen.get(number);
+      if (seen == null || !seen.settled()) {
         numbers.add(number);
       }
     }
@@ -295,7 +303,8 @@ public class HotKeys implements SmartLifecycle, JobSource {
                           (key, count) ->
                               counts.put(
                                   RedisRound.text(key), Long.parseLong(RedisRound.text(count))));
-                  slicesSeen.put(numbers.get(i), counts);
+                  long number = numbers.get(i);
+                  slicesSeen.put(number, new Seen(counts, number < current - OPEN_SLICES));
                 }
               };
             }));
@@ -308,13 +317,14 @@ public class HotKeys implements SmartLifecycle, JobSource {
           .tailMap(first)
           .values()
           .forEach(
-              counts ->
-                  counts.forEach(
-                      (key, count) -> {
-                        if (properties.ruleFor(key) == rule) {
-                          sums.merge(key, count, Long::sum);
-                        }
-                      }));
+              seen ->
+                  seen.counts()
+                      .forEach(
+                          (key, count) -> {
+                            if (properties.ruleFor(key) == rule) {
+                              sums.merge(key, count, Long::sum);
+                            }
+                          }));
       for (Map.Entry<String, Long> sum : sums.entrySet()) {
         if (sum.getValue() < rule.threshold()) {
           continue;

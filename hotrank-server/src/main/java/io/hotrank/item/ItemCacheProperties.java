@@ -25,6 +25,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param filterRate the Bloom filter's false-positive rate at that many ids
  * @param filterCheck how often the leased job checks that every biz has a filter, building the
  *     missing ones (a Spring cron)
+ * @param redisTimeout how long an item read waits for Redis before it goes to the database instead
+ *     (longer than {@code hotrank.redis.read-timeout}, which guards reads whose fallback is memory:
+ *     a busy host's slow Redis answer still beats a database query)
  * @param enabled false reads every item from the database, for comparison (the benchmark's "caching
  *     off")
  */
@@ -42,6 +45,7 @@ public record ItemCacheProperties(
     @DefaultValue("1000000") long filterExpected,
     @DefaultValue("0.01") double filterRate,
     @DefaultValue("*/30 * * * * *") String filterCheck,
+    @DefaultValue("250ms") Duration redisTimeout,
     @DefaultValue("true") boolean enabled) {
 
   public ItemCacheProperties {
@@ -53,6 +57,7 @@ public record ItemCacheProperties(
     }
     require(jitter >= 0 && jitter <= 1, p + "jitter=" + jitter + " must be 0 to 1");
     require(leaseTtl.toMillis() >= 1, p + "lease-ttl must be at least 1ms");
+    require(redisTimeout.toMillis() >= 1, p + "redis-timeout must be at least 1ms");
     require(!leaseWait.isNegative(), p + "lease-wait must not be negative");
     require(filterExpected >= 1, p + "filter-expected must be at least 1");
     require(

@@ -221,7 +221,8 @@ public class ItemReads {
         p.redisTtl(),
         p.negativeTtl(),
         p.jitter(),
-        p.leaseWait());
+        p.leaseWait(),
+        p.redisTimeout());
   }
 
   /**
@@ -541,10 +542,6 @@ public class ItemReads {
 
   TieredCache<Key, ItemStore.Stored> metadata() {
     return metadata;
-  }
-
-  TieredCache<Key, Interactions> counts() {
-    return counts;
   }
 
   /** The part of a round that asks each biz's Bloom filter about its keys. */

@@ -2,24 +2,16 @@ package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.cache.LuaScripts;
+import io.hotrank.cache.RedisRound;
 import io.hotrank.core.topn.KWayMerge;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.async.RedisSortedSetAsyncCommands;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -38,17 +30,18 @@ final class LeaderboardStore {
 
   private static final RedisScript<String> APPLY =
       LuaScripts.load("leaderboard-apply.lua", String.class);
-  private static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
   /** Best first: higher value, then lower id (the board re-orders ties by createdAt later). */
   static final Comparator<Scored> BEST_FIRST =
       Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::itemId);
 
   private final StringRedisTemplate redis;
+  private final RedisRound round;
   private final RealtimeKeys keys;
 
   LeaderboardStore(StringRedisTemplate redis, RealtimeKeys keys) {
     this.redis = redis;
+    this.round = new RedisRound(redis);
     this.keys = keys;
   }
 
@@ -91,47 +84,32 @@ final class LeaderboardStore {
    * round (every command in flight at once, each to its shard's node), merged k-way.
    */
   List<Scored> top(BoardDefinition board, int limit) {
-    List<List<Scored>> runs =
-        redis.execute(
-            (RedisCallback<List<List<Scored>>>)
-                connection -> readShards(connection.getNativeConnection(), board, limit));
-    return KWayMerge.mergeTop(runs == null ? List.of() : runs, BEST_FIRST, limit);
-  }
-
-  @SuppressWarnings("unchecked")
-  private List<List<Scored>> readShards(Object nativeConnection, BoardDefinition board, int limit) {
-    // Lettuce's async commands, standalone or cluster: sending every ZREVRANGE before awaiting
-    // any is the pipeline (Spring's executePipelined is not available on cluster connections).
-    var commands = (RedisSortedSetAsyncCommands<byte[], byte[]>) nativeConnection;
-    List<RedisFuture<List<ScoredValue<byte[]>>>> futures = new ArrayList<>();
-    for (int shard = 0; shard < board.shards(); shard++) {
-      byte[] key = keys.shard(board, shard).getBytes(StandardCharsets.UTF_8);
-      futures.add(commands.zrevrangeWithScores(key, 0, limit - 1));
-    }
-    List<List<Scored>> runs = new ArrayList<>();
-    for (RedisFuture<List<ScoredValue<byte[]>>> future : futures) {
-      try {
-        List<ScoredValue<byte[]>> values =
-            future.get(READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        List<Scored> run = new ArrayList<>(values.size());
-        for (ScoredValue<byte[]> v : values) {
-          run.add(
-              new Scored(
-                  Long.parseLong(new String(v.getValue(), StandardCharsets.UTF_8)), v.getScore()));
-        }
-        // Redis orders ties by member name ("9" after "10"); the merge needs runs in its order.
-        run.sort(BEST_FIRST);
-        runs.add(run);
-      } catch (TimeoutException e) {
-        throw new QueryTimeoutException("leaderboard shards did not answer in " + READ_TIMEOUT, e);
-      } catch (ExecutionException e) {
-        throw new RedisSystemException("reading a leaderboard shard failed", e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RedisSystemException("interrupted reading leaderboard shards", e);
-      }
-    }
-    return runs;
+    List<List<Scored>> runs = new ArrayList<>(board.shards());
+    round.run(
+        List.of(
+            commands -> {
+              List<RedisFuture<List<ScoredValue<byte[]>>>> futures = new ArrayList<>();
+              for (int shard = 0; shard < board.shards(); shard++) {
+                futures.add(
+                    commands.zrevrangeWithScores(
+                        RedisRound.bytes(keys.shard(board, shard)), 0, limit - 1));
+              }
+              return () -> {
+                for (RedisFuture<List<ScoredValue<byte[]>>> future : futures) {
+                  List<ScoredValue<byte[]>> values = RedisRound.await(future);
+                  List<Scored> run = new ArrayList<>(values.size());
+                  for (ScoredValue<byte[]> v : values) {
+                    run.add(
+                        new Scored(Long.parseLong(RedisRound.text(v.getValue())), v.getScore()));
+                  }
+                  // Redis orders ties by member name ("9" after "10"); the merge needs runs in
+                  // its order.
+                  run.sort(BEST_FIRST);
+                  runs.add(run);
+                }
+              };
+            }));
+    return KWayMerge.mergeTop(runs, BEST_FIRST, limit);
   }
 
   /** Removes deleted items from their shards (they are never folded again). */

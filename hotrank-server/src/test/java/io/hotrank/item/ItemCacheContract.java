@@ -319,6 +319,7 @@ abstract class ItemCacheContract {
         filterExpected,
         0.01,
         "0 0 0 1 1 *",
+        Duration.ofSeconds(2),
         true);
   }
 
@@ -533,6 +534,7 @@ abstract class ItemCacheContract {
             1_000_000,
             0.01,
             "0 0 0 1 1 *",
+            Duration.ofSeconds(2),
             true);
     Instance a = new Instance(small, places);
     // Warm Redis with every item.
