@@ -97,10 +97,20 @@ public final class RedisRound {
    * @throws RedisSystemException if the command failed or the wait was interrupted
    */
   public static <T> T await(RedisFuture<T> future) {
+    return await(future, AWAIT);
+  }
+
+  /**
+   * An answer, awaited at most {@code timeout}.
+   *
+   * @throws QueryTimeoutException if it did not come in time
+   * @throws RedisSystemException if the command failed or the wait was interrupted
+   */
+  public static <T> T await(RedisFuture<T> future, Duration timeout) {
     try {
-      return future.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new QueryTimeoutException("Redis did not answer in " + AWAIT.toSeconds() + " s", e);
+      throw new QueryTimeoutException("Redis did not answer in " + timeout.toMillis() + " ms", e);
     } catch (ExecutionException e) {
       throw new RedisSystemException("Redis command failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -441,7 +442,8 @@ public final class TieredCache<K, V> {
           putLocal(key, entry(value));
           answers.put(key, new Read<>(value.value(), Source.REDIS));
           unresolved.remove(key);
-        } else if (absent.contains(key)) {
+        } else if (absent.contains(key) && !knownToExist(key)) {
+          // (a create this instance heard of while the round was out outranks the filter)
           putLocal(key, entry(new Versioned<>(0, null)));
           answers.put(key, new Read<>(null, Source.REDIS));
           filtered.increment();
@@ -475,7 +477,11 @@ public final class TieredCache<K, V> {
     public void resolve(Map<K, Versioned<V>> loaded, Collection<K> keys) {
       List<Put<K, V>> puts = install(loaded, keys);
       if (redisUp && !puts.isEmpty()) {
-        background.execute(() -> writeBack(puts));
+        try {
+          background.execute(() -> writeBack(puts));
+        } catch (RejectedExecutionException e) {
+          log.debug("Cache '{}': write-back skipped, shutting down", settings.name());
+        }
       }
     }
 

@@ -73,7 +73,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
   private static final Duration SLICE_SLACK = Duration.ofSeconds(10);
 
   /** How many slices before the current one may still take pushes, and are read again. */
-  private static final int OPEN_SLICES = 2;
+  private static final int OPEN_SLICES = 3;
 
   private static final RedisScript<Long> PUSH = LuaScripts.load("hotkeys-push.lua", Long.class);
 
@@ -277,7 +277,13 @@ public class HotKeys implements SmartLifecycle, JobSource {
    *
    * @return how many keys were announced
    */
-  synchronized int detect() {
+  int detect() {
+    synchronized (slicesSeen) {
+      return detectLocked();
+    }
+  }
+
+  private int detectLocked() {
     long current = clock.millis() / sliceMillis;
     long oldest = current - maxIntervalMillis() / sliceMillis + 1;
     slicesSeen.headMap(oldest).clear();

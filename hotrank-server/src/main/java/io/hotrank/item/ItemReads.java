@@ -278,18 +278,13 @@ public class ItemReads {
       return batch(keys, live, key -> Source.DB, key -> Source.DB);
     }
     TieredCache<Key, ItemStore.Stored>.Batch metaBatch = metadata.batch(keys);
-    TieredCache<Key, Interactions>.Batch countBatch = counts.batch(keys);
+    // Counts are read only of items that may be live: not of those known absent or deleted.
+    TieredCache<Key, Interactions>.Batch countBatch =
+        counts.batch(keys.stream().filter(key -> mayBeLive(metaBatch, key)).toList());
     metaBatch.readRedis(countBatch);
     List<Key> metaRest = metaBatch.unresolved();
-    // Counts are needed only of items that may be live: not of those known absent or deleted.
     List<Key> countRest =
-        countBatch.unresolved().stream()
-            .filter(
-                key -> {
-                  Read<ItemStore.Stored> meta = metaBatch.answer(key);
-                  return meta == null || meta.value() != null;
-                })
-            .toList();
+        countBatch.unresolved().stream().filter(key -> mayBeLive(metaBatch, key)).toList();
     if (!metaRest.isEmpty() || !countRest.isEmpty()) {
       Set<Key> rest = new LinkedHashSet<>(metaRest);
       rest.addAll(countRest);
@@ -304,7 +299,13 @@ public class ItemReads {
             }
           });
       metaBatch.resolve(metas, metaRest);
-      countBatch.resolve(counted, countRest);
+      // Counts are resolved only of items the query found live: an "absent" of the counts of an
+      // item not created yet (version 0) would stand level with the floor its create puts.
+      countBatch.resolve(
+          counted,
+          countRest.stream()
+              .filter(key -> loaded.containsKey(key) && !loaded.get(key).item().deleted())
+              .toList());
     }
     Map<Key, Read<ItemStore.Stored>> metaReads = metaBatch.answers();
     Map<Key, Read<Interactions>> countReads = countBatch.answers();
@@ -324,6 +325,11 @@ public class ItemReads {
           Read<Interactions> count = countReads.get(key);
           return count == null ? Source.LOCAL : count.source();
         });
+  }
+
+  private static boolean mayBeLive(TieredCache<Key, ItemStore.Stored>.Batch metas, Key key) {
+    Read<ItemStore.Stored> meta = metas.answer(key);
+    return meta == null || meta.value() != null;
   }
 
   /** A live item's metadata and counts, read together. */

@@ -6,6 +6,7 @@ import io.hotrank.cache.RedisRound;
 import io.hotrank.core.topn.KWayMerge;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -34,6 +35,8 @@ final class LeaderboardStore {
   /** Best first: higher value, then lower id (the board re-orders ties by createdAt later). */
   static final Comparator<Scored> BEST_FIRST =
       Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::itemId);
+
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
   private final StringRedisTemplate redis;
   private final RedisRound round;
@@ -96,7 +99,7 @@ final class LeaderboardStore {
               }
               return () -> {
                 for (RedisFuture<List<ScoredValue<byte[]>>> future : futures) {
-                  List<ScoredValue<byte[]>> values = RedisRound.await(future);
+                  List<ScoredValue<byte[]>> values = RedisRound.await(future, READ_TIMEOUT);
                   List<Scored> run = new ArrayList<>(values.size());
                   for (ScoredValue<byte[]> v : values) {
                     run.add(

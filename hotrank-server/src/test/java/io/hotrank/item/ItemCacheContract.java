@@ -470,6 +470,28 @@ abstract class ItemCacheContract {
     assertThat(template.calls.get()).as("Redis round trips").isZero();
   }
 
+  @Test
+  void aBatchRead_thatQueriedBeforeACreate_doesNotHideTheItemAfterIt() throws Exception {
+    HeldTasks writeBacks = new HeldTasks();
+    Instance reader =
+        new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, redis, writeBacks);
+    reader.store.gate = new CountDownLatch(1);
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<ItemReads.Batch> early = pool.submit(() -> reader.reads.getAll(BIZ, List.of(77L)));
+      assertThat(reader.store.atGate.await(30, TimeUnit.SECONDS)).isTrue();
+      // The query found nothing; the item is created before the batch installs that answer.
+      create(77, "new");
+      reader.reads.created(BIZ, 77);
+      reader.store.gate.countDown();
+      assertThat(early.get(30, TimeUnit.SECONDS).missing()).containsExactly(77L);
+    }
+    reader.store.gate = null;
+    writeBacks.runAll();
+    assertThat(reader.reads.get(BIZ, 77).item().title()).isEqualTo("new");
+    assertThat(reader.reads.getAll(BIZ, List.of(77L)).missing()).isEmpty();
+    assertThat(new Instance().reads.get(BIZ, 77).item().title()).isEqualTo("new");
+  }
+
   private static List<Long> range(long from, long to) {
     List<Long> ids = new ArrayList<>();
     for (long id = from; id <= to; id++) {
