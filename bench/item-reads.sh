@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Item reads through the tiered cache, on PostgreSQL and a shared Redis, next to the same reads
-# with caching off (hotrank.items.cache.enabled=false: two queries per read), in one run:
+# with caching off (hotrank.items.cache.enabled=false: one query per read, items joined with their counters), in one run:
 #
 #  1. Zipf(1.1) reads over 100,000 items, one instance whose local caches hold 10,000 of them, 16
 #     connections (wrk): requests per second,
