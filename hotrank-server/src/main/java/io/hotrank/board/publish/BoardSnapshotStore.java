@@ -20,6 +20,9 @@ public class BoardSnapshotStore {
   /** Seconds a health probe's query may take: probes must answer quickly even when it cannot. */
   private static final int PROBE_TIMEOUT_SECONDS = 1;
 
+  /** How many times a save that lost a deadlock is tried in all. */
+  private static final int SAVE_ATTEMPTS = 5;
+
   private final JdbcTemplate jdbc;
   private final JdbcTemplate probe;
 
@@ -60,6 +63,21 @@ public class BoardSnapshotStore {
    * auto-committed statements (a failed INSERT would abort a surrounding PostgreSQL transaction).
    */
   public Saved save(BoardSnapshot snapshot, long fence) {
+    // InnoDB may pick the guarded UPDATE of a board's missing row (its gap lock) as the loser of
+    // a deadlock with a concurrent first INSERT. The statement alone is rolled back (each runs in
+    // its own auto-commit), so the save is asked again, as MySQL's manual advises for deadlocks.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return saveOnce(snapshot, fence);
+      } catch (PessimisticLockingFailureException deadlocked) {
+        if (attempt == SAVE_ATTEMPTS) {
+          throw deadlocked;
+        }
+      }
+    }
+  }
+
+  private Saved saveOnce(BoardSnapshot snapshot, long fence) {
     String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
     long computedAt = snapshot.computedAt().toEpochMilli();
     if (updateIfAllowed(snapshot, fence, payload, computedAt)) {
