@@ -1,0 +1,8 @@
+/**
+ * Rate limiting: a GCRA limiter in Redis, one script call and one round trip per decision, shared
+ * by every instance.
+ */
+@NullMarked
+package io.hotrank.limit;
+
+import org.jspecify.annotations.NullMarked;
