@@ -394,13 +394,7 @@ public final class TieredCache<K, V> {
         return;
       }
       try {
-        guard.read(
-            settings.name() + " get",
-            settings.redisTimeout(),
-            () -> {
-              round.run(parts);
-              return null;
-            });
+        guarded("get", () -> round.run(parts));
         redisAnswered();
         for (TieredCache<?, ?>.Batch other : others) {
           other.redisAnswered();
@@ -745,16 +739,25 @@ public final class TieredCache<K, V> {
     }
   }
 
+  /**
+   * Runs a Redis call through the read guard, with this cache's timeout.
+   *
+   * @throws RedisUnavailableException if Redis failed, timed out, or the breaker is open
+   */
+  private void guarded(String what, Runnable call) {
+    guard.read(
+        settings.name() + " " + what,
+        settings.redisTimeout(),
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
   /** Writes values the origin gave into Redis; a failure costs only a later miss. */
   private void writeBack(List<Put<K, V>> puts) {
     try {
-      guard.read(
-          settings.name() + " put",
-          settings.redisTimeout(),
-          () -> {
-            remote.putAll(puts);
-            return null;
-          });
+      guarded("put", () -> remote.putAll(puts));
     } catch (RedisUnavailableException e) {
       log.debug("Cache '{}': write-back to Redis failed ({})", settings.name(), e.getMessage());
     }
@@ -763,13 +766,7 @@ public final class TieredCache<K, V> {
   /** The key's value in Redis, if it holds one (or an absence); null if not. One round trip. */
   private @Nullable Versioned<V> remoteValue(K key) {
     List<Map<K, Versioned<V>>> answer = new ArrayList<>(1);
-    guard.read(
-        settings.name() + " get",
-        settings.redisTimeout(),
-        () -> {
-          round.run(List.of(remote.getAll(List.of(key), answer::add)));
-          return null;
-        });
+    guarded("get", () -> round.run(List.of(remote.getAll(List.of(key), answer::add))));
     return answer.isEmpty() ? null : answer.getFirst().get(key);
   }
 
