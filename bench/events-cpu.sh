@@ -21,7 +21,7 @@ WORK=$(mktemp -d /tmp/hotrank-cpu-XXXXXX)
 "$JAVA" -Xmx1g -jar "$JAR" --server.port=$PORT --hotrank.data-dir="$WORK" \
   --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$DB" \
   --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url=redis://127.0.0.1:6379 \
-  --hotrank.redis.key-prefix="cpu-$$:" --hotrank.admin.token=t --logging.level.root=WARN > "$WORK/app.log" 2>&1 &
+  --hotrank.redis.key-prefix="cpu-$$:" --hotrank.admin.token=t --hotrank.limits.enabled=false --logging.level.root=WARN > "$WORK/app.log" 2>&1 &
 APP=$!
 trap 'kill $APP 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -sf "localhost:$PORT/actuator/health/readiness" >/dev/null && break; sleep 0.5; done

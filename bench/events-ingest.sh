@@ -71,7 +71,8 @@ start_app() { # $1 = database name; the rest: arguments
   local db=$1; shift
   mkdir -p "$WORK/$db"
   (cd "$WORK/$db" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$JAR" --server.port=$PORT \
-    --hotrank.admin.token=bench-token --logging.level.root=WARN "${BOARDS[@]}" "$@" > app.log 2>&1) &
+    --hotrank.admin.token=bench-token --hotrank.limits.enabled=false --logging.level.root=WARN \
+    "${BOARDS[@]}" "$@" > app.log 2>&1) &
   APP_PID=$!
   for _ in $(seq 1 120); do
     curl -sf "localhost:$PORT/actuator/health/readiness" >/dev/null && return 0

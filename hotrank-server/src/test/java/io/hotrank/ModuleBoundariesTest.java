@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the package structure one that new capabilities can join without cycles: no cycle between
- * top-level packages; the shared parts (problem, time, storage, cache, hotkey, web, embedded, lock,
- * job, task) know no capability; capabilities are layered (items, then events and boards, then
- * ops); and a board sub-package is internal to boards, which are themselves layered (publish, then
- * compute and read).
+ * top-level packages; the shared parts (problem, time, storage, cache, hotkey, limit, web,
+ * embedded, lock, job, task) know no capability; capabilities are layered (items, then events and
+ * boards, then ops); and a board sub-package is internal to boards, which are themselves layered
+ * (publish, then compute and read).
  */
 class ModuleBoundariesTest {
 
@@ -27,6 +27,7 @@ class ModuleBoundariesTest {
     "io.hotrank.board..",
     "io.hotrank.ingest..",
     "io.hotrank.realtime..",
+    "io.hotrank.feed..",
     "io.hotrank.ops.."
   };
 
@@ -66,6 +67,7 @@ class ModuleBoundariesTest {
             "io.hotrank.storage..",
             "io.hotrank.cache..",
             "io.hotrank.hotkey..",
+            "io.hotrank.limit..",
             "io.hotrank.web..",
             "io.hotrank.embedded..",
             "io.hotrank.lock..",

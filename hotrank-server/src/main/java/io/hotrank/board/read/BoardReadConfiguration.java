@@ -14,8 +14,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 class BoardReadConfiguration {
 
   /**
-   * Runs before Spring's own filters: a hit answered here needs none of them (no body to decode, no
-   * request context); its HTTP metrics are counted by {@code hotrank.board.reads}.
+   * Runs before Spring's own filters, right after the rate limits: a hit answered here needs none
+   * of them (no body to decode, no request context); its HTTP metrics are counted by {@code
+   * hotrank.board.reads}.
    */
   @Bean
   @ConditionalOnBooleanProperty(name = "hotrank.board.fast-path", matchIfMissing = true)
@@ -24,7 +25,7 @@ class BoardReadConfiguration {
     FilterRegistrationBean<BoardReadFilter> registration =
         new FilterRegistrationBean<>(new BoardReadFilter(registry, reader, http));
     registration.addUrlPatterns(BoardReadFilter.PREFIX + "*");
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Rate limit decisions on one hot key from 64 concurrent clients, in one run on the same Redis:
+# hotrank's GcraLimiter (one Lua script call per decision) against Bucket4j's Lettuce backend
+# (compare-and-swap), for a quota nearly every decision is under and one nearly every decision is
+# over (io.hotrank.bench.LimiterBench). Prints a Markdown table and writes it to
+# hotrank-bench/target/limiter-bench.md; BENCHMARKS.md is edited by hand (the section "Rate limits:
+# hotrank vs Bucket4j on one hot key").
+#
+#   bench/limiter-vs-bucket4j.sh
+#
+# Environment: HOTRANK_BENCH_LIMIT_CLIENTS (64), HOTRANK_BENCH_LIMIT_QUOTAS (per second,
+# "1000000,1000"), HOTRANK_BENCH_LIMIT_WARMUP (s per cell, 3), HOTRANK_BENCH_LIMIT_MEASURE (s per
+# cell, 10), HOTRANK_BENCH_LIMIT_ROUNDS (3), HOTRANK_BENCH_REDIS_HOST (127.0.0.1),
+# HOTRANK_BENCH_REDIS_PORT (6379), HOTRANK_BENCH_XMX (512m), HOTRANK_BENCH_SKIP_BUILD=1.
+#
+# Redis is never flushed: the run's keys carry a prefix of their own and are deleted at the end.
+# Stops by itself: with the defaults, 3 rounds x 4 cells x 13 s, under 3 minutes.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+source bench/java.sh
+
+XMX="${HOTRANK_BENCH_XMX:-512m}"
+HOST="${HOTRANK_BENCH_REDIS_HOST:-127.0.0.1}"
+PORT="${HOTRANK_BENCH_REDIS_PORT:-6379}"
+log() { echo "[limiter-vs-bucket4j] $*" >&2; }
+
+if ! redis-cli -h "$HOST" -p "$PORT" ping >/dev/null 2>&1; then
+  log "Redis does not answer at $HOST:$PORT"
+  exit 2
+fi
+
+CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
+if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 || ! -f "$CP_FILE" ]]; then
+  log "building"
+  ./mvnw -q -pl hotrank-bench -am -DskipTests package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench.classpath
+fi
+# The reactor's own jars and classes are copied aside, so that a build running meanwhile cannot
+# pull them from under the measuring JVM.
+LIB="$(mktemp -d "${TMPDIR:-/tmp}/hotrank-limiter-bench.XXXXXX")"
+trap 'rm -rf "$LIB"' EXIT
+cp -r "$ROOT/hotrank-bench/target/classes" "$LIB/bench-classes"
+CP="$LIB/bench-classes"
+IFS=: read -r -a ENTRIES <"$CP_FILE" || true # no final newline
+for entry in "${ENTRIES[@]}"; do
+  if [[ "$entry" == "$ROOT"/* ]]; then
+    cp -r "$entry" "$LIB/"
+    entry="$LIB/$(basename "$entry")"
+  fi
+  CP="$CP:$entry"
+done
+
+log "measuring with -Xmx$XMX"
+mkdir -p hotrank-bench/target
+"$JAVA" -Xms"$XMX" -Xmx"$XMX" -cp "$CP" io.hotrank.bench.LimiterBench \
+  | tee hotrank-bench/target/limiter-bench.md

@@ -1,0 +1,44 @@
+package io.hotrank.limit;
+
+import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.RedisReadGuard;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Wires the rate limits in front of every other filter, unless {@code hotrank.limits.enabled}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "hotrank.limits.enabled", matchIfMissing = true)
+class LimitConfiguration {
+
+  @Bean
+  GcraLimiter gcraLimiter(StringRedisTemplate redis, HotrankRedisProperties properties) {
+    return new GcraLimiter(redis, properties.keyPrefix());
+  }
+
+  @Bean
+  RateLimits rateLimits(
+      LimitProperties properties, GcraLimiter limiter, RedisReadGuard guard, MeterRegistry meters) {
+    return new RateLimits(
+        properties,
+        (policy, client) ->
+            guard.read(
+                "rate limit", properties.redisTimeout(), () -> limiter.decide(policy, client)),
+        meters,
+        System::nanoTime);
+  }
+
+  @Bean
+  FilterRegistrationBean<RateLimitFilter> rateLimitFilter(
+      RateLimits limits, LimitProperties properties) {
+    FilterRegistrationBean<RateLimitFilter> registration =
+        new FilterRegistrationBean<>(new RateLimitFilter(limits, properties.clientHeader()));
+    registration.addUrlPatterns("/api/v1/*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    return registration;
+  }
+}

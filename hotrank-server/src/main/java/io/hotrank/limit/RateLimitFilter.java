@@ -1,0 +1,126 @@
+package io.hotrank.limit;
+
+import io.hotrank.limit.GcraLimiter.Decision;
+import io.hotrank.limit.GcraLimiter.Policy;
+import io.hotrank.limit.RateLimits.Verdict;
+import io.hotrank.problem.Problem;
+import io.hotrank.problem.ProblemType;
+import io.hotrank.web.ProblemRenderer;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Limits every request under {@code /api/v1/} by its route group's policy, before anything else
+ * runs (the board fast path included). Each limited response carries the IETF draft headers {@code
+ * RateLimit-Policy: "reads";q=100;w=1} and {@code RateLimit: "reads";r=99;t=1}; a request over the
+ * limit gets a 429 problem with {@code Retry-After}, and one refused because Redis is down and the
+ * instance fails closed a 503 with {@code Retry-After}.
+ *
+ * <p>The client is the value of the configured header (an API key), else the remote address. API
+ * keys are hashed before they name a Redis key, so Redis never holds a client's secret.
+ */
+final class RateLimitFilter implements Filter {
+
+  /** Over a rate limit. */
+  static final ProblemType RATE_LIMITED = new ProblemType(429, "rate-limited", "Too many requests");
+
+  private final RateLimits limits;
+  private final String clientHeader;
+
+  RateLimitFilter(RateLimits limits, String clientHeader) {
+    this.limits = limits;
+    this.clientHeader = clientHeader;
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest request = (HttpServletRequest) req;
+    HttpServletResponse response = (HttpServletResponse) res;
+    RouteGroup group = RouteGroup.of(request.getMethod(), request.getRequestURI());
+    Verdict verdict = group == null ? null : limits.decide(group, client(request));
+    if (verdict == null) {
+      chain.doFilter(req, res);
+      return;
+    }
+    Policy policy = verdict.policy();
+    response.setHeader(
+        "RateLimit-Policy",
+        "\"" + policy.name() + "\";q=" + policy.quota() + ";w=" + policy.window().toSeconds());
+    Decision decision = verdict.decision();
+    if (decision != null) {
+      response.setHeader(
+          "RateLimit",
+          "\""
+              + policy.name()
+              + "\";r="
+              + decision.remaining()
+              + ";t="
+              + seconds(decision.reset()));
+    }
+    if (verdict.admitted()) {
+      chain.doFilter(req, res);
+    } else if (decision != null) {
+      Problem problem =
+          Problem.of(
+                  RATE_LIMITED,
+                  "Over the '"
+                      + policy.name()
+                      + "' rate limit of "
+                      + policy.quota()
+                      + " requests per "
+                      + policy.window().toSeconds()
+                      + " s for this client; retry after the time in Retry-After")
+              .withHeader(
+                  "Retry-After", Long.toString(Math.max(1, seconds(decision.retryAfter()))));
+      write(response, problem, request.getRequestURI());
+    } else {
+      write(response, Problem.storageUnavailable(), request.getRequestURI());
+    }
+  }
+
+  private String client(HttpServletRequest request) {
+    String key = request.getHeader(clientHeader);
+    if (key != null && !key.isEmpty()) {
+      return "k:" + hash(key);
+    }
+    return "a:" + request.getRemoteAddr();
+  }
+
+  private static String hash(String key) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  /** Whole seconds, rounded up: a client waiting that long is admitted. */
+  private static long seconds(Duration d) {
+    return (d.toMillis() + 999) / 1000;
+  }
+
+  private static void write(HttpServletResponse response, Problem problem, String path)
+      throws IOException {
+    response.setStatus(problem.type().status());
+    response.setContentType(ProblemRenderer.MEDIA_TYPE);
+    for (Map.Entry<String, String> header : problem.headers().entrySet()) {
+      response.setHeader(header.getKey(), header.getValue());
+    }
+    response.getOutputStream().write(ProblemRenderer.json(problem, path));
+  }
+}

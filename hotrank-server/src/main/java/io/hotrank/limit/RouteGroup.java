@@ -1,0 +1,33 @@
+package io.hotrank.limit;
+
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/** The groups of routes that each have a rate limit policy. */
+public enum RouteGroup {
+  /** Writes: every method but GET and HEAD under {@code /api/v1/}, admin excepted. */
+  INGEST,
+  /** GET and HEAD under {@code /api/v1/}, admin excepted. */
+  READS,
+  /** {@code /api/v1/admin/**}. */
+  ADMIN;
+
+  private static final String API = "/api/v1/";
+  private static final String ADMIN_PATHS = "/api/v1/admin/";
+
+  /** The group of a request, or null for paths no policy covers (health, metrics). */
+  static @Nullable RouteGroup of(String method, String path) {
+    if (!path.startsWith(API)) {
+      return null;
+    }
+    if (path.startsWith(ADMIN_PATHS)) {
+      return ADMIN;
+    }
+    return "GET".equals(method) || "HEAD".equals(method) ? READS : INGEST;
+  }
+
+  /** The policy's name in keys and headers. */
+  public String policyName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
