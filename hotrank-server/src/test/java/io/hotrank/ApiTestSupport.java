@@ -81,13 +81,26 @@ abstract class ApiTestSupport {
     TestEngines.exercised(engine());
     clock.set(NOW);
     http = new HttpJson("http://127.0.0.1:" + port, "test-admin-token");
-    for (String table : List.of("hr_user_action", "hr_item_counter", "hr_item", "hr_id_sequence")) {
+    for (String table :
+        List.of(
+            "hr_user_action",
+            "hr_item_counter",
+            "hr_item",
+            "hr_id_sequence",
+            "hr_follow",
+            "hr_follow_count",
+            "hr_item_tag",
+            "hr_item_outbox")) {
       jdbc.update("DELETE FROM " + table);
     }
     liveItems.forgetAll();
     // The tables were emptied behind the caches' back, so versions start again at 1: drop the
     // cached items, which hold versions the new rows will not reach for a while.
     Set<String> cached = redis.keys(KEY_PREFIX + "i[mc]:*");
+    Set<String> counts = redis.keys(KEY_PREFIX + "fc:*");
+    if (counts != null) {
+      cached.addAll(counts);
+    }
     if (cached != null && !cached.isEmpty()) {
       cached.forEach(redis::delete);
     }

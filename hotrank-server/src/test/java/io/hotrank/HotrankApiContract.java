@@ -12,6 +12,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -454,5 +457,281 @@ abstract class HotrankApiContract extends ApiTestSupport {
               .json();
       assertThat(dbReads.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
     }
+  }
+
+  // ---------------------------------------------------------------- the follow graph
+
+  @Test
+  void followLists_pageNewestFirst_exactlyOnce_withCountsThatFollowEveryChange() {
+    // Authors 100..124, followed by user 1 a second apart, but 110..114 in the same millisecond:
+    // ties go by id, highest first.
+    List<Long> expected = new ArrayList<>();
+    for (long author = 100; author < 125; author++) {
+      if (author < 110 || author > 114) {
+        clock.set(NOW.plusSeconds(author));
+      } else {
+        clock.set(NOW.plusSeconds(110));
+      }
+      assertThat(http.put("/api/v1/users/1/following/" + author, "").status()).isEqualTo(204);
+      expected.addFirst(author);
+    }
+    // Following again changes nothing, not even when the follow was made.
+    assertThat(http.put("/api/v1/users/1/following/100", "").status()).isEqualTo(204);
+    for (long user = 2; user <= 3; user++) {
+      assertThat(http.put("/api/v1/users/" + user + "/following/100", "").status()).isEqualTo(204);
+    }
+
+    List<Long> paged = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      Answer page =
+          http.get(
+              "/api/v1/users/1/following?limit=10" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertThat(page.status()).as(page.body()).isEqualTo(200);
+      assertThat(page.json().get("count").asLong()).isEqualTo(25);
+      page.json().get("items").forEach(e -> paged.add(e.get("userId").asLong()));
+      JsonNode next = page.json().get("nextCursor");
+      cursor = next.isNull() ? null : next.asString();
+      pages++;
+    } while (cursor != null);
+    assertThat(paged).containsExactlyElementsOf(expected);
+    assertThat(pages).isEqualTo(3);
+
+    Answer followers = http.get("/api/v1/users/100/followers");
+    assertThat(followers.json().get("count").asLong()).isEqualTo(3);
+    assertThat(followers.json().get("items").findValuesAsString("userId"))
+        .containsExactly("3", "2", "1");
+
+    // An unfollow shows at once in the list and in the cached count; repeating it changes nothing.
+    assertThat(http.delete("/api/v1/users/2/following/100").status()).isEqualTo(204);
+    assertThat(http.delete("/api/v1/users/2/following/100").status()).isEqualTo(204);
+    followers = http.get("/api/v1/users/100/followers");
+    assertThat(followers.json().get("count").asLong()).isEqualTo(2);
+    assertThat(followers.json().get("items").findValuesAsString("userId"))
+        .containsExactly("3", "1");
+    assertThat(http.get("/api/v1/users/2/following").json().get("count").asLong()).isZero();
+  }
+
+  @Test
+  void followRequests_thatAreInvalid_areProblemsNamingTheField_andChangeNothing() {
+    assertFieldProblem(http.put("/api/v1/users/5/following/5", ""), "authorId");
+    assertFieldProblem(http.put("/api/v1/users/0/following/5", ""), "userId");
+    assertFieldProblem(http.delete("/api/v1/users/5/following/-1"), "authorId");
+    assertFieldProblem(http.get("/api/v1/users/5/following?limit=0"), "limit");
+    assertFieldProblem(http.get("/api/v1/users/5/followers?limit=101"), "limit");
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_follow", Long.class)).isZero();
+
+    for (long author = 10; author < 13; author++) {
+      http.put("/api/v1/users/5/following/" + author, "");
+      http.put("/api/v1/users/6/following/" + author, "");
+    }
+    String cursor =
+        http.get("/api/v1/users/5/following?limit=1").json().get("nextCursor").asString();
+    assertThat(http.get("/api/v1/users/5/following?limit=1&cursor=" + cursor).status())
+        .isEqualTo(200);
+    char last = cursor.charAt(cursor.length() - 1);
+    String tampered = cursor.substring(0, cursor.length() - 1) + (last == 'A' ? 'B' : 'A');
+    assertFieldProblem(http.get("/api/v1/users/5/following?cursor=" + tampered), "cursor");
+    assertFieldProblem(http.get("/api/v1/users/6/following?cursor=" + cursor), "cursor");
+    assertFieldProblem(http.get("/api/v1/users/5/followers?cursor=" + cursor), "cursor");
+    assertFieldProblem(http.get("/api/v1/users/5/following?cursor=nonsense"), "cursor");
+  }
+
+  @Test
+  void concurrentFollowsBothWays_neverDeadlock_andTheCountsMatchTheGraph() throws Exception {
+    try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+      List<Future<List<Integer>>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int seed = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  java.util.Random random = new java.util.Random(seed);
+                  List<Integer> statuses = new ArrayList<>();
+                  for (int i = 0; i < 40; i++) {
+                    long a = 1 + random.nextInt(4);
+                    long b = 1 + (a + random.nextInt(3)) % 4;
+                    String path = "/api/v1/users/" + a + "/following/" + b;
+                    statuses.add(
+                        random.nextInt(3) == 0
+                            ? http.delete(path).status()
+                            : http.put(path, "").status());
+                  }
+                  return statuses;
+                }));
+      }
+      for (Future<List<Integer>> f : futures) {
+        assertThat(f.get()).containsOnly(204);
+      }
+    }
+    for (long user = 1; user <= 4; user++) {
+      long following =
+          jdbc.queryForObject("SELECT COUNT(*) FROM hr_follow WHERE user_id = ?", Long.class, user);
+      long followers =
+          jdbc.queryForObject(
+              "SELECT COUNT(*) FROM hr_follow WHERE author_id = ?", Long.class, user);
+      assertThat(http.get("/api/v1/users/" + user + "/following").json().get("count").asLong())
+          .isEqualTo(following);
+      assertThat(http.get("/api/v1/users/" + user + "/followers").json().get("count").asLong())
+          .isEqualTo(followers);
+    }
+  }
+
+  // ---------------------------------------------------------------- time-ordered feeds
+
+  /** An item of the feed model: what paging must return, in this order. */
+  record Posted(long id, Instant createdAt, boolean even) {}
+
+  private Posted post(long id, Instant createdAt) {
+    boolean even = id % 2 == 0;
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("biz", "feed");
+    body.put("id", id);
+    body.put("authorId", 1 + id % 5);
+    body.put("title", "item " + id);
+    body.put("tags", even ? List.of("all", "even") : List.of("all"));
+    body.put("createdAt", createdAt.toString());
+    Answer created = http.post("/api/v1/items", HttpJson.json(body));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    return new Posted(id, createdAt, even);
+  }
+
+  @Test
+  void
+      timeFeeds_pagedToTheEnd_whileItemsAreCreatedLikedAndDeleted_giveEachEligibleItemOnceInOrder() {
+    // 60 items a minute apart, but ids 20..24 in the same millisecond (ties go by id).
+    Map<Long, Posted> seeded = new java.util.HashMap<>();
+    for (long id = 1; id <= 60; id++) {
+      Instant at = NOW.minus(Duration.ofMinutes(id >= 20 && id <= 24 ? 20 : id));
+      seeded.put(id, post(id, at));
+    }
+    // Deleted before paging: never shown, and pages stay full around them.
+    for (long id : List.of(3L, 4L, 5L, 30L)) {
+      assertThat(http.delete("/api/v1/items/feed/" + id).status()).isEqualTo(204);
+      seeded.remove(id);
+    }
+    // Live items across both rounds; each round's model: what was live when it began, and what
+    // it created or deleted meanwhile (which may show or not, but at most once, in order).
+    java.util.Set<Long> live = new java.util.HashSet<>(seeded.keySet());
+    for (String feed :
+        List.of("/api/v1/feeds/latest?biz=feed", "/api/v1/feeds/tags/even?biz=feed")) {
+      boolean evenOnly = feed.contains("even");
+      Random random = new Random(feed.length());
+      java.util.Set<Long> before = new java.util.HashSet<>(live);
+      java.util.Set<Long> touched = new java.util.HashSet<>();
+      long nextId = feed.contains("even") ? 2000 : 1000;
+      List<JsonNode> got = new ArrayList<>();
+      List<Integer> pageSizes = new ArrayList<>();
+      String cursor = null;
+      do {
+        Answer page = http.get(feed + "&limit=7" + (cursor == null ? "" : "&cursor=" + cursor));
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        page.json().get("items").forEach(got::add);
+        pageSizes.add(page.json().get("items").size());
+        JsonNode next = page.json().get("nextCursor");
+        cursor = next.isNull() ? null : next.asString();
+        // Between pages: two creations (one newer than all, one at a random older time), likes,
+        // and a deletion of a random live item.
+        for (int k = 0; k < 2; k++) {
+          Instant at = k == 0 ? NOW : NOW.minus(Duration.ofMinutes(random.nextInt(70)));
+          Posted p = post(nextId++, at);
+          touched.add(p.id());
+          live.add(p.id());
+        }
+        List<Long> pool = new ArrayList<>(live);
+        java.util.Collections.sort(pool);
+        long liked = pool.get(random.nextInt(pool.size()));
+        postEvents("{\"biz\":\"feed\",\"itemId\":" + liked + ",\"type\":\"like\"}");
+        long deleted = pool.get(random.nextInt(pool.size()));
+        assertThat(http.delete("/api/v1/items/feed/" + deleted).status()).isEqualTo(204);
+        live.remove(deleted);
+        touched.add(deleted);
+      } while (cursor != null);
+
+      List<Long> ids = got.stream().map(n -> n.get("itemId").asLong()).toList();
+      assertThat(ids).as(feed + ": no item twice").doesNotHaveDuplicates();
+      // Newest first, ties by id highest first, ranks counting on across pages.
+      for (int i = 1; i < got.size(); i++) {
+        Instant a = Instant.parse(got.get(i - 1).get("createdAt").asString());
+        Instant b = Instant.parse(got.get(i).get("createdAt").asString());
+        assertThat(a.isAfter(b) || (a.equals(b) && ids.get(i - 1) > ids.get(i)))
+            .as(feed + " order at " + i)
+            .isTrue();
+        assertThat(got.get(i).get("rank").asInt()).isEqualTo(i + 1);
+      }
+      // Every item live throughout and eligible appears; nothing else but items touched meanwhile.
+      for (long id : before) {
+        if (!touched.contains(id) && (!evenOnly || id % 2 == 0)) {
+          assertThat(ids).as(feed + " lacks " + id).contains(id);
+        }
+      }
+      for (long id : ids) {
+        assertThat(before.contains(id) || touched.contains(id)).as(feed + " shows " + id).isTrue();
+        assertThat(!evenOnly || id % 2 == 0).as(feed + " shows odd " + id).isTrue();
+      }
+      assertThat(pageSizes.subList(0, pageSizes.size() - 1)).as(feed).containsOnly(7);
+      assertThat(got.getFirst().get("counts").get("like")).isNotNull();
+      assertThat(got.getFirst().has("score")).isFalse();
+    }
+  }
+
+  @Test
+  void timeFeedCursors_thatWereAlteredOrBelongToAnotherFeed_areRefused() {
+    for (long id = 1; id <= 3; id++) {
+      post(id * 2, NOW.minusSeconds(id));
+    }
+    String cursor =
+        http.get("/api/v1/feeds/latest?biz=feed&limit=1").json().get("nextCursor").asString();
+    assertThat(http.get("/api/v1/feeds/latest?biz=feed&limit=1&cursor=" + cursor).status())
+        .isEqualTo(200);
+    String tampered =
+        cursor.substring(0, 2) + (cursor.charAt(2) == 'x' ? 'y' : 'x') + cursor.substring(3);
+    assertFieldProblem(http.get("/api/v1/feeds/latest?biz=feed&cursor=" + tampered), "cursor");
+    assertFieldProblem(http.get("/api/v1/feeds/tags/even?biz=feed&cursor=" + cursor), "cursor");
+    assertFieldProblem(http.get("/api/v1/feeds/latest?biz=other&cursor=" + cursor), "cursor");
+    assertFieldProblem(http.get("/api/v1/feeds/latest"), "biz");
+    assertFieldProblem(http.get("/api/v1/feeds/latest?biz=feed&limit=0"), "limit");
+    assertFieldProblem(http.get("/api/v1/feeds/tags/" + "x".repeat(33) + "?biz=feed"), "tag");
+  }
+
+  @Test
+  void theTagBackfillMigration_indexesEveryLiveItemsTags_once() throws Exception {
+    for (long id = 1; id <= 5; id++) {
+      post(id, NOW.minusSeconds(id));
+    }
+    assertThat(http.delete("/api/v1/items/feed/2").status()).isEqualTo(204);
+    String tagRows = "SELECT COUNT(*) FROM hr_item_tag";
+    long written = jdbc.queryForObject(tagRows, Long.class);
+    // 1..5 tagged "all", the even ones "even" too; item 2 deleted: 4 + 1.
+    assertThat(written).isEqualTo(5);
+    jdbc.update("DELETE FROM hr_item_tag");
+    try (java.sql.Connection connection = jdbc.getDataSource().getConnection()) {
+      org.flywaydb.core.api.migration.Context context =
+          new org.flywaydb.core.api.migration.Context() {
+            @Override
+            public org.flywaydb.core.api.configuration.Configuration getConfiguration() {
+              return null;
+            }
+
+            @Override
+            public java.sql.Connection getConnection() {
+              return connection;
+            }
+          };
+      new io.hotrank.item.V7__IndexItemTags().migrate(context);
+    }
+    assertThat(jdbc.queryForObject(tagRows, Long.class)).isEqualTo(written);
+    assertThat(
+            http.get("/api/v1/feeds/tags/even?biz=feed")
+                .json()
+                .get("items")
+                .findValuesAsString("itemId"))
+        .containsExactly("4");
+  }
+
+  private static void assertFieldProblem(Answer answer, String field) {
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.json().get("errors").findValuesAsString("field")).contains(field);
   }
 }

@@ -29,9 +29,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * backend (compare-and-swap: read the bucket, then a script that writes it only if unchanged,
  * retried on conflict). Each cell is one system and one quota; each client is a thread making
  * decisions back to back for the cell's time, all on one key. Reported: decisions per second,
- * p50/p99 latency of a decision, the share admitted, and Redis commands per decision (from INFO
- * commandstats, so Bucket4j's retries show). Prints a Markdown table; bench/limiter-vs-bucket4j.sh
- * runs it.
+ * p50/p99 latency of a decision, the share admitted, script calls per decision (hotrank: one call,
+ * one round trip; Bucket4j: one per compare-and-swap attempt, each after a GET) and all Redis
+ * commands per decision, those scripts run inside Redis included (from INFO commandstats). Prints a
+ * Markdown table; bench/limiter-vs-bucket4j.sh runs it.
  *
  * <p>Configured by environment: HOTRANK_BENCH_LIMIT_CLIENTS (64), HOTRANK_BENCH_LIMIT_QUOTAS (per
  * second, "1000000,1000"), HOTRANK_BENCH_LIMIT_WARMUP (s, 3), HOTRANK_BENCH_LIMIT_MEASURE (s, 10),
@@ -53,7 +54,8 @@ public final class LimiterBench {
       long failures,
       double seconds,
       long[] sortedNanos,
-      double commandsPerDecision) {}
+      double commandsPerDecision,
+      double scriptsPerDecision) {}
 
   private LimiterBench() {}
 
@@ -135,10 +137,12 @@ public final class LimiterBench {
       StringRedisTemplate redis)
       throws Exception {
     runFor(contender, clients, warmupSeconds, false);
-    long commandsBefore = commandCalls(redis);
+    long[] before = commandCalls(redis);
     long[][] results = runFor(contender, clients, measureSeconds, true);
+    long[] after = commandCalls(redis);
     // The INFO call itself counts once.
-    long commands = commandCalls(redis) - commandsBefore - 1;
+    long commands = after[0] - before[0] - 1;
+    long scripts = after[1] - before[1];
     long decisions = 0;
     long admitted = 0;
     long failures = 0;
@@ -158,7 +162,8 @@ public final class LimiterBench {
         failures,
         measureSeconds,
         all,
-        decisions == 0 ? 0 : (double) commands / decisions);
+        decisions == 0 ? 0 : (double) commands / decisions,
+        decisions == 0 ? 0 : (double) scripts / decisions);
   }
 
   /**
@@ -225,13 +230,14 @@ public final class LimiterBench {
     return String.format(
         Locale.ROOT,
         "%s quota %d/s: %.0f decisions/s, p50 %.2f ms, p99 %.2f ms, %.1f%% admitted, %.2f"
-            + " commands/decision, %d failures",
+            + " script calls and %.2f commands per decision, %d failures",
         c.system(),
         c.quota(),
         c.decisions() / c.seconds(),
         LeaseBench.percentile(c.sortedNanos(), 50) / 1e6,
         LeaseBench.percentile(c.sortedNanos(), 99) / 1e6,
         c.decisions() == 0 ? 0 : 100.0 * c.admitted() / c.decisions(),
+        c.scriptsPerDecision(),
         c.commandsPerDecision(),
         c.failures());
   }
@@ -262,9 +268,9 @@ public final class LimiterBench {
             loadBefore,
             BenchMachine.loadAverage()));
     out.append(
-        "| quota/s | system | decisions/s | p50 ms | p99 ms | admitted | Redis commands per"
-            + " decision | failures | decisions/s per round |\n");
-    out.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+        "| quota/s | system | decisions/s | p50 ms | p99 ms | admitted | script calls per"
+            + " decision | Redis commands per decision | failures | decisions/s per round |\n");
+    out.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for (long quota : quotas) {
       double[] rates = new double[2];
       int i = 0;
@@ -280,17 +286,21 @@ public final class LimiterBench {
         double commands =
             mine.stream().mapToDouble(c -> c.commandsPerDecision() * c.decisions()).sum()
                 / Math.max(1, decisions);
+        double scripts =
+            mine.stream().mapToDouble(c -> c.scriptsPerDecision() * c.decisions()).sum()
+                / Math.max(1, decisions);
         rates[i++] = decisions / seconds;
         out.append(
             String.format(
                 Locale.ROOT,
-                "| %d | %s | %.0f | %.2f | %.2f | %.1f %% | %.2f | %d | %s |%n",
+                "| %d | %s | %.0f | %.2f | %.2f | %.1f %% | %.2f | %.2f | %d | %s |%n",
                 quota,
                 system,
                 decisions / seconds,
                 LeaseBench.percentile(sorted, 50) / 1e6,
                 LeaseBench.percentile(sorted, 99) / 1e6,
                 decisions == 0 ? 0 : 100.0 * admitted / decisions,
+                scripts,
                 commands,
                 failures,
                 String.join(
@@ -302,26 +312,35 @@ public final class LimiterBench {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %d | **hotrank / bucket4j** | **%.2fx** | | | | | | |%n",
+              "| %d | **hotrank / bucket4j** | **%.2fx** | | | | | | | |%n",
               quota,
               rates[1] == 0 ? Double.POSITIVE_INFINITY : rates[0] / rates[1]));
     }
     return out.toString();
   }
 
-  private static long commandCalls(StringRedisTemplate redis) {
+  /**
+   * {all calls, EVAL + EVALSHA calls} from INFO commandstats. All calls include what scripts call
+   * inside Redis (no round trip); each script call is one round trip.
+   */
+  private static long[] commandCalls(StringRedisTemplate redis) {
     Properties stats = info(redis, "commandstats");
     long all = 0;
+    long scripts = 0;
     for (String name : stats.stringPropertyNames()) {
       if (name.startsWith("cmdstat_")) {
         for (String field : stats.getProperty(name).split(",")) {
           if (field.startsWith("calls=")) {
-            all += Long.parseLong(field.substring("calls=".length()));
+            long calls = Long.parseLong(field.substring("calls=".length()));
+            all += calls;
+            if (name.equals("cmdstat_eval") || name.equals("cmdstat_evalsha")) {
+              scripts += calls;
+            }
           }
         }
       }
     }
-    return all;
+    return new long[] {all, scripts};
   }
 
   private static Properties info(StringRedisTemplate redis, String section) {

@@ -24,7 +24,9 @@ public class ItemService {
 
   static final int MAX_TITLE = 200;
   static final int MAX_TAGS = 10;
-  static final int MAX_TAG = 32;
+
+  /** The longest tag. */
+  public static final int MAX_TAG = 32;
 
   /** How far a client clock may run ahead before a createdAt counts as in the future. */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
@@ -35,6 +37,7 @@ public class ItemService {
   private final CounterStore counters;
   private final LiveItems liveItems;
   private final ItemReads reads;
+  private final ItemOutbox outbox;
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
@@ -44,12 +47,14 @@ public class ItemService {
       CounterStore counters,
       LiveItems liveItems,
       ItemReads reads,
+      ItemOutbox outbox,
       Clock clock,
       PlatformTransactionManager transactions) {
     this.store = store;
     this.counters = counters;
     this.liveItems = liveItems;
     this.reads = reads;
+    this.outbox = outbox;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
@@ -150,6 +155,7 @@ public class ItemService {
       ItemRequest request, long id, List<String> tags, Instant createdAt, Instant now) {
     store.insert(request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
     counters.insertZero(request.biz(), id, createdAt, now);
+    outbox.append(request.biz(), id, request.authorId(), createdAt.toEpochMilli());
   }
 
   /**

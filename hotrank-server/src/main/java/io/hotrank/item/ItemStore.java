@@ -91,7 +91,64 @@ public class ItemStore {
     } catch (DuplicateKeyException e) {
       throw new ItemExistsException(biz, id);
     }
+    indexTags(biz, id, tags, createdAt.toEpochMilli());
   }
+
+  /** One row per distinct tag in {@code hr_item_tag}, for the tag feeds. */
+  private void indexTags(String biz, long id, List<String> tags, long createdAt) {
+    List<Object[]> rows = new ArrayList<>();
+    for (String tag : new java.util.LinkedHashSet<>(tags)) {
+      rows.add(new Object[] {biz, tag, createdAt, id});
+    }
+    if (!rows.isEmpty()) {
+      jdbc.batchUpdate(
+          "INSERT INTO hr_item_tag (biz, tag, created_at, item_id) VALUES (?, ?, ?, ?)", rows);
+    }
+  }
+
+  private void dropTags(String biz, long id) {
+    jdbc.update("DELETE FROM hr_item_tag WHERE biz = ? AND item_id = ?", biz, id);
+  }
+
+  /**
+   * The newest live items of one biz, or of one tag of it, strictly after {@code (createdAt, id)}
+   * in the order newest first, ties by id highest first: the keyset the time-ordered feeds page
+   * with. Deleted items are skipped here, so a page is full while items remain.
+   *
+   * @param tag null for every item of the biz
+   * @param afterCreatedAt with {@code afterId}, where the previous page ended; null for the first
+   */
+  public List<Keyed> newest(
+      String biz, @Nullable String tag, @Nullable Long afterCreatedAt, long afterId, int limit) {
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql = new StringBuilder();
+    if (tag == null) {
+      sql.append("SELECT id, created_at FROM hr_item WHERE biz = ? AND deleted = ?");
+      args.add(biz);
+      args.add(false);
+    } else {
+      // Tag rows of deleted items are removed with the deletion.
+      sql.append("SELECT item_id AS id, created_at FROM hr_item_tag WHERE biz = ? AND tag = ?");
+      args.add(biz);
+      args.add(tag);
+    }
+    String idColumn = tag == null ? "id" : "item_id";
+    if (afterCreatedAt != null) {
+      sql.append(" AND (created_at < ? OR (created_at = ? AND ").append(idColumn).append(" < ?))");
+      args.add(afterCreatedAt);
+      args.add(afterCreatedAt);
+      args.add(afterId);
+    }
+    sql.append(" ORDER BY created_at DESC, ").append(idColumn).append(" DESC LIMIT ?");
+    args.add(limit);
+    return jdbc.query(
+        sql.toString(),
+        (rs, i) -> new Keyed(rs.getLong("id"), rs.getLong("created_at")),
+        args.toArray());
+  }
+
+  /** An item's id and creation time (epoch ms): a position in a time-ordered feed. */
+  public record Keyed(long id, long createdAt) {}
 
   /** The live item of this biz and id. */
   public Optional<Stored> find(String biz, long id) {
@@ -189,29 +246,44 @@ public class ItemStore {
   public boolean update(
       String biz, long id, long authorId, String title, List<String> tags, Instant now) {
     return jdbc.update(
-            "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?,"
-                + " version = version + 1 WHERE biz = ? AND id = ? AND deleted = ?",
-            authorId,
-            title,
-            String.join(",", tags),
-            now.toEpochMilli(),
-            biz,
-            id,
-            false)
-        == 1;
+                "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?,"
+                    + " version = version + 1 WHERE biz = ? AND id = ? AND deleted = ?",
+                authorId,
+                title,
+                String.join(",", tags),
+                now.toEpochMilli(),
+                biz,
+                id,
+                false)
+            == 1
+        && reindexTags(biz, id, tags);
+  }
+
+  private boolean reindexTags(String biz, long id, List<String> tags) {
+    dropTags(biz, id);
+    Long createdAt =
+        jdbc.queryForObject(
+            "SELECT created_at FROM hr_item WHERE biz = ? AND id = ?", Long.class, biz, id);
+    indexTags(biz, id, tags, createdAt == null ? 0 : createdAt);
+    return true;
   }
 
   /** Marks a live item deleted; false if there was no live item. */
   public boolean markDeleted(String biz, long id, Instant now) {
-    return jdbc.update(
-            "UPDATE hr_item SET deleted = ?, updated_at = ?, version = version + 1"
-                + " WHERE biz = ? AND id = ? AND deleted = ?",
-            true,
-            now.toEpochMilli(),
-            biz,
-            id,
-            false)
-        == 1;
+    boolean deleted =
+        jdbc.update(
+                "UPDATE hr_item SET deleted = ?, updated_at = ?, version = version + 1"
+                    + " WHERE biz = ? AND id = ? AND deleted = ?",
+                true,
+                now.toEpochMilli(),
+                biz,
+                id,
+                false)
+            == 1;
+    if (deleted) {
+      dropTags(biz, id);
+    }
+    return deleted;
   }
 
   /** The version of an item, live or deleted (see {@link Stored#version}). */

@@ -1,0 +1,8 @@
+/**
+ * The follow graph and the feeds read from it: who follows whom (stored in the database, counts
+ * cached), and cursor-paged feeds whose cursors are signed ({@link io.hotrank.core.cursor}).
+ */
+@NullMarked
+package io.hotrank.feed;
+
+import org.jspecify.annotations.NullMarked;
