@@ -97,7 +97,8 @@ abstract class ApiTestSupport {
     // The tables were emptied behind the caches' back, so versions start again at 1: drop the
     // cached items, which hold versions the new rows will not reach for a while.
     Set<String> cached = redis.keys(KEY_PREFIX + "i[mc]:*");
-    Set<String> counts = redis.keys(KEY_PREFIX + "fc:*");
+    // Follow counts, feeds' inboxes and outboxes, cached follows (all under "f").
+    Set<String> counts = redis.keys(KEY_PREFIX + "f*");
     if (counts != null) {
       cached.addAll(counts);
     }

@@ -730,6 +730,122 @@ abstract class HotrankApiContract extends ApiTestSupport {
         .containsExactly("4");
   }
 
+  // ---------------------------------------------------------------- the following feed
+
+  private void fanOut() {
+    Answer done = http.admin("/api/v1/admin/feeds/fanout");
+    assertThat(done.status()).as(done.body()).isEqualTo(200);
+  }
+
+  private long postBy(long id, long author, Instant createdAt) {
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("biz", "feed");
+    body.put("id", id);
+    body.put("authorId", author);
+    body.put("title", "item " + id);
+    body.put("createdAt", createdAt.toString());
+    Answer created = http.post("/api/v1/items", HttpJson.json(body));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    return id;
+  }
+
+  @Test
+  void followingFeed_pagedWhileAuthorsPostLikeAndDelete_givesEachEligibleItemOnce_inOrder() {
+    for (long author = 11; author <= 15; author++) {
+      assertThat(http.put("/api/v1/users/1/following/" + author, "").status()).isEqualTo(204);
+    }
+    assertThat(http.get("/api/v1/users/1/feed").json().get("items").size()).isZero();
+    Map<Long, Long> authorOf = new java.util.HashMap<>();
+    Random random = new Random(5);
+    for (long id = 1; id <= 40; id++) {
+      long author = 11 + random.nextInt(10); // half of them followed
+      postBy(id, author, NOW.minus(Duration.ofMinutes(random.nextInt(30))));
+      authorOf.put(id, author);
+    }
+    fanOut();
+    java.util.Set<Long> live = new java.util.HashSet<>(authorOf.keySet());
+    java.util.Set<Long> touched = new java.util.HashSet<>();
+    List<JsonNode> got = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
+    long nextId = 100;
+    String cursor = null;
+    do {
+      Answer page =
+          http.get("/api/v1/users/1/feed?limit=6" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertThat(page.status()).as(page.body()).isEqualTo(200);
+      page.json().get("items").forEach(got::add);
+      sizes.add(page.json().get("items").size());
+      JsonNode next = page.json().get("nextCursor");
+      cursor = next.isNull() ? null : next.asString();
+      for (int k = 0; k < 2; k++) {
+        long author = 11 + random.nextInt(5);
+        Instant at = k == 0 ? NOW : NOW.minus(Duration.ofMinutes(random.nextInt(30)));
+        authorOf.put(postBy(nextId, author, at), author);
+        touched.add(nextId++);
+      }
+      fanOut();
+      List<Long> pool = new ArrayList<>(live);
+      java.util.Collections.sort(pool);
+      postEvents(
+          "{\"biz\":\"feed\",\"itemId\":"
+              + pool.get(random.nextInt(pool.size()))
+              + ",\"type\":\"like\"}");
+      long deleted = pool.get(random.nextInt(pool.size()));
+      assertThat(http.delete("/api/v1/items/feed/" + deleted).status()).isEqualTo(204);
+      live.remove(deleted);
+      touched.add(deleted);
+    } while (cursor != null);
+
+    List<Long> ids = got.stream().map(n -> n.get("itemId").asLong()).toList();
+    assertThat(ids).doesNotHaveDuplicates();
+    for (int i = 1; i < got.size(); i++) {
+      Instant a = Instant.parse(got.get(i - 1).get("createdAt").asString());
+      Instant b = Instant.parse(got.get(i).get("createdAt").asString());
+      assertThat(a.isAfter(b) || (a.equals(b) && ids.get(i - 1) > ids.get(i)))
+          .as("order at " + i)
+          .isTrue();
+      assertThat(got.get(i).get("rank").asInt()).isEqualTo(i + 1);
+    }
+    for (long id : live) {
+      if (!touched.contains(id) && authorOf.get(id) <= 15) {
+        assertThat(ids).as("lacks " + id).contains(id);
+      }
+    }
+    for (long id : ids) {
+      assertThat(authorOf.get(id)).as("author of " + id).isBetween(11L, 15L);
+      assertThat(live.contains(id) || touched.contains(id)).as("shows " + id).isTrue();
+    }
+    assertThat(sizes.subList(0, sizes.size() - 1)).containsOnly(6);
+
+    // An unfollow and a deletion stop showing at once, without a fan-out.
+    JsonNode first = http.get("/api/v1/users/1/feed?limit=100").json().get("items");
+    long shownAuthor = first.get(0).get("authorId").asLong();
+    long shownItem = first.get(1).get("itemId").asLong();
+    assertThat(http.delete("/api/v1/users/1/following/" + shownAuthor).status()).isEqualTo(204);
+    assertThat(http.delete("/api/v1/items/feed/" + shownItem).status()).isEqualTo(204);
+    JsonNode after = http.get("/api/v1/users/1/feed?limit=100").json().get("items");
+    assertThat(after.findValuesAsString("authorId")).doesNotContain(Long.toString(shownAuthor));
+    assertThat(after.findValuesAsString("itemId")).doesNotContain(Long.toString(shownItem));
+  }
+
+  @Test
+  void followingFeedCursors_fromAnotherUserOrAltered_areRefused() {
+    http.put("/api/v1/users/1/following/11", "");
+    http.put("/api/v1/users/2/following/11", "");
+    for (long id = 1; id <= 3; id++) {
+      postBy(id, 11, NOW.minusSeconds(id));
+    }
+    fanOut();
+    String cursor = http.get("/api/v1/users/1/feed?limit=1").json().get("nextCursor").asString();
+    assertThat(http.get("/api/v1/users/1/feed?limit=1&cursor=" + cursor).json().get("items"))
+        .hasSize(1);
+    assertFieldProblem(http.get("/api/v1/users/2/feed?cursor=" + cursor), "cursor");
+    String tampered =
+        cursor.substring(0, 4) + (cursor.charAt(4) == 'x' ? 'y' : 'x') + cursor.substring(5);
+    assertFieldProblem(http.get("/api/v1/users/1/feed?cursor=" + tampered), "cursor");
+    assertFieldProblem(http.get("/api/v1/users/0/feed"), "userId");
+  }
+
   private static void assertFieldProblem(Answer answer, String field) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(400);
     assertThat(answer.json().get("errors").findValuesAsString("field")).contains(field);

@@ -16,7 +16,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record FeedProperties(
     @DefaultValue("20") int defaultLimit,
     @DefaultValue("100") int maxLimit,
-    @DefaultValue("30s") Duration countTtl) {
+    @DefaultValue("30s") Duration countTtl,
+    @DefaultValue("10000") long pushThreshold,
+    @DefaultValue("400") int inboxSize,
+    @DefaultValue("400") int outboxSize,
+    @DefaultValue("7d") Duration activeFor,
+    @DefaultValue("10m") Duration followingTtl,
+    @DefaultValue("true") boolean fanout,
+    @DefaultValue("100") int fanoutBatch,
+    @DefaultValue("200ms") Duration fanoutInterval) {
 
   public FeedProperties {
     String p = "hotrank.feeds.";
@@ -24,8 +32,30 @@ public record FeedProperties(
       throw new IllegalArgumentException(
           p + "default-limit and max-limit must be at least 1, default-limit <= max-limit");
     }
-    if (countTtl.toMillis() < 1) {
-      throw new IllegalArgumentException(p + "count-ttl must be at least 1ms");
+    for (Duration d : new Duration[] {countTtl, activeFor, followingTtl, fanoutInterval}) {
+      if (d.toMillis() < 1) {
+        throw new IllegalArgumentException(p + "durations must be at least 1ms, got " + d);
+      }
     }
+    if (pushThreshold < 0 || inboxSize < 1 || outboxSize < 1 || fanoutBatch < 1) {
+      throw new IllegalArgumentException(
+          p + "push-threshold must not be negative; inbox-size, outbox-size, fanout-batch >= 1");
+    }
+  }
+
+  /** These settings with another push threshold (the benchmark and tests compare modes). */
+  public FeedProperties withPushThreshold(long threshold) {
+    return new FeedProperties(
+        defaultLimit,
+        maxLimit,
+        countTtl,
+        threshold,
+        inboxSize,
+        outboxSize,
+        activeFor,
+        followingTtl,
+        fanout,
+        fanoutBatch,
+        fanoutInterval);
   }
 }

@@ -47,6 +47,7 @@ class FollowGraph {
   private final RedisReadGuard guard;
   private final String countKeyPrefix;
   private final Clock clock;
+  private final FeedRedis feeds;
 
   FollowGraph(
       FollowStore store,
@@ -56,7 +57,8 @@ class FollowGraph {
       StringRedisTemplate redis,
       RedisReadGuard guard,
       HotrankRedisProperties redisProperties,
-      Clock clock) {
+      Clock clock,
+      FeedRedis feeds) {
     this.store = store;
     this.cursors = cursors;
     this.properties = properties;
@@ -66,6 +68,7 @@ class FollowGraph {
     this.guard = guard;
     this.countKeyPrefix = redisProperties.keyPrefix() + "fc:";
     this.clock = clock;
+    this.feeds = feeds;
   }
 
   /** {@code userId} follows {@code authorId}; repeating it changes nothing. */
@@ -74,6 +77,15 @@ class FollowGraph {
     Instant now = clock.instant();
     if (retryingDeadlocks(() -> store.follow(userId, authorId, now))) {
       forgetCounts(userId, authorId);
+      try {
+        feeds.backfill(userId, authorId);
+      } catch (DataAccessException e) {
+        log.warn(
+            "{}'s inbox lacks {}'s earlier items until it is rebuilt: {}",
+            userId,
+            authorId,
+            e.toString());
+      }
     }
   }
 
@@ -162,12 +174,15 @@ class FollowGraph {
   private void forgetCounts(long userId, long authorId) {
     try {
       redis.delete(List.of(countKeyPrefix + userId, countKeyPrefix + authorId));
+      feeds.followingChanged(userId, authorId);
     } catch (DataAccessException e) {
       log.warn(
-          "follow counts of {} and {} stay cached up to {}: {}",
+          "follow counts of {} and {}, and whom {} follows, stay cached up to {} and {}: {}",
           userId,
           authorId,
+          userId,
           properties.countTtl(),
+          properties.followingTtl(),
           e.toString());
     }
   }
