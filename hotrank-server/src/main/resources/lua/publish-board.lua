@@ -7,10 +7,12 @@
 -- KEYS[3]  live version key
 -- KEYS[4]  version sequence key (INCR gives the next version)
 -- KEYS[5]  fence key: the highest fencing token that has published this board
+-- KEYS[6]  this version's pinned copy, kept ARGV[5] ms for clients paging it with a cursor
 -- ARGV[1]  version of the staged payload
 -- ARGV[2]  Pub/Sub channel for publish notices
 -- ARGV[3]  board name
 -- ARGV[4]  the publisher's fencing token
+-- ARGV[5]  how long the pinned copy is kept, ms
 -- Returns  1 if the stage went live; 0 if an equal or newer version is live; -1 if a publisher
 --          with a higher fencing token has published (the caller's lease is stale). The stage is
 --          dropped unless it went live.
@@ -34,6 +36,7 @@ if version <= live then
 end
 redis.call('RENAME', KEYS[1], KEYS[2])
 redis.call('PERSIST', KEYS[2])
+redis.call('SET', KEYS[6], redis.call('GET', KEYS[2]), 'PX', ARGV[5])
 redis.call('SET', KEYS[3], ARGV[1])
 redis.call('SET', KEYS[5], ARGV[4])
 local seq = tonumber(redis.call('GET', KEYS[4]) or '0')

@@ -846,6 +846,75 @@ abstract class HotrankApiContract extends ApiTestSupport {
     assertFieldProblem(http.get("/api/v1/users/0/feed"), "userId");
   }
 
+  // ---------------------------------------------------------------- hot paging
+
+  private void like(long id, int times) {
+    String[] events = new String[times];
+    java.util.Arrays.fill(events, "{\"biz\":\"news\",\"itemId\":" + id + ",\"type\":\"like\"}");
+    postEvents(events);
+  }
+
+  private long recompute(String board) {
+    Answer done = http.admin("/api/v1/admin/boards/" + board + "/recompute");
+    assertThat(done.status()).as(done.body()).isEqualTo(200);
+    return done.json().get("version").asLong();
+  }
+
+  @Test
+  void hotPaging_acrossSeveralPublishes_neverRepeatsOrSkips_andAnExpiredVersionIsA410() {
+    for (long id = 1; id <= 8; id++) {
+      createItem("news", id, "news " + id, 1, NOW.minusSeconds(60 * id));
+      like(id, (int) id);
+    }
+    long first = recompute("news-hn");
+    List<Long> ranked = boardIds("news-hn");
+    assertThat(ranked).hasSize(8);
+
+    List<Long> paged = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
+    String cursor = "";
+    long removed = ranked.get(7); // item 1, on the last page: deleted before it is read
+    int page = 0;
+    do {
+      Answer answer = http.get("/api/v1/boards/news-hn?limit=3&cursor=" + cursor);
+      assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+      assertThat(answer.json().get("version").asLong()).isEqualTo(first);
+      answer.json().get("items").forEach(e -> paged.add(e.get("itemId").asLong()));
+      sizes.add(answer.json().get("items").size());
+      JsonNode next = answer.json().get("nextCursor");
+      cursor = next.isNull() ? null : next.asString();
+      // Between pages the ranking turns over and is published again.
+      for (long id = 2; id <= 4; id++) {
+        like(id, 10 * (page + 1));
+      }
+      assertThat(recompute("news-hn")).isGreaterThan(first);
+      if (page == 0) {
+        assertThat(http.delete("/api/v1/items/news/" + removed).status()).isEqualTo(204);
+      }
+      page++;
+    } while (cursor != null);
+    List<Long> expected = new ArrayList<>(ranked);
+    expected.remove(removed);
+    assertThat(paged).containsExactlyElementsOf(expected);
+    assertThat(sizes).containsExactly(3, 3, 1);
+
+    // A version no longer kept: a clear 410 telling the client to start again.
+    String next =
+        http.get("/api/v1/boards/news-hn?limit=2&cursor=").json().get("nextCursor").asString();
+    long version = http.get("/api/v1/boards/news-hn").json().get("version").asLong();
+    recompute("news-hn");
+    redis.delete(KEY_PREFIX + "{b:news-hn}:v:" + version);
+    Answer gone = http.get("/api/v1/boards/news-hn?limit=2&cursor=" + next);
+    assertThat(gone.status()).as(gone.body()).isEqualTo(410);
+    assertThat(gone.json().get("type").asString())
+        .isEqualTo("https://hotrank.io/problems/board-version-expired");
+    assertThat(gone.json().get("detail").asString()).contains("start again");
+
+    assertFieldProblem(http.get("/api/v1/boards/news-hn?cursor=" + next + "x"), "cursor");
+    assertFieldProblem(http.get("/api/v1/boards/news-hn?cursor=&offset=1"), "offset");
+    assertFieldProblem(http.get("/api/v1/boards/news-hn?cursor=&limit=9"), "limit");
+  }
+
   private static void assertFieldProblem(Answer answer, String field) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(400);
     assertThat(answer.json().get("errors").findValuesAsString("field")).contains(field);

@@ -108,7 +108,6 @@ class HttpApiTest extends ApiTestSupport {
             "/api/v1/boards/news-hn?limit=ten",
             "/api/v1/boards/news-hn?offset=99",
             "/api/v1/boards/news-hn?limit=",
-            "/api/v1/boards/news-hn?cursor=abc",
             "/api/v1/boards/nope",
             "/api/v1/boards/ghost")) {
       Answer main = http.get(path);
@@ -129,6 +128,11 @@ class HttpApiTest extends ApiTestSupport {
     Answer notModified = readPort.get("/api/v1/boards/news-hn", "If-None-Match", etag);
     assertThat(notModified.status()).isEqualTo(304);
     assertThat(notModified.raw()).isEmpty();
+    // Cursor paging is served on the main port only; the read port says so, naming the field.
+    Answer cursor = readPort.get("/api/v1/boards/news-hn?cursor=");
+    assertThat(cursor.status()).isEqualTo(400);
+    assertThat(cursor.json().get("errors").findValuesAsString("field")).containsExactly("cursor");
+    assertThat(http.get("/api/v1/boards/news-hn?cursor=").status()).isEqualTo(200);
   }
 
   @Test

@@ -19,6 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     is left to the version check
  * @param fastPath whether local board hits are answered by a servlet filter instead of Spring MVC
  *     (same answers, less work per request)
+ * @param cursorTtl how long each published version is kept for cursor paging after it was
+ *     published: a client paging a board with a cursor sees the version it started on, until then
  */
 @ConfigurationProperties("hotrank.board")
 public record BoardProperties(
@@ -28,7 +30,8 @@ public record BoardProperties(
     @DefaultValue("true") boolean scheduling,
     @DefaultValue("5s") Duration checkInterval,
     @DefaultValue("true") boolean notices,
-    @DefaultValue("true") boolean fastPath) {
+    @DefaultValue("true") boolean fastPath,
+    @DefaultValue("10m") Duration cursorTtl) {
 
   public BoardProperties {
     if (scanPageSize < 1) {
@@ -42,6 +45,10 @@ public record BoardProperties(
     if (unavailableRetryAfter.isNegative() || unavailableRetryAfter.isZero()) {
       throw new IllegalArgumentException(
           "hotrank.board.unavailable-retry-after=" + unavailableRetryAfter + " must be positive");
+    }
+    if (cursorTtl.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "hotrank.board.cursor-ttl=" + cursorTtl + " must be at least 1ms");
     }
     if (checkInterval.toMillis() < 1) {
       throw new IllegalArgumentException(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,11 +36,8 @@ class CursorCodecTest {
           continue;
         }
         String changed = cursor.substring(0, i) + c + cursor.substring(i + 1);
-        // Two base64 strings may decode alike when only unused low bits differ; those are the
-        // same cursor, not a forgery.
-        if (!sameBytes(changed, cursor)) {
-          assertThat(codec.decode("latest", changed)).as(changed).isEmpty();
-        }
+        // Even where only unused low bits of a last character differ (the same bytes).
+        assertThat(codec.decode("latest", changed)).as(changed).isEmpty();
       }
     }
   }
@@ -66,17 +62,5 @@ class CursorCodecTest {
   void aShortKey_isRefused() {
     assertThatThrownBy(() -> new CursorCodec(new byte[8]))
         .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  private static boolean sameBytes(String a, String b) {
-    try {
-      String[] x = a.split("\\.");
-      String[] y = b.split("\\.");
-      Base64.Decoder d = Base64.getUrlDecoder();
-      return java.util.Arrays.equals(d.decode(x[0]), d.decode(y[0]))
-          && java.util.Arrays.equals(d.decode(x[1]), d.decode(y[1]));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 }

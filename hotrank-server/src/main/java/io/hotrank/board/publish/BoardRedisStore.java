@@ -1,5 +1,6 @@
 package io.hotrank.board.publish;
 
+import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.cache.LuaScripts;
@@ -38,9 +39,13 @@ public class BoardRedisStore {
   private final RedisScript<Long> nextVersionScript =
       LuaScripts.load("next-board-version.lua", Long.class);
 
-  BoardRedisStore(StringRedisTemplate redis, HotrankRedisProperties properties) {
+  private final Duration cursorTtl;
+
+  BoardRedisStore(
+      StringRedisTemplate redis, HotrankRedisProperties properties, BoardProperties boards) {
     this.redis = redis;
     this.prefix = properties.keyPrefix();
+    this.cursorTtl = boards.cursorTtl();
   }
 
   /**
@@ -111,11 +116,13 @@ public class BoardRedisStore {
                 key(board, "live"),
                 key(board, "ver"),
                 key(board, "seq"),
-                key(board, "fence")),
+                key(board, "fence"),
+                pinnedKey(board, snapshot.version())),
             Long.toString(snapshot.version()),
             channel(),
             board,
-            Long.toString(fence));
+            Long.toString(fence),
+            Long.toString(cursorTtl.toMillis()));
     if (swapped == null) {
       throw new IllegalStateException("publish script inside a transaction or pipeline");
     }
@@ -132,6 +139,19 @@ public class BoardRedisStore {
   public long liveVersion(String board) {
     String version = redis.opsForValue().get(key(board, "ver"));
     return version == null ? 0 : Long.parseLong(version);
+  }
+
+  /**
+   * The payload of a published version while it is kept for cursor paging ({@code
+   * hotrank.board.cursor-ttl} from its publish), if it still is.
+   */
+  public Optional<byte[]> pinned(String board, long version) {
+    String payload = redis.opsForValue().get(pinnedKey(board, version));
+    return Optional.ofNullable(payload).map(p -> p.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String pinnedKey(String board, long version) {
+    return key(board, "v:" + version);
   }
 
   private String key(String board, String suffix) {

@@ -27,8 +27,15 @@ class BoardController {
   private final BoardReader reader;
   private final LocalBoards local;
   private final BoardHttp http;
+  private final HotPages hotPages;
 
-  BoardController(BoardRegistry registry, BoardReader reader, LocalBoards local, BoardHttp http) {
+  BoardController(
+      BoardRegistry registry,
+      BoardReader reader,
+      LocalBoards local,
+      BoardHttp http,
+      HotPages hotPages) {
+    this.hotPages = hotPages;
     this.registry = registry;
     this.reader = reader;
     this.local = local;
@@ -66,7 +73,13 @@ class BoardController {
           @Nullable String ifNoneMatch) {
     BoardDefinition board = registry.require(name);
     if (cursor != null) {
-      throw new InvalidRequestException("cursor", BoardHttp.CURSOR_MESSAGE);
+      if (offset != null) {
+        throw new InvalidRequestException("offset", "cannot be combined with cursor");
+      }
+      return ResponseEntity.ok()
+          .contentType(MediaType.APPLICATION_JSON)
+          .header(HttpHeaders.CACHE_CONTROL, "no-store")
+          .body(hotPages.page(board, limit, cursor));
     }
     BoardHttp.Window window = http.window(board, limit, offset);
     if (window == null) {

@@ -71,8 +71,9 @@ class BoardHttp {
     throw new IllegalStateException("refuse() called for a valid window");
   }
 
-  /** Boards page with offset; cursors are for feeds. A cursor is refused, not ignored. */
-  static final String CURSOR_MESSAGE = "is not supported on boards; page with offset";
+  /** The read port serves offset pages only; cursor paging is on the main port. */
+  static final String CURSOR_MESSAGE =
+      "is not supported on the read port; page with offset, or with cursor on the main port";
 
   /** The Cache-Control value of a board. */
   String cacheControl(String board) {

@@ -36,7 +36,16 @@ class BoardRedisStoreFenceTest {
         new BoardRedisStore(
             redis,
             new HotrankRedisProperties(
-                PREFIX, Duration.ofMillis(50), Duration.ofSeconds(5), 10, 3, 50, 2));
+                PREFIX, Duration.ofMillis(50), Duration.ofSeconds(5), 10, 3, 50, 2),
+            new io.hotrank.board.BoardProperties(
+                2000,
+                Duration.ofSeconds(5),
+                50,
+                true,
+                Duration.ofSeconds(5),
+                true,
+                true,
+                Duration.ofMinutes(10)));
   }
 
   @AfterAll
