@@ -161,7 +161,9 @@ class FollowGraph {
   private boolean retryingDeadlocks(java.util.function.BooleanSupplier change) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return Boolean.TRUE.equals(tx.execute(status -> change.getAsBoolean()));
+        boolean changed = Boolean.TRUE.equals(tx.execute(status -> change.getAsBoolean()));
+        store.makeCommitsDurable();
+        return changed;
       } catch (PessimisticLockingFailureException deadlocked) {
         if (attempt == ATTEMPTS) {
           throw deadlocked;

@@ -104,6 +104,11 @@ class FollowStore {
         "UPDATE hr_follow_count SET followers = followers + ? WHERE user_id = ?", delta, authorId);
   }
 
+  /** Makes committed follow changes survive a crash of the process (see the dialects). */
+  void makeCommitsDurable() {
+    dialect.makeCommitsDurable(jdbc);
+  }
+
   /** Whether {@code userId} follows {@code authorId}. */
   boolean follows(long userId, long authorId) {
     Integer n =

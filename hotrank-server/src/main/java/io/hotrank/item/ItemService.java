@@ -97,6 +97,7 @@ public class ItemService {
             insert(request, id, tags, createdAt, now);
             store.reserveId(request.biz(), id);
           });
+      store.makeCommitsDurable();
       reads.created(request.biz(), id);
       return get(request.biz(), id);
     }
@@ -107,6 +108,7 @@ public class ItemService {
       reads.admitting(request.biz(), id);
       try {
         tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
+        store.makeCommitsDurable();
         reads.created(request.biz(), id);
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
@@ -193,6 +195,7 @@ public class ItemService {
               store.update(biz, id, request.authorId(), request.title(), tags(request), now());
               return stored(biz, id);
             });
+    store.makeCommitsDurable();
     reads.changed(biz, id, updated.version());
     return item(updated);
   }
@@ -219,6 +222,7 @@ public class ItemService {
               }
               return null; // deleted before: nothing changed
             });
+    store.makeCommitsDurable();
     liveItems.forget(biz, id);
     if (deletedAt != null) {
       reads.changed(biz, id, deletedAt);

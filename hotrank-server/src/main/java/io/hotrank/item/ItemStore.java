@@ -94,6 +94,15 @@ public class ItemStore {
     indexTags(biz, id, tags, createdAt.toEpochMilli());
   }
 
+  /**
+   * Makes what this instance committed survive a crash of the process (an embedded H2 file keeps
+   * recent commits in memory for a moment; the other engines already have): called after each write
+   * a client is answered for, as the event log does after each append.
+   */
+  public void makeCommitsDurable() {
+    dialect.makeCommitsDurable(jdbc);
+  }
+
   /** One row per distinct tag in {@code hr_item_tag}, for the tag feeds. */
   private void indexTags(String biz, long id, List<String> tags, long createdAt) {
     List<Object[]> rows = new ArrayList<>();
