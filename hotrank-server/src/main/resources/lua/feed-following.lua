@@ -8,6 +8,9 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   return 0
 end
 redis.call('DEL', KEYS[1])
-redis.call('SADD', KEYS[1], unpack(ARGV, 2))
+-- In chunks: unpack is bounded by Lua's stack (about 8000 values).
+for i = 2, #ARGV, 1000 do
+  redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1

@@ -829,6 +829,41 @@ abstract class HotrankApiContract extends ApiTestSupport {
   }
 
   @Test
+  void followingFeed_pastMoreDeletedEntriesThanAPageLooksAt_goesOnToTheRest() {
+    http.put("/api/v1/users/1/following/11", "");
+    http.put("/api/v1/users/1/following/12", "");
+    assertThat(http.get("/api/v1/users/1/feed").status()).isEqualTo(200);
+    for (long id = 1; id <= 5; id++) {
+      postBy(id, 12, NOW.minus(Duration.ofHours(1)).minusSeconds(id));
+    }
+    for (long id = 100; id < 280; id++) {
+      postBy(id, 11, NOW.minusSeconds(id));
+    }
+    fanOut();
+    for (long id = 100; id < 280; id++) {
+      assertThat(http.delete("/api/v1/items/feed/" + id).status()).isEqualTo(204);
+    }
+    List<Long> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      Answer page =
+          http.get("/api/v1/users/1/feed?limit=20" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertThat(page.status()).as(page.body()).isEqualTo(200);
+      page.json().get("items").forEach(e -> seen.add(e.get("itemId").asLong()));
+      JsonNode next = page.json().get("nextCursor");
+      cursor = next.isNull() ? null : next.asString();
+      assertThat(++pages).isLessThan(20);
+    } while (cursor != null);
+    assertThat(seen).containsExactly(1L, 2L, 3L, 4L, 5L);
+    // The deleted entries were confirmed deleted and left the inbox: now one page holds the rest.
+    JsonNode again = http.get("/api/v1/users/1/feed?limit=20").json();
+    assertThat(again.get("items").findValuesAsString("itemId"))
+        .containsExactly("1", "2", "3", "4", "5");
+    assertThat(again.get("nextCursor").isNull()).isTrue();
+  }
+
+  @Test
   void followingFeedCursors_fromAnotherUserOrAltered_areRefused() {
     http.put("/api/v1/users/1/following/11", "");
     http.put("/api/v1/users/2/following/11", "");

@@ -43,6 +43,7 @@ import org.springframework.test.context.TestPropertySource;
       "hotrank.limits.ingest-window=3600s",
       "hotrank.limits.admin-quota=3",
       "hotrank.limits.admin-window=3600s",
+      "hotrank.limits.api-keys=known-key,other-key",
       // What is counted must not depend on Redis's speed on a loaded machine: a decision past the
       // timeout would be taken locally, as it should, and would not be shared.
       "hotrank.limits.redis-timeout=5s",
@@ -62,6 +63,7 @@ class RateLimitsAcrossInstancesTest {
           "hotrank.limits.ingest-window",
           "hotrank.limits.admin-quota",
           "hotrank.limits.admin-window",
+          "hotrank.limits.api-keys",
           "hotrank.limits.redis-timeout",
           "hotrank.redis.read-timeout");
 
@@ -86,7 +88,7 @@ class RateLimitsAcrossInstancesTest {
     }
     try (SecondInstance second = SecondInstance.start(environment, same.toArray(String[]::new))) {
       HttpJson two = second.http();
-      String apiKey = "key-" + UUID.randomUUID();
+      String apiKey = "known-key";
       // 16 threads, 10 requests each, alternating instances: 160 requests for a quota of 40. The
       // body is invalid, so an admitted request is a 400 that changes nothing.
       List<Answer> answers = new ArrayList<>();
@@ -146,17 +148,27 @@ class RateLimitsAcrossInstancesTest {
       }
 
       // Another client, by key or by address, has its own quota; reads have no limit here.
-      assertThat(one.post("/api/v1/events", "{}", "X-Api-Key", "other-" + apiKey).status())
+      assertThat(one.post("/api/v1/events", "{}", "X-Api-Key", "other-key").status())
           .isEqualTo(400);
       Answer byAddress = two.post("/api/v1/events", "{}");
       assertThat(byAddress.status()).isEqualTo(400);
       assertThat(byAddress.header("RateLimit")).startsWith("\"ingest\";r=39;");
+      // Keys not listed name no client: a new key each time still counts against the address.
+      assertThat(one.post("/api/v1/events", "{}", "X-Api-Key", "made-up-1").header("RateLimit"))
+          .startsWith("\"ingest\";r=38;");
+      assertThat(two.post("/api/v1/events", "{}", "X-Api-Key", "made-up-2").header("RateLimit"))
+          .startsWith("\"ingest\";r=37;");
       Answer read = one.get("/api/v1/boards", "X-Api-Key", apiKey);
       assertThat(read.status()).isEqualTo(200);
       assertThat(read.header("RateLimit-Policy")).isNull();
       assertThat(one.get("/actuator/health").header("RateLimit")).isNull();
 
-      // Admin has its own policy, counted before the token is checked.
+      // Admin has its own policy, counted before the token is checked, on the path as the
+      // handlers see it (path parameters and escapes do not make it another group).
+      assertThat(
+              two.get("/api/v1/admin;x=1/jobs", "X-Api-Key", "other-key")
+                  .header("RateLimit-Policy"))
+          .isEqualTo("\"admin\";q=3;w=3600");
       for (int i = 0; i < 3; i++) {
         assertThat(two.get("/api/v1/admin/jobs", "X-Api-Key", apiKey).status()).isEqualTo(401);
       }

@@ -1,5 +1,7 @@
 package io.hotrank.cache;
 
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -112,7 +115,16 @@ public final class RedisRound {
     } catch (TimeoutException e) {
       throw new QueryTimeoutException("Redis did not answer in " + timeout.toMillis() + " ms", e);
     } catch (ExecutionException e) {
-      throw new RedisSystemException("Redis command failed: " + e.getCause(), e.getCause());
+      // As Spring's own translation does for the synchronous API: a timeout or a lost connection
+      // is a storage failure the caller may retry (503), not a bug.
+      Throwable cause = e.getCause();
+      if (cause instanceof RedisCommandTimeoutException) {
+        throw new QueryTimeoutException("Redis command timed out: " + cause.getMessage(), cause);
+      }
+      if (cause instanceof RedisConnectionException) {
+        throw new RedisConnectionFailureException("Redis connection failed: " + cause, cause);
+      }
+      throw new RedisSystemException("Redis command failed: " + cause, cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisSystemException("interrupted waiting for Redis", e);

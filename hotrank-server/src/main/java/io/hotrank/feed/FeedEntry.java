@@ -15,7 +15,7 @@ record FeedEntry(long createdAt, String member) {
       Comparator.comparingLong(FeedEntry::createdAt).thenComparing(FeedEntry::member).reversed();
 
   static FeedEntry of(String biz, long id, long createdAt) {
-    return new FeedEntry(createdAt, biz + ":" + String.format("%019d", id));
+    return new FeedEntry(createdAt, biz + ":" + String.format(java.util.Locale.ROOT, "%019d", id));
   }
 
   String biz() {

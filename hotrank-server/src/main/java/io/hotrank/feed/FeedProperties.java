@@ -37,6 +37,10 @@ public record FeedProperties(
         throw new IllegalArgumentException(p + "durations must be at least 1ms, got " + d);
       }
     }
+    // A page reads the entries of the cursor's millisecond up to 1000 per set (FeedRedis).
+    if (inboxSize > 1000 || outboxSize > 1000) {
+      throw new IllegalArgumentException(p + "inbox-size and outbox-size are at most 1000");
+    }
     if (pushThreshold < 0 || inboxSize < 1 || outboxSize < 1 || fanoutBatch < 1) {
       throw new IllegalArgumentException(
           p + "push-threshold must not be negative; inbox-size, outbox-size, fanout-batch >= 1");

@@ -104,8 +104,20 @@ class FeedRedis {
 
   /** After a change of a user's follows: the cached set removed, later caching held off. */
   void followingChanged(long user, long author) {
-    redis.delete(following(user));
+    // The mark first: a read that cached between the two is then removed by the delete.
     redis.opsForValue().set(followingChanged(user), Long.toString(author), CHANGE_MARK);
+    redis.delete(following(user));
+  }
+
+  /**
+   * After {@code user} unfollowed {@code author}: the author's entries (those the outbox still
+   * holds) removed from the user's inbox. Reads leave them out anyway; this is the cleanup.
+   */
+  void removeAuthorFromInbox(long user, long author) {
+    Set<String> members = redis.opsForZSet().range(outbox(author), 0, -1);
+    if (members != null && !members.isEmpty()) {
+      redis.opsForZSet().remove(inbox(user), members.toArray());
+    }
   }
 
   String big() {

@@ -75,25 +75,31 @@ class FollowGraph {
   void follow(long userId, long authorId) {
     checkPair(userId, authorId);
     Instant now = clock.instant();
-    if (retryingDeadlocks(() -> store.follow(userId, authorId, now))) {
-      forgetCounts(userId, authorId);
-      try {
-        feeds.backfill(userId, authorId);
-      } catch (DataAccessException e) {
-        log.warn(
-            "{}'s inbox lacks {}'s earlier items until it is rebuilt: {}",
-            userId,
-            authorId,
-            e.toString());
-      }
+    retryingDeadlocks(() -> store.follow(userId, authorId, now));
+    // Also when nothing changed: a retry after a crash between the commit and this must not leave
+    // the caches stale or the inbox without the author's earlier items.
+    forgetCounts(userId, authorId);
+    try {
+      feeds.backfill(userId, authorId);
+    } catch (DataAccessException e) {
+      log.warn(
+          "{}'s inbox lacks {}'s earlier items until it is rebuilt: {}",
+          userId,
+          authorId,
+          e.toString());
     }
   }
 
   /** {@code userId} no longer follows {@code authorId}; repeating it changes nothing. */
   void unfollow(long userId, long authorId) {
     checkPair(userId, authorId);
-    if (retryingDeadlocks(() -> store.unfollow(userId, authorId))) {
-      forgetCounts(userId, authorId);
+    retryingDeadlocks(() -> store.unfollow(userId, authorId));
+    forgetCounts(userId, authorId);
+    try {
+      feeds.removeAuthorFromInbox(userId, authorId);
+    } catch (DataAccessException e) {
+      log.debug(
+          "{}'s inbox keeps {}'s entries (left out at read): {}", userId, authorId, e.toString());
     }
   }
 

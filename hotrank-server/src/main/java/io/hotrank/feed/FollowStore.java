@@ -146,10 +146,17 @@ class FollowStore {
       return jdbc.query(select + order, (rs, i) -> edge(rs), owner, limit);
     }
     long at = after.since().toEpochMilli();
+    // The first bound repeats the second's for the planners that bound an index range only with
+    // a plain comparison (PostgreSQL, H2).
     return jdbc.query(
-        select + " AND (created_at < ? OR (created_at = ? AND " + side.other + " < ?))" + order,
+        select
+            + " AND created_at <= ? AND (created_at < ? OR (created_at = ? AND "
+            + side.other
+            + " < ?))"
+            + order,
         (rs, i) -> edge(rs),
         owner,
+        at,
         at,
         at,
         after.userId(),

@@ -4,6 +4,7 @@ import io.hotrank.cache.RedisRound;
 import io.hotrank.core.topn.KWayMerge;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemReads;
+import io.hotrank.item.ItemStore;
 import io.hotrank.problem.Violations;
 import io.hotrank.time.Ticker;
 import io.hotrank.web.Cursors;
@@ -31,9 +32,10 @@ import org.springframework.stereotype.Service;
  * source's page.
  *
  * <p>What a page shows is checked at read time, so an unfollow or a deletion stops showing at once:
- * entries of authors no longer followed, and of items no longer live, are skipped (and removed from
- * the inbox) and the page is filled from further down. A user without an inbox (new, or inactive
- * for {@code active-for}) gets one rebuilt from the outboxes first ({@code
+ * entries of authors no longer followed, and of items no longer live, are skipped and the page is
+ * filled from further down (entries of items the database confirms deleted also leave the inbox; an
+ * unfollow removes the author's entries itself). A user without an inbox (new, or inactive for
+ * {@code active-for}) gets one rebuilt from the outboxes first ({@code
  * hotrank.feeds.inbox.rebuilds} counts them).
  */
 @Service
@@ -54,6 +56,7 @@ class FollowingFeed {
   private final FeedProperties properties;
   private final Counter rebuilds;
   private final Ticker ticker;
+  private final ItemStore itemStore;
   private volatile Set<Long> big = Set.of();
   private volatile long bigReadAt = Long.MIN_VALUE;
 
@@ -64,8 +67,10 @@ class FollowingFeed {
       Cursors cursors,
       FeedProperties properties,
       MeterRegistry meters,
-      Ticker ticker) {
+      Ticker ticker,
+      ItemStore itemStore) {
     this.ticker = ticker;
+    this.itemStore = itemStore;
     this.redis = redis;
     this.follows = follows;
     this.reads = reads;
@@ -104,48 +109,79 @@ class FollowingFeed {
     }
     List<Item> found = new ArrayList<>();
     List<FeedEntry> foundEntries = new ArrayList<>();
-    List<FeedEntry> stale = new ArrayList<>();
+    List<FeedEntry> missing = new ArrayList<>();
     FeedEntry position = after;
+    boolean ended = false;
     for (int round = 0; round < MAX_ROUNDS && found.size() <= size; round++) {
       int want = size + 1 - found.size();
       List<List<FeedEntry>> runs = readSources(userId, pulled, position, want);
       List<FeedEntry> top = KWayMerge.mergeTop(runs, FeedEntry.NEWEST_FIRST, want);
       if (top.isEmpty()) {
+        ended = true;
         break;
       }
       List<FeedEntry> merged = dedupe(top);
       Map<FeedEntry, Item> live = resolve(merged);
       for (FeedEntry e : merged) {
         Item item = live.get(e);
-        if (item != null && following.contains(item.authorId())) {
+        if (item == null) {
+          missing.add(e);
+        } else if (following.contains(item.authorId())) {
           found.add(item);
           foundEntries.add(e);
-        } else {
-          stale.add(e);
         }
       }
       position = top.getLast();
       // Entries remain if a source gave all it was asked for, or the merge left some out.
       int fetched = runs.stream().mapToInt(List::size).sum();
       if (runs.stream().noneMatch(run -> run.size() >= want) && fetched == top.size()) {
+        ended = true;
         break;
       }
     }
-    redis.removeFromInbox(userId, stale);
+    redis.removeFromInbox(userId, deleted(missing));
     List<FeedItem> items = new ArrayList<>();
     for (int i = 0; i < Math.min(size, found.size()); i++) {
       items.add(FeedItem.of(rank + i + 1, found.get(i), null));
     }
     String next = null;
     if (found.size() > size) {
-      FeedEntry last = foundEntries.get(size - 1);
-      next =
-          cursors.encode(
-              kind,
-              List.of(
-                  Long.toString(last.createdAt()), last.member(), Integer.toString(rank + size)));
+      next = cursor(kind, foundEntries.get(size - 1), rank + size);
+    } else if (!ended && position != null) {
+      // The rounds ran out on entries to leave out (a big unfollowed author's, say): the page is
+      // short, but the feed goes on from the last entry looked at.
+      next = cursor(kind, position, rank + found.size());
     }
     return new FeedPage(items, next);
+  }
+
+  private String cursor(String kind, FeedEntry at, int rank) {
+    return cursors.encode(
+        kind, List.of(Long.toString(at.createdAt()), at.member(), Integer.toString(rank)));
+  }
+
+  /**
+   * Of the entries whose items the item cache did not find, those the database confirms deleted (or
+   * never had): only those leave the inbox for good.
+   */
+  private List<FeedEntry> deleted(List<FeedEntry> missing) {
+    if (missing.isEmpty()) {
+      return missing;
+    }
+    Map<String, List<FeedEntry>> byBiz = new LinkedHashMap<>();
+    missing.forEach(e -> byBiz.computeIfAbsent(e.biz(), b -> new ArrayList<>()).add(e));
+    List<FeedEntry> gone = new ArrayList<>();
+    byBiz.forEach(
+        (biz, entries) -> {
+          Map<Long, Boolean> flags =
+              itemStore.deletedFlags(biz, entries.stream().map(FeedEntry::id).toList());
+          for (FeedEntry e : entries) {
+            if (flags.getOrDefault(e.id(), true)) {
+              gone.add(e);
+            }
+          }
+        });
+    return gone;
   }
 
   /**

@@ -67,10 +67,12 @@ class TimeFeeds {
 
     // One more than the page, to know whether another page follows.
     List<Item> found = new ArrayList<>();
+    boolean ended = false;
     for (int round = 0; round < MAX_ROUNDS && found.size() <= size; round++) {
       int want = size + 1 - found.size();
       List<Keyed> candidates = store.newest(biz, tag, afterCreatedAt, afterId, want);
       if (candidates.isEmpty()) {
+        ended = true;
         break;
       }
       Map<Long, Item> live = new HashMap<>();
@@ -87,6 +89,7 @@ class TimeFeeds {
       afterCreatedAt = last.createdAt();
       afterId = last.id();
       if (candidates.size() < want) {
+        ended = true;
         break;
       }
     }
@@ -97,14 +100,17 @@ class TimeFeeds {
     String next = null;
     if (found.size() > size) {
       FeedItem last = items.getLast();
-      next =
-          cursors.encode(
-              kind,
-              List.of(
-                  Long.toString(last.createdAt().toEpochMilli()),
-                  Long.toString(last.itemId()),
-                  Integer.toString(last.rank())));
+      next = cursor(kind, last.createdAt().toEpochMilli(), last.itemId(), last.rank());
+    } else if (!ended && afterCreatedAt != null) {
+      // The rounds ran out on items deleted meanwhile: a short page, and the feed goes on from the
+      // last one looked at.
+      next = cursor(kind, afterCreatedAt, afterId, rank + items.size());
     }
     return new FeedPage(items, next);
+  }
+
+  private String cursor(String kind, long createdAt, long id, int rank) {
+    return cursors.encode(
+        kind, List.of(Long.toString(createdAt), Long.toString(id), Integer.toString(rank)));
   }
 }

@@ -36,7 +36,8 @@ class LimitConfiguration {
   FilterRegistrationBean<RateLimitFilter> rateLimitFilter(
       RateLimits limits, LimitProperties properties) {
     FilterRegistrationBean<RateLimitFilter> registration =
-        new FilterRegistrationBean<>(new RateLimitFilter(limits, properties.clientHeader()));
+        new FilterRegistrationBean<>(
+            new RateLimitFilter(limits, properties.clientHeader().strip(), properties.apiKeys()));
     registration.addUrlPatterns("/api/v1/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return registration;

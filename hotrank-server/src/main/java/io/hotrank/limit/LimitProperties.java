@@ -34,6 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record LimitProperties(
     @DefaultValue("true") boolean enabled,
     @DefaultValue("X-Api-Key") String clientHeader,
+    @DefaultValue("") java.util.Set<String> apiKeys,
     @DefaultValue("1000") long ingestQuota,
     @DefaultValue("1s") Duration ingestWindow,
     @DefaultValue("0") long readsQuota,
@@ -56,9 +57,6 @@ public record LimitProperties(
 
   public LimitProperties {
     String p = "hotrank.limits.";
-    if (clientHeader.isBlank()) {
-      throw new IllegalArgumentException(p + "client-header must not be blank");
-    }
     if (instances < 1) {
       throw new IllegalArgumentException(p + "instances=" + instances + " must be at least 1");
     }
@@ -73,6 +71,10 @@ public record LimitProperties(
   private static void check(String group, long quota, Duration window) {
     if (quota < 0) {
       throw new IllegalArgumentException(group + "-quota=" + quota + " must not be negative");
+    }
+    if (quota > window.toMillis() * 1000) {
+      throw new IllegalArgumentException(
+          group + "-quota=" + quota + " is more than one request a microsecond over " + window);
     }
     // The RateLimit-Policy header states the window in whole seconds.
     if (window.toSeconds() < 1 || window.toMillis() % 1000 != 0) {

@@ -31,9 +31,10 @@ final class LocalGcra {
 
   /** Decides one request of {@code client} under {@code policy}. */
   Decision decide(Policy policy, String client) {
-    long now = nanoTime.getAsLong();
-    long window = policy.window().toNanos();
-    long interval = window / policy.quota();
+    // Whole microseconds, as the script: interval rounded down, bursts up to quota x interval.
+    long now = nanoTime.getAsLong() / 1000;
+    long interval = policy.window().toMillis() * 1000 / policy.quota();
+    long burst = policy.quota() * interval;
     Decision[] decision = new Decision[1];
     arrivals
         .asMap()
@@ -42,19 +43,19 @@ final class LocalGcra {
             (key, stored) -> {
               long tat = stored == null || stored < now ? now : stored;
               long next = tat + interval;
-              if (next - now > window) {
+              if (next - now > burst) {
                 decision[0] =
                     new Decision(
                         false,
-                        Math.max(0, (window - (tat - now)) / interval),
-                        ceilMillis(Math.max(1_000_000, next - window - now)),
+                        (burst - (tat - now)) / interval,
+                        ceilMillis(Math.max(1000, next - burst - now)),
                         ceilMillis(tat - now));
                 return stored;
               }
               decision[0] =
                   new Decision(
                       true,
-                      (window - (next - now)) / interval,
+                      (burst - (next - now)) / interval,
                       Duration.ZERO,
                       ceilMillis(next - now));
               return next;
@@ -62,7 +63,7 @@ final class LocalGcra {
     return decision[0];
   }
 
-  private static Duration ceilMillis(long nanos) {
-    return Duration.ofMillis((nanos + 999_999) / 1_000_000);
+  private static Duration ceilMillis(long micros) {
+    return Duration.ofMillis((micros + 999) / 1000);
   }
 }

@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Limits every request under {@code /api/v1/} by its route group's policy, before anything else
@@ -28,8 +29,9 @@ import java.util.Map;
  * limit gets a 429 problem with {@code Retry-After}, and one refused because Redis is down and the
  * instance fails closed a 503 with {@code Retry-After}.
  *
- * <p>The client is the value of the configured header (an API key), else the remote address. API
- * keys are hashed before they name a Redis key, so Redis never holds a client's secret.
+ * <p>The client is the value of the configured header (an API key, one of {@code
+ * hotrank.limits.api-keys} if any are listed), else the remote address. API keys are hashed before
+ * they name a Redis key, so Redis never holds a client's secret.
  */
 final class RateLimitFilter implements Filter {
 
@@ -38,10 +40,16 @@ final class RateLimitFilter implements Filter {
 
   private final RateLimits limits;
   private final String clientHeader;
+  private final Set<String> apiKeys;
 
-  RateLimitFilter(RateLimits limits, String clientHeader) {
+  /**
+   * @param apiKeys the keys that name a client; empty: every key does (behind a gateway that checks
+   *     them)
+   */
+  RateLimitFilter(RateLimits limits, String clientHeader, Set<String> apiKeys) {
     this.limits = limits;
     this.clientHeader = clientHeader;
+    this.apiKeys = Set.copyOf(apiKeys);
   }
 
   @Override
@@ -49,7 +57,11 @@ final class RateLimitFilter implements Filter {
       throws IOException, ServletException {
     HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
-    RouteGroup group = RouteGroup.of(request.getMethod(), request.getRequestURI());
+    // The servlet path is decoded and normalized, without path parameters or the context path:
+    // what the handler mapping sees, so "/api/v1/admin;x/jobs" counts as admin.
+    String path =
+        request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+    RouteGroup group = RouteGroup.of(request.getMethod(), path);
     Verdict verdict = group == null ? null : limits.decide(group, client(request));
     if (verdict == null) {
       chain.doFilter(req, res);
@@ -92,8 +104,10 @@ final class RateLimitFilter implements Filter {
   }
 
   private String client(HttpServletRequest request) {
-    String key = request.getHeader(clientHeader);
-    if (key != null && !key.isEmpty()) {
+    String key = clientHeader.isEmpty() ? null : request.getHeader(clientHeader);
+    // An unknown key is no client of its own: a client sending a new key each time would never be
+    // limited.
+    if (key != null && !key.isEmpty() && (apiKeys.isEmpty() || apiKeys.contains(key))) {
       return "k:" + hash(key);
     }
     return "a:" + request.getRemoteAddr();

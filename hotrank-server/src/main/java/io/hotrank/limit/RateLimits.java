@@ -92,7 +92,9 @@ public final class RateLimits {
       deciding.set(1);
       switch (whenRedisDown) {
         case SHARE -> {
-          verdict = verdict(policy, local.decide(shares.get(group), client));
+          // The headers then state this instance's share: what it enforces.
+          Policy share = shares.get(group);
+          verdict = verdict(share, local.decide(share, client));
           decided = "local";
         }
         case OPEN -> {

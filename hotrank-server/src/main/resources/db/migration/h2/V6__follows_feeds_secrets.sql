@@ -38,6 +38,9 @@ CREATE TABLE hr_item_tag (
   PRIMARY KEY (biz, tag, created_at, item_id)
 );
 
+-- An item's tag rows, found by the edit or deletion that replaces or removes them.
+CREATE INDEX hr_item_tag_item ON hr_item_tag (biz, item_id);
+
 -- Items created and not yet fanned out to their author's followers: a queue written in the
 -- item's creating transaction (io.hotrank.item) and emptied by the fan-out job (io.hotrank.feed),
 -- which deletes a row only once its pushes are done.

@@ -71,6 +71,7 @@ class FollowingFeedModesTest {
   @Autowired StringRedisTemplate redis;
   @Autowired JdbcTemplate jdbc;
   @Autowired io.hotrank.time.Ticker ticker;
+  @Autowired io.hotrank.item.ItemStore itemStore;
 
   private record Posted(String biz, long id, long author, Instant createdAt) {}
 
@@ -123,7 +124,14 @@ class FollowingFeedModesTest {
           new FanOut(outbox, follows, keys, settings, new SimpleMeterRegistry(), ticker);
       FollowingFeed feed =
           new FollowingFeed(
-              keys, follows, reads, cursors, settings, new SimpleMeterRegistry(), ticker);
+              keys,
+              follows,
+              reads,
+              cursors,
+              settings,
+              new SimpleMeterRegistry(),
+              ticker,
+              itemStore);
       // Users 1..20 read before anything is fanned out (their inboxes are pushed to); 21..30
       // read only after (theirs are rebuilt from the outboxes).
       for (long user = 1; user <= 20; user++) {

@@ -106,4 +106,59 @@ class GcraLimiterTest {
         .atMost(Duration.ofSeconds(5))
         .until(() -> limiter.decide(policy, "c").allowed());
   }
+
+  /**
+   * Quotas that do not divide their window into whole microseconds: an idle key still admits
+   * exactly the quota at once, counting the remaining requests down to 0, and the in-memory limiter
+   * used while Redis is down gives the same answers as the script.
+   */
+  @Test
+  void quotasThatDoNotDivideTheirWindow_admitExactlyTheQuota_andTheLocalLimiterAgrees() {
+    GcraLimiter limiter = new GcraLimiter(one.template(), prefix());
+    LocalGcra local = new LocalGcra(Duration.ofMinutes(1), 1000, () -> 1_000_000_000_000L);
+    for (GcraLimiter.Policy policy :
+        List.of(
+            // Intervals of over a second: nothing refills while a burst is decided.
+            new GcraLimiter.Policy("a", 3, Duration.ofSeconds(10)),
+            new GcraLimiter.Policy("b", 6, Duration.ofSeconds(10)),
+            new GcraLimiter.Policy("c", 7, Duration.ofSeconds(60)),
+            new GcraLimiter.Policy("d", 11, Duration.ofSeconds(60)),
+            new GcraLimiter.Policy("e", 997, Duration.ofSeconds(1000)))) {
+      List<Boolean> allowed = new ArrayList<>();
+      List<Long> remaining = new ArrayList<>();
+      List<Boolean> localAllowed = new ArrayList<>();
+      List<Long> localRemaining = new ArrayList<>();
+      for (long i = 0; i < policy.quota() + 2; i++) {
+        GcraLimiter.Decision shared = limiter.decide(policy, "c");
+        allowed.add(shared.allowed());
+        remaining.add(shared.remaining());
+        GcraLimiter.Decision mine = local.decide(policy, "c");
+        localAllowed.add(mine.allowed());
+        localRemaining.add(mine.remaining());
+      }
+      assertThat(allowed.stream().filter(a -> a).count())
+          .as(policy.toString())
+          .isEqualTo(policy.quota());
+      assertThat(allowed.subList(0, (int) policy.quota()))
+          .as(policy.toString())
+          .doesNotContain(false);
+      assertThat(remaining.subList(0, (int) policy.quota()))
+          .as(policy.toString())
+          .isEqualTo(
+              LongStream.range(0, policy.quota())
+                  .map(r -> policy.quota() - 1 - r)
+                  .boxed()
+                  .toList());
+      assertThat(localAllowed.subList(0, (int) policy.quota() + 1))
+          .as(policy + " local")
+          .isEqualTo(
+              java.util.stream.Stream.concat(
+                      java.util.stream.Stream.generate(() -> true).limit(policy.quota()),
+                      java.util.stream.Stream.of(false))
+                  .toList());
+      assertThat(localRemaining.subList(0, (int) policy.quota()))
+          .as(policy + " local")
+          .isEqualTo(remaining.subList(0, (int) policy.quota()));
+    }
+  }
 }

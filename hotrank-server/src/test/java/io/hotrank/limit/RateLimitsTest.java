@@ -33,6 +33,7 @@ class RateLimitsTest {
     return new LimitProperties(
         true,
         "X-Api-Key",
+        java.util.Set.of(),
         10,
         Duration.ofSeconds(1),
         0,
@@ -63,7 +64,7 @@ class RateLimitsTest {
     assertThat(admitted(limits, RouteGroup.INGEST, 7, "a"))
         .containsExactly(true, true, true, true, true, false, false);
     RateLimits.Verdict refused = limits.decide(RouteGroup.INGEST, "a");
-    assertThat(refused.policy().quota()).as("headers state the whole policy").isEqualTo(10);
+    assertThat(refused.policy().quota()).as("headers state the share enforced").isEqualTo(5);
     assertThat(refused.decision().remaining()).isZero();
     assertThat(refused.decision().retryAfter()).isEqualTo(Duration.ofMillis(200));
     assertThat(refused.decision().reset()).isEqualTo(Duration.ofSeconds(1));
@@ -132,6 +133,7 @@ class RateLimitsTest {
                 new LimitProperties(
                     true,
                     "X-Api-Key",
+                    java.util.Set.of(),
                     10,
                     Duration.ofMillis(1500),
                     0,

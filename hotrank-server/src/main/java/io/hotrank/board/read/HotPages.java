@@ -90,8 +90,9 @@ class HotPages {
     int next = from;
     boolean more = false;
     while (next < entries.size() && !more) {
+      // A whole page's worth each round, so a long run of deleted entries costs few batches.
       List<BoardEntry> candidates =
-          entries.subList(next, Math.min(entries.size(), next + size + 1 - page.size()));
+          entries.subList(next, Math.min(entries.size(), next + size + 1));
       Set<Long> live = live(board.biz(), candidates);
       for (BoardEntry e : candidates) {
         if (!live.contains(e.itemId())) {
@@ -136,7 +137,15 @@ class HotPages {
         redis
             .pinned(board, version)
             .map(payload -> BoardSnapshot.parse(payload, defaultLimit, "redis"))
-            .orElseThrow(() -> new BoardVersionExpiredException(board, version));
+            .orElse(null);
+    if (kept == null) {
+      // Kept cursor-ttl from its publish, but a version still live is served whatever its age.
+      BoardSnapshot live = reader.read(board).snapshot();
+      if (live.version() != version) {
+        throw new BoardVersionExpiredException(board, version);
+      }
+      kept = live;
+    }
     pinned.put(key, kept);
     return kept;
   }
