@@ -20,6 +20,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 source bench/java.sh
+source bench/classpath.sh
 
 XMX="${HOTRANK_BENCH_XMX:-512m}"
 HOST="${HOTRANK_BENCH_REDIS_HOST:-127.0.0.1}"
@@ -31,26 +32,9 @@ if ! redis-cli -h "$HOST" -p "$PORT" ping >/dev/null 2>&1; then
   exit 2
 fi
 
-CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
-if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 || ! -f "$CP_FILE" ]]; then
-  log "building"
-  ./mvnw -q -pl hotrank-bench -am -DskipTests package dependency:build-classpath \
-    -Dmdep.outputFile=target/bench.classpath
-fi
-# The reactor's own jars and classes are copied aside, so that a build running meanwhile cannot
-# pull them from under the measuring JVM.
 LIB="$(mktemp -d "${TMPDIR:-/tmp}/hotrank-limiter-bench.XXXXXX")"
 trap 'rm -rf "$LIB"' EXIT
-cp -r "$ROOT/hotrank-bench/target/classes" "$LIB/bench-classes"
-CP="$LIB/bench-classes"
-IFS=: read -r -a ENTRIES <"$CP_FILE" || true # no final newline
-for entry in "${ENTRIES[@]}"; do
-  if [[ "$entry" == "$ROOT"/* ]]; then
-    cp -r "$entry" "$LIB/"
-    entry="$LIB/$(basename "$entry")"
-  fi
-  CP="$CP:$entry"
-done
+bench_classpath "$LIB"
 
 log "measuring with -Xmx$XMX"
 mkdir -p hotrank-bench/target

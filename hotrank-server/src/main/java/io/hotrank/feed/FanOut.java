@@ -8,10 +8,11 @@ import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.job.Lingering;
+import io.hotrank.job.Lingering.Step;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.scheduling.support.CronExpression;
@@ -43,8 +44,6 @@ class FanOut implements JobSource {
 
   /** Followers read per query and pushed per round trip. */
   static final int FOLLOWERS_PAGE = 500;
-
-  private static final Duration RUN_FOR = Duration.ofMillis(900);
 
   private final ItemOutbox outbox;
   private final FollowStore follows;
@@ -157,17 +156,14 @@ class FanOut implements JobSource {
 
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + RUN_FOR.toNanos();
-      long interval = properties.fanoutInterval().toNanos();
-      while (!context.cancelled()) {
-        if (step() == properties.fanoutBatch()) {
-          continue; // more is waiting
-        }
-        if (ticker.read() + interval > end) {
-          break;
-        }
-        Thread.sleep(Duration.ofNanos(interval));
-      }
+      Lingering.loop(
+          context,
+          ticker,
+          properties.fanoutInterval(),
+          () -> {
+            int n = step();
+            return n == 0 ? Step.IDLE : n == properties.fanoutBatch() ? Step.MORE : Step.DONE;
+          });
     }
   }
 }

@@ -188,16 +188,10 @@ class FeedRedis {
     if (redis.opsForSet().isMember(big(), Long.toString(author))) {
       return;
     }
-    List<List<FeedEntry>> newest = new ArrayList<>();
-    round.run(
-        List.of(
-            commands -> {
-              Supplier<List<FeedEntry>> answer =
-                  read(commands, outbox(author), null, properties.inboxSize(), AWAIT);
-              return () -> newest.add(answer.get());
-            }));
-    if (!newest.getFirst().isEmpty()) {
-      round.run(List.of(pushToInbox(user, newest.getFirst(), new boolean[1], 0)));
+    List<FeedEntry> newest =
+        readAll(List.of(outbox(author)), null, properties.inboxSize()).getFirst();
+    if (!newest.isEmpty()) {
+      round.run(List.of(pushToInbox(user, newest, new boolean[1], 0)));
     }
   }
 
@@ -209,12 +203,30 @@ class FeedRedis {
   }
 
   /**
+   * The entries after {@code cursor} of each set, newest first, at most {@code limit} each (and the
+   * same-millisecond ones of the cursor's time), in one round trip.
+   */
+  List<List<FeedEntry>> readAll(List<String> keys, @Nullable FeedEntry cursor, int limit) {
+    List<List<FeedEntry>> runs = new ArrayList<>(keys.size());
+    round.run(
+        List.of(
+            commands -> {
+              List<Supplier<List<FeedEntry>>> answers = new ArrayList<>(keys.size());
+              for (String key : keys) {
+                answers.add(read(commands, key, cursor, limit, AWAIT));
+              }
+              return () -> answers.forEach(a -> runs.add(a.get()));
+            }));
+    return runs;
+  }
+
+  /**
    * Sends the read of one set's entries after {@code cursor} (all of them for null), newest first,
    * at most {@code limit} (and the same-millisecond ones of the cursor's time).
    *
    * @return what awaits the answer and gives the entries, the sentinel left out
    */
-  static Supplier<List<FeedEntry>> read(
+  private static Supplier<List<FeedEntry>> read(
       RedisClusterAsyncCommands<byte[], byte[]> commands,
       String key,
       @Nullable FeedEntry cursor,

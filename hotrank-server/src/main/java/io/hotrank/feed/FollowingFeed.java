@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
@@ -245,21 +244,9 @@ class FollowingFeed {
   private void rebuildInbox(long userId, Set<Long> following) {
     rebuilds.increment();
     redis.createInbox(userId);
-    List<Long> authors = following.stream().filter(a -> !big.contains(a)).toList();
-    List<List<FeedEntry>> runs = new ArrayList<>();
-    redis
-        .round()
-        .run(
-            List.of(
-                commands -> {
-                  List<Supplier<List<FeedEntry>>> answers = new ArrayList<>();
-                  for (long author : authors) {
-                    answers.add(
-                        FeedRedis.read(
-                            commands, redis.outbox(author), null, properties.inboxSize(), TIMEOUT));
-                  }
-                  return () -> answers.forEach(a -> runs.add(a.get()));
-                }));
+    List<String> outboxes =
+        following.stream().filter(a -> !big.contains(a)).map(redis::outbox).toList();
+    List<List<FeedEntry>> runs = redis.readAll(outboxes, null, properties.inboxSize());
     List<FeedEntry> newest =
         KWayMerge.mergeTop(runs, FeedEntry.NEWEST_FIRST, properties.inboxSize());
     if (!newest.isEmpty()) {
@@ -271,22 +258,10 @@ class FollowingFeed {
   /** Every source's entries after {@code position}: the inbox, then each pulled outbox. */
   private List<List<FeedEntry>> readSources(
       long userId, List<Long> pulled, @Nullable FeedEntry position, int want) {
-    List<List<FeedEntry>> runs = new ArrayList<>();
-    redis
-        .round()
-        .run(
-            List.of(
-                commands -> {
-                  List<Supplier<List<FeedEntry>>> answers = new ArrayList<>();
-                  answers.add(
-                      FeedRedis.read(commands, redis.inbox(userId), position, want, TIMEOUT));
-                  for (long author : pulled) {
-                    answers.add(
-                        FeedRedis.read(commands, redis.outbox(author), position, want, TIMEOUT));
-                  }
-                  return () -> answers.forEach(a -> runs.add(a.get()));
-                }));
-    return runs;
+    List<String> keys = new ArrayList<>(1 + pulled.size());
+    keys.add(redis.inbox(userId));
+    pulled.forEach(author -> keys.add(redis.outbox(author)));
+    return redis.readAll(keys, position, want);
   }
 
   /** The merged order holds an entry pushed and pulled twice, side by side: keep one. */

@@ -8,6 +8,7 @@ import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.job.Lingering;
 import io.hotrank.time.Ticker;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
@@ -67,7 +68,6 @@ public class HotKeys implements SmartLifecycle, JobSource {
   static final String DETECT = "hotkey-detect";
 
   /** A detection run ends before the next second's. */
-  private static final Duration RUN_FOR = Duration.ofMillis(900);
 
   /** How long a slice's hash outlives the longest rule window. */
   private static final Duration SLICE_SLACK = Duration.ofSeconds(10);
@@ -424,7 +424,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
 
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + RUN_FOR.toNanos();
+      long end = ticker.read() + Lingering.RUN_FOR.toNanos();
       long pause = Math.max(5, pushEvery() / 2);
       while (!context.cancelled() && ticker.read() < end) {
         detect();

@@ -5,9 +5,10 @@ import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.job.Lingering;
+import io.hotrank.job.Lingering.Step;
 import io.hotrank.time.Ticker;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,6 @@ final class FoldJobs implements JobSource {
   static final String PRUNE = "event-log-prune";
 
   private static final Logger log = LoggerFactory.getLogger(FoldJobs.class);
-  private static final Duration RUN_FOR = Duration.ofMillis(900);
   private static final int PRUNE_CHUNK = 10_000;
 
   private final EventFolder folder;
@@ -130,20 +130,15 @@ final class FoldJobs implements JobSource {
 
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + RUN_FOR.toNanos();
-      long interval = properties.foldInterval().toNanos();
-      boolean idle = false;
-      while (!context.cancelled()) {
-        Fold fold = foldAndTell();
-        idle |= fold == null;
-        if (fold != null && fold.more()) {
-          continue; // more is waiting
-        }
-        if (ticker.read() + interval > end) {
-          break;
-        }
-        Thread.sleep(Duration.ofNanos(interval));
-      }
+      boolean idle =
+          Lingering.loop(
+              context,
+              ticker,
+              properties.foldInterval(),
+              () -> {
+                Fold fold = foldAndTell();
+                return fold == null ? Step.IDLE : fold.more() ? Step.MORE : Step.DONE;
+              });
       if (idle && !context.cancelled()) {
         catchUpListeners(eventLog.cursor().foldNo());
       }

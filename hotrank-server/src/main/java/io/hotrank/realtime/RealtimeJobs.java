@@ -12,6 +12,7 @@ import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.job.Lingering;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -45,7 +46,6 @@ final class RealtimeJobs implements JobSource {
   private static final CronExpression EVERY_SECOND = CronExpression.parse("* * * * * *");
 
   /** A run of a board refreshed every second ends before the next second's. */
-  private static final Duration RUN_FOR = Duration.ofMillis(900);
 
   /** The least time between two looks at a board within a run. */
   private static final Duration MIN_GAP = Duration.ofMillis(50);
@@ -228,7 +228,7 @@ final class RealtimeJobs implements JobSource {
      */
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + RUN_FOR.toNanos();
+      long end = ticker.read() + Lingering.RUN_FOR.toNanos();
       boolean again = !context.manual() && lingers();
       long seen = appliedFolds.count();
       long looked = ticker.read();
