@@ -73,6 +73,9 @@ class EventsDurabilityProcessTest {
                 "--spring.data.redis.url=" + redis.url(),
                 "--hotrank.redis.key-prefix=" + biz + ":",
                 "--hotrank.ingest.fold-interval=100ms",
+                // A killed instance's leases (the folder's, the boards') lapse in seconds, so the
+                // next instance takes its jobs over without waiting out the default 30 s.
+                "--hotrank.job.lease-ttl=5s",
                 "--hotrank.boards[0].name=" + biz + "-liked",
                 "--hotrank.boards[0].biz=" + biz,
                 "--hotrank.boards[0].type=leaderboard",
