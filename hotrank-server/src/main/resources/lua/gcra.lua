@@ -23,7 +23,9 @@ end
 local next = tat + interval * cost
 if next - now > burst then
   local retry = math.ceil((next - burst - now) / 1000)
-  local remaining = math.floor((burst - (tat - now)) / interval)
+  -- At least 0: a key from a longer window, or a clock behind after a failover, can be further
+  -- ahead than one burst.
+  local remaining = math.max(0, math.floor((burst - (tat - now)) / interval))
   return {0, remaining, math.max(1, retry), math.ceil((tat - now) / 1000)}
 end
 redis.call('SET', KEYS[1], string.format('%.0f', next), 'PX', math.max(1, math.ceil((next - now) / 1000)))

@@ -76,7 +76,9 @@ class FollowGraph {
     checkPair(userId, authorId);
     Instant now = clock.instant();
     retryingDeadlocks(() -> store.follow(userId, authorId, now));
-    // Also when nothing changed: a retry after a crash between the commit and this must not leave
+    // Also when nothing changed (which also marks the user's follows changed for a few seconds, so
+    // a client repeating the same PUT keeps that user's follow set out of the cache meanwhile): a
+    // retry after a crash between the commit and this must not leave
     // the caches stale or the inbox without the author's earlier items.
     forgetCounts(userId, authorId);
     try {
@@ -97,6 +99,10 @@ class FollowGraph {
     forgetCounts(userId, authorId);
     try {
       feeds.removeAuthorFromInbox(userId, authorId);
+      // A follow that raced this unfollow may have backfilled before the removal: put it back.
+      if (store.follows(userId, authorId)) {
+        feeds.backfill(userId, authorId);
+      }
     } catch (DataAccessException e) {
       log.debug(
           "{}'s inbox keeps {}'s entries (left out at read): {}", userId, authorId, e.toString());

@@ -20,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -39,6 +42,8 @@ import org.springframework.stereotype.Service;
  */
 @Service
 class FollowingFeed {
+
+  private static final Logger log = LoggerFactory.getLogger(FollowingFeed.class);
 
   /** How many rounds of sources a page may take when entries are skipped, at most. */
   private static final int MAX_ROUNDS = 8;
@@ -138,7 +143,12 @@ class FollowingFeed {
         break;
       }
     }
-    redis.removeFromInbox(userId, deleted(missing));
+    try {
+      redis.removeFromInbox(userId, deleted(missing));
+    } catch (DataAccessException e) {
+      // Cleanup only: the page is answered either way, the entries are left out again next time.
+      log.debug("inbox of {} not cleaned: {}", userId, e.toString());
+    }
     List<FeedItem> items = new ArrayList<>();
     for (int i = 0; i < Math.min(size, found.size()); i++) {
       items.add(FeedItem.of(rank + i + 1, found.get(i), null));

@@ -67,8 +67,6 @@ public class HotKeys implements SmartLifecycle, JobSource {
   static final String TOPIC = "hotkeys";
   static final String DETECT = "hotkey-detect";
 
-  /** A detection run ends before the next second's. */
-
   /** How long a slice's hash outlives the longest rule window. */
   private static final Duration SLICE_SLACK = Duration.ofSeconds(10);
 

@@ -143,7 +143,12 @@ public class ItemStore {
     }
     String idColumn = tag == null ? "id" : "item_id";
     if (afterCreatedAt != null) {
-      sql.append(" AND (created_at < ? OR (created_at = ? AND ").append(idColumn).append(" < ?))");
+      // The first bound repeats the second's for the planners that bound an index range only
+      // with a plain comparison (PostgreSQL, H2).
+      sql.append(" AND created_at <= ? AND (created_at < ? OR (created_at = ? AND ")
+          .append(idColumn)
+          .append(" < ?))");
+      args.add(afterCreatedAt);
       args.add(afterCreatedAt);
       args.add(afterCreatedAt);
       args.add(afterId);

@@ -32,6 +32,17 @@ public final class GcraLimiter {
         throw new IllegalArgumentException(
             "a rate limit policy needs a name, a quota >= 1 and a window >= 1ms");
       }
+      // The limiter counts in whole microseconds: at most one request a microsecond.
+      if (quota > window.toMillis() * 1000) {
+        throw new IllegalArgumentException(
+            "rate limit '"
+                + name
+                + "': "
+                + quota
+                + " requests per "
+                + window
+                + " is more than one a microsecond");
+      }
     }
   }
 

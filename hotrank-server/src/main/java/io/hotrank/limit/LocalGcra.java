@@ -47,7 +47,7 @@ final class LocalGcra {
                 decision[0] =
                     new Decision(
                         false,
-                        (burst - (tat - now)) / interval,
+                        Math.max(0, (burst - (tat - now)) / interval),
                         ceilMillis(Math.max(1000, next - burst - now)),
                         ceilMillis(tat - now));
                 return stored;

@@ -45,8 +45,6 @@ final class RealtimeJobs implements JobSource {
   private static final Logger log = LoggerFactory.getLogger(RealtimeJobs.class);
   private static final CronExpression EVERY_SECOND = CronExpression.parse("* * * * * *");
 
-  /** A run of a board refreshed every second ends before the next second's. */
-
   /** The least time between two looks at a board within a run. */
   private static final Duration MIN_GAP = Duration.ofMillis(50);
 

@@ -161,4 +161,12 @@ class GcraLimiterTest {
           .isEqualTo(remaining.subList(0, (int) policy.quota()));
     }
   }
+
+  @Test
+  void aPolicyOfMoreThanOneRequestAMicrosecond_isRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new GcraLimiter.Policy("x", 2_000_001, Duration.ofSeconds(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("one a microsecond");
+  }
 }

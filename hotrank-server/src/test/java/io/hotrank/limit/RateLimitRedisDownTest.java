@@ -72,6 +72,9 @@ class RateLimitRedisDownTest {
     Answer shared = http.post("/api/v1/events", "{}", "X-Api-Key", "k");
     assertThat(shared.status()).isEqualTo(400);
     assertThat(shared.header("RateLimit")).startsWith("\"ingest\";r=19;");
+    // With no keys listed, any key names a client of its own.
+    Answer other = http.post("/api/v1/events", "{}", "X-Api-Key", "another");
+    assertThat(other.header("RateLimit")).startsWith("\"ingest\";r=19;");
     assertThat(meters.get("hotrank.limits.local").gauge().value()).isZero();
 
     REDIS.stop();

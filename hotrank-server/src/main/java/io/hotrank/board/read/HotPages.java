@@ -90,9 +90,10 @@ class HotPages {
     int next = from;
     boolean more = false;
     while (next < entries.size() && !more) {
-      // A whole page's worth each round, so a long run of deleted entries costs few batches.
-      List<BoardEntry> candidates =
-          entries.subList(next, Math.min(entries.size(), next + size + 1));
+      // What the page still needs and one more (at least 8, so a run of deleted entries costs few
+      // batches even once the page is full and only "is there more?" is left).
+      int want = Math.max(8, size + 1 - page.size());
+      List<BoardEntry> candidates = entries.subList(next, Math.min(entries.size(), next + want));
       Set<Long> live = live(board.biz(), candidates);
       for (BoardEntry e : candidates) {
         if (!live.contains(e.itemId())) {
