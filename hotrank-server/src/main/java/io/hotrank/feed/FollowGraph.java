@@ -113,11 +113,7 @@ class FollowGraph {
   Page page(Side side, long userId, @Nullable Integer limit, @Nullable String cursor) {
     Violations violations = new Violations();
     violations.check(userId > 0, "userId", "must be a positive id");
-    int size = limit == null ? properties.defaultLimit() : limit;
-    violations.check(
-        size >= 1 && size <= properties.maxLimit(),
-        "limit",
-        "must be 1 to " + properties.maxLimit());
+    int size = Limits.of(limit, properties, violations);
     violations.throwIfAny();
     String kind = side.name().toLowerCase(java.util.Locale.ROOT) + ":" + userId;
     List<String> fields = cursors.decode(kind, cursor, 2);

@@ -44,6 +44,7 @@ public final class RateLimits {
   private final WhenRedisDown whenRedisDown;
   private final MeterRegistry meters;
   private final AtomicInteger deciding = new AtomicInteger();
+  private final Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param shared decides in Redis; throws {@link RedisUnavailableException} when it cannot
@@ -119,6 +120,13 @@ public final class RateLimits {
   }
 
   private Counter counter(RouteGroup group, String outcome, String decided) {
+    // Held, not looked up in the registry by name and tags on every request.
+    return counters.computeIfAbsent(
+        group.policyName() + "/" + outcome + "/" + decided,
+        key -> register(group, outcome, decided));
+  }
+
+  private Counter register(RouteGroup group, String outcome, String decided) {
     return meters.counter(
         "hotrank.limits.decisions",
         "group",

@@ -21,8 +21,6 @@ import io.hotrank.support.TestEngines;
 import io.hotrank.time.Ticker;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,17 +81,9 @@ abstract class ItemCacheContract {
   }
 
   static final String BIZ = "cached";
-  private static final RedisProcess REDIS;
-
-  static {
-    // One process for every engine's class in this JVM (their contexts stay cached to the end);
-    // the embedded-redis binary stops with the JVM.
-    try {
-      REDIS = RedisProcess.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  // One process for every engine's class in this JVM (their contexts stay cached to the end);
+  // the embedded-redis binary stops with the JVM.
+  private static final RedisProcess REDIS = RedisProcess.startForClass();
 
   @DynamicPropertySource
   static void redis(DynamicPropertyRegistry registry) {

@@ -7,8 +7,6 @@ import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.TestData;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -42,15 +40,7 @@ class RateLimitRedisDownTest {
     TestData.empty("rate-limits-redis-down");
   }
 
-  private static final RedisProcess REDIS;
-
-  static {
-    try {
-      REDIS = RedisProcess.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  private static final RedisProcess REDIS = RedisProcess.startForClass();
 
   @DynamicPropertySource
   static void redis(DynamicPropertyRegistry registry) {

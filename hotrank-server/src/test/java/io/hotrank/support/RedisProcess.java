@@ -29,6 +29,15 @@ public final class RedisProcess implements AutoCloseable {
     return redis;
   }
 
+  /** {@link #start()} for a static field's initializer: an I/O failure is unchecked. */
+  public static RedisProcess startForClass() {
+    try {
+      return start();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   public int port() {
     return port;
   }

@@ -9,7 +9,6 @@ import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardRedisStore;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemReads;
-import io.hotrank.problem.Violations;
 import io.hotrank.web.Cursors;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +38,7 @@ class HotPages {
   private final BoardReader reader;
   private final BoardRedisStore redis;
   private final Cursors cursors;
+  private final BoardHttp http;
   private final ItemReads items;
   private final int defaultLimit;
   private final Cache<String, BoardSnapshot> pinned;
@@ -48,7 +48,9 @@ class HotPages {
       BoardRedisStore redis,
       Cursors cursors,
       ItemReads items,
-      BoardProperties properties) {
+      BoardProperties properties,
+      BoardHttp http) {
+    this.http = http;
     this.reader = reader;
     this.redis = redis;
     this.cursors = cursors;
@@ -66,13 +68,11 @@ class HotPages {
    * board body with {@code nextCursor}.
    */
   byte[] page(BoardDefinition board, @Nullable Integer limit, String cursor) {
-    int size = limit == null ? Math.min(defaultLimit, board.size()) : limit;
-    Violations violations = new Violations();
-    violations.check(
-        size >= 1 && size <= board.size(),
-        "limit",
-        "must be between 1 and " + board.size() + ", was " + size);
-    violations.throwIfAny();
+    BoardHttp.Window window = http.window(board, limit, null);
+    if (window == null) {
+      http.refuse(board, limit, null);
+    }
+    int size = window.limit();
     String kind = "hot:" + board.name();
     BoardSnapshot snapshot;
     int from;
