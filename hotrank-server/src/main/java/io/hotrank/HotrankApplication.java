@@ -3,10 +3,12 @@ package io.hotrank;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.modulith.Modulithic;
 
 /** Entry point of the hotrank service. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Modulithic(sharedModules = {"problem", "time"})
 public class HotrankApplication {
 
   /**

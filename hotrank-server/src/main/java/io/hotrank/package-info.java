@@ -1,21 +1,15 @@
 /**
- * The hotrank service. Each sub-package is one capability or one shared part, and says in its
- * package notes what it owns:
+ * The hotrank service, as Spring Modulith modules: each sub-package is one module, either a
+ * capability (boards, items, events, feeds...) or a shared part the capabilities build on (the
+ * error model, time, storage dialects, Redis, leases and jobs).
  *
- * <ul>
- *   <li>capabilities, each with its HTTP, storage, errors and settings inside: {@code item}, {@code
- *       event}, {@code board} (with {@code board.publish}, {@code board.compute}, {@code
- *       board.read}), {@code ops};
- *   <li>shared parts, which know no capability: {@code problem} (the error model), {@code web} (the
- *       problem renderer and admin auth), {@code storage} (SQL dialects), {@code cache} (guarded
- *       Redis reads, tiered loading), {@code time} (clock and ticker), {@code embedded} (the
- *       embedded default).
- * </ul>
- *
- * A new capability adds a package beside these: its controller, its store per table, its {@code
- * HotrankException} subclasses (one per refusal, each describing its problem) and one
- * {@code @ConfigurationProperties} record for its prefix. {@code ModuleBoundariesTest} keeps the
- * dependencies acyclic and layered.
+ * <p>Why modules: hotrank grows by capabilities (operator controls, a Kafka source, live boards),
+ * and each should be addable without reading the rest. So a module's root package is its API and
+ * its sub-packages are internal; a module's {@code package-info.java} says what it owns, why it is
+ * built the way it is, and which modules it may use ({@code @ApplicationModule(allowedDependencies)}
+ * is the one list; {@code problem} and {@code time} are shared by all). {@code ModulesTest} checks
+ * the list and regenerates the overview in {@code docs/modules/}, which shows where a new
+ * capability's HTTP, storage, settings and errors go.
  */
 @NullMarked
 package io.hotrank;

@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -48,6 +49,7 @@ import tools.jackson.databind.JsonNode;
       // Local entries expire after a second unless pinned: what survives is what was pinned.
       "hotrank.items.cache.local-ttl=1s"
     })
+@Tag("cluster")
 class HotKeysAcrossInstancesTest {
 
   static {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * {@link H2ApiTest}'s Spring context.
  */
 @TestPropertySource(properties = "hotrank.data-dir=target/test-data/h2")
+@Tag("cluster")
 class HttpApiTest extends ApiTestSupport {
 
   @Override

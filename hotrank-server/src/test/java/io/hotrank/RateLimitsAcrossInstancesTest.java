@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -49,6 +50,7 @@ import org.springframework.test.context.TestPropertySource;
       "hotrank.limits.redis-timeout=5s",
       "hotrank.redis.read-timeout=5s"
     })
+@Tag("cluster")
 class RateLimitsAcrossInstancesTest {
 
   static {

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -46,6 +47,7 @@ import org.springframework.test.context.TestPropertySource;
       "hotrank.boards[0].window=30s",
       "hotrank.boards[0].size=20"
     })
+@Tag("cluster")
 class WindowSnapshotTest {
 
   static {

@@ -3,7 +3,7 @@
  * background, published as immutable snapshots and served from memory. This package is the API
  * other capabilities may use: definitions and their registry, the snapshot and its entries, the
  * {@link io.hotrank.board.BoardInstalled} event, settings and exceptions. Its sub-packages are
- * internal (enforced by {@code ModuleBoundariesTest}): {@code publish} (layers and replication),
+ * internal (enforced by {@code ModulesTest}; their layering by {@code ArchitectureRulesTest}): {@code publish} (layers and replication),
  * {@code compute} (scan, rank, schedule) and {@code read} (the read path and its HTTP), with
  * compute and read both built on publish.
  *
@@ -31,7 +31,9 @@
  *       its own newer version back to a Redis that lost it.
  * </ol>
  */
+@ApplicationModule(allowedDependencies = {"cache", "hotkey", "item", "job", "web"})
 @NullMarked
 package io.hotrank.board;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

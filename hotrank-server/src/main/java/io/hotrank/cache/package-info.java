@@ -4,7 +4,9 @@
  * io.hotrank.cache.TieredLoader} loads a local miss from remote tiers in order, once per key at a
  * time, remembering keys found nowhere for a moment. Knows no capability.
  */
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package io.hotrank.cache;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -7,7 +7,9 @@
  * ({@link io.hotrank.hotkey.HotKeys}). Knows no capability: item and board reads report their keys
  * and subscribe to the announcements by key prefix.
  */
+@ApplicationModule(allowedDependencies = {"cache", "job", "lock"})
 @NullMarked
 package io.hotrank.hotkey;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -6,7 +6,9 @@
  * transaction, and tells every {@link io.hotrank.ingest.FoldListener} (the Redis side) of each
  * fold. Builds on events, items, jobs and storage.
  */
+@ApplicationModule(allowedDependencies = {"event", "item", "job", "storage"})
 @NullMarked
 package io.hotrank.ingest;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -5,7 +5,9 @@
  * hr_item_counter} ({@link io.hotrank.item.CounterStore}, which also serves the ranking scan).
  * Depends on no other capability.
  */
+@ApplicationModule(allowedDependencies = {"cache", "hotkey", "job", "storage"})
 @NullMarked
 package io.hotrank.item;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

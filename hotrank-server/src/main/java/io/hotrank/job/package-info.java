@@ -8,7 +8,9 @@
  * outcome, a consecutive-failures gauge). {@link io.hotrank.job.JobScheduler} fires the jobs that
  * {@link io.hotrank.job.JobSource} beans declare, on their cron, and runs them on demand.
  */
+@ApplicationModule(allowedDependencies = {"lock"})
 @NullMarked
 package io.hotrank.job;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

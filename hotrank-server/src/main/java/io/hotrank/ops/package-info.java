@@ -3,7 +3,9 @@
  * export of boards to files a web server can serve, and demo traffic. May use any capability's API;
  * none uses it.
  */
+@ApplicationModule(allowedDependencies = {"board", "cache", "event", "ingest", "item"})
 @NullMarked
 package io.hotrank.ops;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

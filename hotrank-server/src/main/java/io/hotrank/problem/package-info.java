@@ -8,7 +8,9 @@
  * <p>This package depends on nothing else of hotrank, so any package may throw its exceptions
  * without a cycle; the HTTP edges ({@code io.hotrank.web}) render them in one place.
  */
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package io.hotrank.problem;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

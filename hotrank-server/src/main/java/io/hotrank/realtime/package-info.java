@@ -6,7 +6,9 @@
  * is applied once ({@link io.hotrank.realtime.RealtimeFolds}); the read snapshot is published
  * through the batch boards' path every second. Builds on boards, ingest, items, jobs and cache.
  */
+@ApplicationModule(allowedDependencies = {"board", "cache", "event", "ingest", "item", "job"})
 @NullMarked
 package io.hotrank.realtime;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

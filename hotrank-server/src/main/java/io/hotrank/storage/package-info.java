@@ -14,7 +14,9 @@
  * already, and the repository proxy's lazy translator lookup, reached during shutdown, turned an
  * exception into "context has been closed already" (the graceful-shutdown flake).
  */
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package io.hotrank.storage;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -6,7 +6,9 @@
  * clock inside the statement. Runs {@link io.hotrank.job.Job}s: the jobs configured with {@code
  * engine: task}, and any job a task created over HTTP names.
  */
+@ApplicationModule(allowedDependencies = {"job", "lock", "storage"})
 @NullMarked
 package io.hotrank.task;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

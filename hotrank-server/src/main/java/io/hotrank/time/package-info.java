@@ -5,7 +5,9 @@
  * {@code Instant.now()} itself, so tests can move time; where several processes must agree on time,
  * it is taken from Redis or the database instead, and the code says so.
  */
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package io.hotrank.time;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

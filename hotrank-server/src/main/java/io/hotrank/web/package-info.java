@@ -4,7 +4,9 @@
  * {@code HotrankException}'s own problem, 503 for storage failures, 500 for the unexpected); and
  * the admin bearer token guarding {@code /api/v1/admin/**}. Knows no capability.
  */
+@ApplicationModule(allowedDependencies = {"storage"})
 @NullMarked
 package io.hotrank.web;
 
 import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The read path under faults, with hotrank instances, Redis and the database each running as their
  * own processes, started, stopped, killed and frozen by the test.
  */
+@Tag("process")
 class BoardReadFaultTest {
 
   private static final String BOARD = "/api/v1/boards/article-hot";

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * configuration runs a real Redis binary and an H2 file database, and SIGTERM stops both with the
  * JVM, leaving no orphan Redis process.
  */
+@Tag("process")
 class EmbeddedDefaultProcessTest {
 
   private static final Pattern REDIS_PORT =

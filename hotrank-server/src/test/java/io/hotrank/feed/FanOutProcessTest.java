@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * it), the process is killed there, and the next instance finishes the work. Every active follower
  * then has each item exactly once, in order; none is lost, none doubled.
  */
+@Tag("process")
 class FanOutProcessTest {
 
   /** More than one round of pushes ({@link FanOut#FOLLOWERS_PAGE}). */

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,6 +48,7 @@ import org.springframework.test.context.TestPropertySource;
       // This test fans out by itself, per mode.
       "hotrank.feeds.fanout=false"
     })
+@Tag("cluster")
 class FollowingFeedModesTest {
 
   static {

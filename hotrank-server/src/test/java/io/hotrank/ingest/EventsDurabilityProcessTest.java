@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import tools.jackson.databind.JsonNode;
  * restarted empty under a steady stream of events. Afterwards the item counters, a leaderboard and
  * a window board must equal what the 202s promised.
  */
+@Tag("process")
 class EventsDurabilityProcessTest {
 
   private static final int ITEMS = 10;

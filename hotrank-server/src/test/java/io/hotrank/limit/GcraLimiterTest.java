@@ -16,9 +16,11 @@ import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The GCRA limiter on the shared Redis (or the test cluster), from many threads on two clients. */
+@Tag("cluster")
 class GcraLimiterTest {
 
   private static SharedRedis one;
@@ -27,13 +29,13 @@ class GcraLimiterTest {
   @BeforeAll
   static void redis() {
     one = new SharedRedis();
-    two = new SharedRedis();
+    two = one.anotherClient();
   }
 
   @AfterAll
   static void close() throws Exception {
-    one.close();
     two.close();
+    one.close();
   }
 
   private static String prefix() {

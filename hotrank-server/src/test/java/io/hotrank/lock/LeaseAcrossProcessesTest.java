@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * record must alternate entry and exit of the same holder, with fencing tokens strictly increasing,
  * and both processes must have held the lease.
  */
+@Tag("process")
 class LeaseAcrossProcessesTest {
 
   private static final long MILLIS = 3000;

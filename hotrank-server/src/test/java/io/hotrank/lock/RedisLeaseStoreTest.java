@@ -6,10 +6,12 @@ import io.hotrank.support.SharedRedis;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The lease contract on the shared Redis ({@code HOTRANK_TEST_REDIS_URL}, else localhost). */
+@Tag("cluster")
 class RedisLeaseStoreTest extends LeaseStoreContract {
 
   private static SharedRedis shared;

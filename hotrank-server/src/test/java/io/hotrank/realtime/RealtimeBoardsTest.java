@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -84,6 +85,7 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[3].shards=1",
       "hotrank.boards[3].size=1"
     })
+@Tag("cluster")
 class RealtimeBoardsTest {
 
   static {

@@ -2,7 +2,6 @@ package io.hotrank.support;
 
 import java.net.URI;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -14,6 +13,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A connection, for tests that drive a store directly, to the shared Redis ({@code
  * HOTRANK_TEST_REDIS_URL}) or, when none is named, to a Redis process of the test's own. Its keys
  * carry a prefix of their own: closing deletes them, never anyone else's, and stops the own Redis.
+ *
+ * <p>A test that needs two clients of one Redis (two "instances") takes the second from {@link
+ * #anotherClient()}: two {@code new SharedRedis()} share a server only when the environment names
+ * one, and on a machine without it each would start a Redis of its own.
  */
 public final class SharedRedis implements AutoCloseable {
 
@@ -24,20 +27,30 @@ public final class SharedRedis implements AutoCloseable {
   private final String url;
 
   public SharedRedis() {
-    Optional<String> cluster = TestEngines.redisCluster();
-    Optional<String> shared = TestEngines.env("HOTRANK_TEST_REDIS_URL");
-    try {
-      own = cluster.isPresent() || shared.isPresent() ? null : RedisProcess.start();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    if (cluster.isPresent()) {
-      url = "cluster:" + cluster.get();
+    this(startOwnUnlessNamed());
+  }
+
+  private SharedRedis(@Nullable RedisProcess own) {
+    this(
+        own,
+        TestEngines.redisCluster()
+            .map(nodes -> "cluster:" + nodes)
+            .orElseGet(
+                () ->
+                    own == null
+                        ? TestEngines.env("HOTRANK_TEST_REDIS_URL").orElseThrow()
+                        : own.url()));
+  }
+
+  private SharedRedis(@Nullable RedisProcess own, String url) {
+    this.own = own;
+    this.url = url;
+    if (url.startsWith("cluster:")) {
       connections =
           new LettuceConnectionFactory(
-              new RedisClusterConfiguration(List.of(cluster.get().split(","))));
+              new RedisClusterConfiguration(
+                  List.of(url.substring("cluster:".length()).split(","))));
     } else {
-      url = own == null ? shared.orElseThrow() : own.url();
       URI uri = URI.create(url);
       connections =
           new LettuceConnectionFactory(
@@ -47,6 +60,26 @@ public final class SharedRedis implements AutoCloseable {
     connections.start();
     redis = new StringRedisTemplate(connections);
     TestEngines.exercised("Redis");
+  }
+
+  private static @Nullable RedisProcess startOwnUnlessNamed() {
+    if (TestEngines.redisCluster().isPresent()
+        || TestEngines.env("HOTRANK_TEST_REDIS_URL").isPresent()) {
+      return null;
+    }
+    try {
+      return RedisProcess.start();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A second client, with its own connections and key prefix, of the same Redis as this one. It
+   * does not own the server: close it before this one.
+   */
+  public SharedRedis anotherClient() {
+    return new SharedRedis(null, url);
   }
 
   public StringRedisTemplate template() {

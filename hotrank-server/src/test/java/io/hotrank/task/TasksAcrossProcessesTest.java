@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * through a fenced write.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("process")
 class TasksAcrossProcessesTest {
 
   private static final int TASKS = 20;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -31,6 +32,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Shutting down while a board computation runs: with a grace period the run finishes and publishes;
  * without one it is abandoned before publishing. Either way the context closes.
  */
+@Tag("process")
 class GracefulShutdownTest {
 
   @TempDir Path dir;

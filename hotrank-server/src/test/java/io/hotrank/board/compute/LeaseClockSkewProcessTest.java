@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * instance's clock, the fast one would steal a live lease at once, or the slow one would wait ten
  * minutes.
  */
+@Tag("process")
 class LeaseClockSkewProcessTest {
 
   private static final Pattern RUN =

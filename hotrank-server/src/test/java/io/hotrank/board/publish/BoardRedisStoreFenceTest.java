@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -20,6 +21,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The fence at the Redis write: the swap script refuses a fencing token lower than the highest that
  * has published the board, before it looks at versions, and leaves the live board as it was.
  */
+@Tag("cluster")
 class BoardRedisStoreFenceTest {
 
   private static SharedRedis shared;

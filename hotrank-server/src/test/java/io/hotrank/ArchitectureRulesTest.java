@@ -1,0 +1,110 @@
+package io.hotrank;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rules inside and beside the modules that {@link ModulesTest} cannot state: the error model and
+ * the core algorithms depend on no framework, board internals are layered (publish, then compute
+ * and read), and time is read from injected sources only. Which module may use which is declared
+ * in each module's {@code package-info.java} and checked by {@link ModulesTest}.
+ */
+class ArchitectureRulesTest {
+
+  private static JavaClasses hotrank;
+
+  @BeforeAll
+  static void importClasses() {
+    hotrank =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.hotrank");
+    // A rule over no classes would pass whatever the code does: make sure every layer is in.
+    assertThat(hotrank.contain("io.hotrank.board.read.BoardReader")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.board.publish.BoardPublisher")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.board.compute.BoardComputer")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.problem.HotrankException")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.core.topn.BoundedTopN")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.lock.JdbcLeaseStore")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.job.JobScheduler")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.task.TaskEngine")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.ingest.EventFolder")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.realtime.RealtimeFolds")).isTrue();
+  }
+
+  @Test
+  void theErrorModel_dependsOnNothingOfHotrank() {
+    classes()
+        .that()
+        .resideInAPackage("io.hotrank.problem..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.hotrank.problem..", "java..", "org.jspecify..", "org.springframework.modulith..")
+        .check(hotrank);
+  }
+
+  /**
+   * Inside boards: the API package knows no sub-package; publishing (local layer, Redis, snapshot
+   * table, replication) knows neither computing nor reading; computing and reading both build on
+   * publishing and not on each other.
+   */
+  @Test
+  void boardSubPackages_areLayered() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInAnyPackage("io.hotrank.board..")
+        .layer("api")
+        .definedBy("io.hotrank.board")
+        .layer("publish")
+        .definedBy("io.hotrank.board.publish..")
+        .layer("compute")
+        .definedBy("io.hotrank.board.compute..")
+        .layer("read")
+        .definedBy("io.hotrank.board.read..")
+        .whereLayer("read")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("compute")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("publish")
+        .mayOnlyBeAccessedByLayers("compute", "read")
+        .check(hotrank);
+  }
+
+  /**
+   * Time comes from the injected {@code Clock} and {@code Ticker} (tests set them); only the
+   * {@code time} module reads the system's clocks.
+   */
+  @Test
+  void code_readsTimeOnlyFromInjectedSources() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank..")
+        .and()
+        .resideOutsideOfPackage("io.hotrank.time..")
+        .should()
+        .callMethod(System.class, "nanoTime")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(java.time.Instant.class, "now")
+        .check(hotrank);
+  }
+
+  @Test
+  void theCoreAlgorithms_useNoFramework() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.hotrank.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.springframework..", "io.lettuce..", "java.sql..", "javax.sql..")
+        .check(hotrank);
+  }
+}
