@@ -48,12 +48,13 @@ class DocsLinksTest {
 
   /** A reference definition, {@code [name]: target}. */
   private static final Pattern REFERENCE =
-      Pattern.compile("^ {0,3}\\[[^\\]]+\\]:\\s*(<[^>]*>|\\S+)");
+      Pattern.compile("^ {0,3}\\[[^\\]]+\\]:\\s*(<[^>]*>|\\S+)", Pattern.MULTILINE);
 
   private static final Pattern ATX_HEADING = Pattern.compile("^ {0,3}(#{1,6})(?:\\s+(.*?))?\\s*$");
   private static final Pattern SETEXT_UNDERLINE = Pattern.compile("^ {0,3}(=+|-+)\\s*$");
   private static final Pattern FENCE = Pattern.compile("^ {0,3}(`{3,}|~{3,})");
-  private static final Pattern CODE_SPAN = Pattern.compile("(`+)(?!`)(.+?)(?<!`)\\1(?!`)");
+  private static final Pattern CODE_SPAN =
+      Pattern.compile("(`+)(?!`)(.+?)(?<!`)\\1(?!`)", Pattern.DOTALL);
   private static final Pattern HTML_ANCHOR =
       Pattern.compile("<[a-zA-Z][^>]*\\s(?:id|name)\\s*=\\s*[\"']([^\"']+)[\"']");
   private static final Pattern EXTERNAL = Pattern.compile("^(?i)(https?|mailto):.*");
@@ -184,26 +185,54 @@ class DocsLinksTest {
   /** A link target and the line it is on. */
   private record Link(int line, String target) {}
 
-  /** The link targets of a file, outside code blocks and code spans. */
+  /**
+   * The link targets of a file, outside code blocks and code spans. Links are looked for in each
+   * paragraph as a whole, since a link's text may wrap onto the next line.
+   */
   private static List<Link> links(Path file) {
     List<Link> links = new ArrayList<>();
     List<String> lines = prose(file);
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (line == null) {
+    int start = 0;
+    while (start < lines.size()) {
+      if (lines.get(start) == null || lines.get(start).isBlank()) {
+        start++;
         continue;
       }
-      String text = CODE_SPAN.matcher(line).replaceAll("code");
+      int end = start;
+      StringBuilder paragraph = new StringBuilder();
+      while (end < lines.size() && lines.get(end) != null && !lines.get(end).isBlank()) {
+        paragraph.append(lines.get(end)).append('\n');
+        end++;
+      }
+      String text = withoutCodeSpans(paragraph.toString());
       Matcher inline = INLINE_LINK.matcher(text);
       while (inline.find()) {
-        links.add(new Link(i + 1, inline.group(2)));
+        links.add(new Link(start + 1 + lineOf(text, inline.start(2)), inline.group(2)));
       }
       Matcher reference = REFERENCE.matcher(text);
-      if (reference.find()) {
-        links.add(new Link(i + 1, reference.group(1)));
+      while (reference.find()) {
+        links.add(new Link(start + 1 + lineOf(text, reference.start(1)), reference.group(1)));
       }
+      start = end;
     }
     return links;
+  }
+
+  /** The text with each code span replaced by a word, keeping its line breaks. */
+  private static String withoutCodeSpans(String text) {
+    Matcher span = CODE_SPAN.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (span.find()) {
+      String breaks = span.group().replaceAll("[^\n]", "");
+      span.appendReplacement(out, "code" + breaks);
+    }
+    span.appendTail(out);
+    return out.toString();
+  }
+
+  /** The 0-based line of an offset in a text. */
+  private static int lineOf(String text, int offset) {
+    return (int) text.substring(0, offset).chars().filter(c -> c == '\n').count();
   }
 
   /** The anchors a Markdown file defines: its headings' slugs and inline HTML ids and names. */
