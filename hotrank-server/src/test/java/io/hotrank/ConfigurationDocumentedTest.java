@@ -12,15 +12,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Every {@code hotrank.*} setting a user can set is in the README's configuration table: the
- * metadata that {@code spring-boot-configuration-processor} generates from the properties records
- * (what IDEs complete) is compared with the README, so a new setting fails the build until it is
- * documented.
+ * Every {@code hotrank.*} setting a user can set has a row in the tables of docs/configuration.md,
+ * with the code's default: the metadata that {@code spring-boot-configuration-processor} generates
+ * from the properties records (what IDEs complete) is compared with that page, so a new setting
+ * fails the build until it is documented.
  */
 class ConfigurationDocumentedTest {
 
+  /** The page that documents every setting; the tests run in hotrank-server. */
+  private static final Path CONFIGURATION_PAGE = Path.of("..", "docs", "configuration.md");
+
   @Test
-  void everyHotrankPropertyInTheMetadata_isInTheReadmeConfigurationTable() throws Exception {
+  void everyHotrankPropertyInTheMetadata_isInTheConfigurationPage() throws Exception {
     JsonNode metadata;
     try (InputStream in =
         getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
@@ -52,12 +55,17 @@ class ConfigurationDocumentedTest {
             "hotrank.boards",
             "hotrank.data-dir");
 
-    String table = configurationTable(Files.readString(Path.of("..", "README.md")));
+    String table = configurationTables(Files.readString(CONFIGURATION_PAGE));
     List<String> undocumented =
         properties.stream()
-            .filter(name -> !table.contains("`" + name + "`") && !table.contains("`" + name + "["))
+            .filter(
+                name ->
+                    !table.contains("\n| `" + name + "` |")
+                        && !table.contains("\n| `" + name + "["))
             .toList();
-    assertThat(undocumented).as("hotrank.* properties missing from the README's table").isEmpty();
+    assertThat(undocumented)
+        .as("hotrank.* properties without a row in " + CONFIGURATION_PAGE)
+        .isEmpty();
 
     List<String> wrongDefaults = new ArrayList<>();
     defaults.forEach(
@@ -65,11 +73,13 @@ class ConfigurationDocumentedTest {
           String row = row(table, name);
           String documented = row.split("\\|")[2].strip();
           if (!documented.equals("`" + value + "`")) {
-            wrongDefaults.add(name + ": README says " + documented + ", the code " + value);
+            wrongDefaults.add(name + ": the page says " + documented + ", the code " + value);
           }
         });
     assertThat(defaults).containsKeys("hotrank.board.check-interval", "hotrank.redis.key-prefix");
-    assertThat(wrongDefaults).as("defaults in the README that differ from the code").isEmpty();
+    assertThat(wrongDefaults)
+        .as("defaults in " + CONFIGURATION_PAGE + " that differ from the code")
+        .isEmpty();
   }
 
   /** The table row of a property. */
@@ -81,11 +91,19 @@ class ConfigurationDocumentedTest {
         .orElseThrow(() -> new AssertionError("no row for " + name));
   }
 
-  /** The README's section under "## Configuration", up to the next section. */
-  private static String configurationTable(String readme) {
-    int start = readme.indexOf("\n## Configuration");
-    assertThat(start).as("a '## Configuration' section in README.md").isNotNegative();
-    int end = readme.indexOf("\n## ", start + 1);
-    return readme.substring(start, end < 0 ? readme.length() : end);
+  /**
+   * The table rows of the page, each starting a line, in one string that starts with a line break;
+   * prose and code blocks are left out, so a setting named only in a sentence does not count.
+   */
+  private static String configurationTables(String page) {
+    assertThat(page)
+        .as(CONFIGURATION_PAGE + " starts with its title")
+        .startsWith("# Configuration");
+    StringBuilder rows = new StringBuilder();
+    page.lines()
+        .filter(line -> line.startsWith("| "))
+        .forEach(line -> rows.append('\n').append(line));
+    assertThat(rows).as("table rows in " + CONFIGURATION_PAGE).isNotEmpty();
+    return rows.toString();
   }
 }
