@@ -3,14 +3,13 @@
 #
 #   bench/board-read-vs-nginx.sh            # writes the section of BENCHMARKS.md
 #   ROUNDS=3 DURATION=20s CONNECTIONS=64 bench/board-read-vs-nginx.sh
+#   SKIP_BUILD=1 bench/board-read-vs-nginx.sh   # with the jar built before
 #
 # Starts hotrank on the embedded default with static export on, seeds a board, recomputes it,
 # and points nginx at the exported article-hot.json, which holds exactly the bytes hotrank
 # answers to GET /api/v1/boards/article-hot. Then wrk alternates between the two. Everything
 # runs on loopback and stops by itself.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$(pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-15s}
@@ -26,37 +25,26 @@ NGINX_WORKERS=${NGINX_WORKERS:-auto}
 VARIANT=${VARIANT:-}                # appended to the report heading, to keep several variants
 READ_PORT=${READ_PORT:-}            # set: measure hotrank's Netty read port (hotrank.read-server.port)
 
-source bench/java.sh # the scripts run from the repository root
-
-if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
-  echo "bench: installing wrk and nginx"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light >/dev/null
-fi
-
-./mvnw -q -DskipTests install
-JAR=$(ls hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+bench_require_tools "wrk nginx-light" wrk nginx
+bench_server_jar
 
 WORK=$(mktemp -d /tmp/hotrank-readbench-XXXXXX)
 chmod 755 "$WORK" # nginx workers run as another user
 HOTRANK_PID=""
 cleanup() {
-  [ -n "$HOTRANK_PID" ] && kill "$HOTRANK_PID" 2>/dev/null && wait "$HOTRANK_PID" 2>/dev/null || true
+  bench_stop "$HOTRANK_PID"
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
 }
-trap cleanup EXIT
+bench_on_exit cleanup
 
 echo "bench: starting hotrank (embedded default, data in $WORK)"
-(cd "$WORK" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$ROOT/$JAR" \
+(cd "$WORK" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$JAR" \
   --server.port=$HOTRANK_PORT --hotrank.admin.token=bench-token \
   --hotrank.export.dir="$WORK/export" --hotrank.board.scheduling=false \
   --logging.level.root=WARN ${READ_PORT:+--hotrank.read-server.port=$READ_PORT} $HOTRANK_ARGS \
   > "$WORK/hotrank.log" 2>&1) &
 HOTRANK_PID=$!
-for _ in $(seq 1 120); do
-  curl -sf "localhost:$HOTRANK_PORT/actuator/health/readiness" >/dev/null && break
-  sleep 0.5
-done
-curl -sf "localhost:$HOTRANK_PORT/actuator/health/readiness" >/dev/null || { cat "$WORK/hotrank.log"; exit 1; }
+bench_await_ready "$HOTRANK_PORT" "$WORK/hotrank.log"
 
 echo "bench: seeding 300 items and their interactions"
 NOW=$(date -u +%s)
@@ -198,17 +186,7 @@ lines = [
     f"- Targets (issue 3): throughput ≥ 0.8x nginx: {'met' if med(h,0)/med(n,0) >= 0.8 else 'not met'}; p99 ≤ 2x nginx: {'met' if med(h,2)/med(n,2) <= 2 else 'not met'}.",
     "",
 ]
-section = "\n".join(lines)
-try:
-    text = open(report).read()
-except FileNotFoundError:
-    text = "# hotrank benchmarks\n\nEvery figure is a ratio against a named peer measured in the same run, with the command that reproduces it.\n\n"
-start = text.find(lines[0])
-if start >= 0:
-    end = text.find("\n## ", start + 1)
-    text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-open(report, "w").write(text)
-print(section)
+sys.path.insert(0, "bench")
+from report import write_section
+write_section(report, lines)
 PY

@@ -2,14 +2,10 @@
 # The cost of a local board hit vs serializing the board on each request (JMH, GC profiler).
 #
 #   bench/board-snapshot-jmh.sh      # writes its section of BENCHMARKS.md
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/java.sh # the scripts run from the repository root
-./mvnw -q -DskipTests install
-CP_FILE=$(mktemp)
-./mvnw -q -pl hotrank-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE"
-CP="hotrank-bench/target/classes:$(cat "$CP_FILE")"
-OUT=$(mktemp)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
+bench_temp_dir LIB jmh-bench
+bench_classpath "$LIB"
+OUT="$LIB/jmh.json"
 "$JAVA" -cp "$CP" org.openjdk.jmh.Main BoardSnapshotJmh -prof gc -f 1 -wi 3 -i 5 -w 1s -r 1s \
   -rf json -rff "$OUT" | grep -E '^Benchmark|^BoardSnapshotJmh' || true
 python3 - "$OUT" BENCHMARKS.md <<'PY'
@@ -38,14 +34,7 @@ for name in ["localHitDefaultWindow", "localHitOtherWindow", "jacksonPerRequest"
     t, err, alloc = rows[name]
     lines.append(f"| `{name}` | {t:,.1f} ± {err:,.1f} ns | {t / peer[0]:.2g}x | {alloc:,.0f} B |")
 lines += ["", "The default read hands out the pre-rendered bytes: a map lookup, no copy, no lock; another window copies pre-rendered entries into one array.", ""]
-section = "\n".join(lines)
-text = open(report).read()
-start = text.find(lines[0])
-if start >= 0:
-    end = text.find("\n## ", start + 1)
-    text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-open(report, "w").write(text)
-print(section)
+sys.path.insert(0, "bench")
+from report import write_section
+write_section(report, lines)
 PY

@@ -5,16 +5,12 @@
 # same PostgreSQL or Redis count too, so those two are upper bounds.
 #
 #   bench/events-cpu.sh              # RATE=200 batches/s (20k events/s), 20 s
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/java.sh
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 RATE=${RATE:-200}
 DURATION=${DURATION:-20s}
 PORT=${PORT:-18091}
 DB=hotrank_cpu_events
-[[ "${SKIP_BUILD:-}" == 1 ]] || ./mvnw -q -DskipTests install
-JAR=$(ls hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+bench_server_jar
 psql -X -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER" \
   -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 WORK=$(mktemp -d /tmp/hotrank-cpu-XXXXXX)
@@ -23,8 +19,9 @@ WORK=$(mktemp -d /tmp/hotrank-cpu-XXXXXX)
   --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url=redis://127.0.0.1:6379 \
   --hotrank.redis.key-prefix="cpu-$$:" --hotrank.admin.token=t --hotrank.limits.enabled=false --logging.level.root=WARN > "$WORK/app.log" 2>&1 &
 APP=$!
-trap 'kill $APP 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do curl -sf "localhost:$PORT/actuator/health/readiness" >/dev/null && break; sleep 0.5; done
+bench_redis_url redis://127.0.0.1:6379
+bench_on_exit 'bench_stop "$APP"; bench_redis_delete_prefix "cpu-$$:"'
+bench_await_ready "$PORT" "$WORK/app.log"
 python3 bench/events/seed.py $PORT 10000
 ticks() { for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s / 100}'; }
 cpu() { echo "$(ticks $APP) $(ticks $(pgrep -x postgres)) $(ticks $(pgrep -x redis-server))"; }

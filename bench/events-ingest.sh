@@ -12,14 +12,10 @@
 # Environment: DBS (postgresql h2), DURATION (20s: each wrk phase), CONNECTIONS (16), ITEMS
 # (10000), RATE_POSTGRESQL / RATE_H2 (events per second of the paced phase in which the lag is
 # measured: 30000 / 15000), REDIS_URL (redis://127.0.0.1:6379, for PostgreSQL runs; the embedded
-# default starts its own), HOTRANK_BENCH_PG* (bench/postgres.sh), HEAP (1g), SKIP_BUILD=1.
+# default starts its own), HOTRANK_BENCH_PG* (bench/lib.sh), HEAP (1g), SKIP_BUILD=1.
 # Redis is never flushed: this run's keys carry their own prefix and are deleted at the end.
 # Everything runs on loopback and stops by itself (about 3 minutes per database).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-source bench/java.sh
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 DBS=${DBS:-postgresql h2}
 DURATION=${DURATION:-20s}
@@ -32,29 +28,21 @@ HEAP=${HEAP:-1g}
 PORT=${PORT:-18090}
 PGDB=hotrank_bench_events
 PREFIX="evbench-$$:"
-REDIS_HOST=$(echo "$REDIS_URL" | sed -E 's#redis://([^:/]+).*#\1#')
-REDIS_PORT=$(echo "$REDIS_URL" | sed -E 's#.*:([0-9]+)/?$#\1#')
+bench_redis_url "$REDIS_URL"
 SECONDS_OF=$(( ${DURATION%s} ))
 
-log() { echo "[events-ingest] $*" >&2; }
-if ! command -v wrk >/dev/null || ! command -v redis-benchmark >/dev/null || ! command -v pgbench >/dev/null; then
-  log "installing wrk, redis-tools and postgresql-contrib"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk redis-tools postgresql-contrib >/dev/null
-fi
-[[ "${SKIP_BUILD:-}" == 1 ]] || ./mvnw -q -DskipTests install
-JAR=$(ls "$ROOT"/hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+bench_require_tools "wrk redis-tools postgresql-contrib" wrk redis-benchmark pgbench
+bench_server_jar
 H2_JAR=$(ls ~/.m2/repository/com/h2database/h2/*/h2-*.jar | sort -V | tail -n 1)
 
 WORK=$(mktemp -d /tmp/hotrank-eventbench-XXXXXX)
 APP_PID=""
-stop_app() {
-  if [[ -n "$APP_PID" ]]; then kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; APP_PID=""; fi
-}
+stop_app() { bench_stop "$APP_PID"; APP_PID=""; }
 cleanup() {
   stop_app
-  redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" --scan --pattern "${PREFIX}*" | xargs -r -n 500 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" DEL >/dev/null || true
+  bench_redis_delete_prefix "$PREFIX"
 }
-trap cleanup EXIT
+bench_on_exit cleanup
 PSQL=(psql -X -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER")
 
 BOARDS=(
@@ -74,11 +62,7 @@ start_app() { # $1 = database name; the rest: arguments
     --hotrank.admin.token=bench-token --hotrank.limits.enabled=false --logging.level.root=WARN \
     "${BOARDS[@]}" "$@" > app.log 2>&1) &
   APP_PID=$!
-  for _ in $(seq 1 120); do
-    curl -sf "localhost:$PORT/actuator/health/readiness" >/dev/null && return 0
-    sleep 0.5
-  done
-  cat "$WORK/$db/app.log"; exit 1
+  bench_await_ready "$PORT" "$WORK/$db/app.log"
 }
 
 caught_up() { # waits until the folder has applied everything accepted
@@ -95,7 +79,6 @@ run_wrk() { # $1 = batches per second (0 = unpaced); prints the RESULT line
     -s bench/events/events.lua "http://127.0.0.1:$PORT" | grep '^RESULT'
 }
 
-field() { echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
 
 declare -A RESULT
 for db in $DBS; do
@@ -145,7 +128,6 @@ zadd=$(redis-benchmark -h "$REDIS_HOST" -p "$REDIS_PORT" -c 16 -n 2000000 -P 100
   ZADD "${PREFIX}za" __rand_int__ __rand_int__ | grep -oP '[0-9.]+(?= requests per second)')
 
 log "window snapshot build: 60 buckets of 100,000 members"
-RC=(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT")
 "${RC[@]}" EVAL "for b = 1, 60 do local k = ARGV[1] .. b; for i = 1, 100000, 1000 do local a = {}; for j = i, i + 999 do a[#a + 1] = (j % 97) + b; a[#a + 1] = tostring(j) end; redis.call('ZADD', k, unpack(a)) end end; return 1" 0 "${PREFIX}{w:big}:b:" >/dev/null
 bucket_bytes=$("${RC[@]}" MEMORY USAGE "${PREFIX}{w:big}:b:1" SAMPLES 0)
 keys=("${PREFIX}{w:big}:snap" "${PREFIX}{w:big}:built" "${PREFIX}{w:big}:tmp")

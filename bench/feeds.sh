@@ -14,13 +14,9 @@
 #
 # Environment: DURATION (20s), WARMUP (20s), CONNECTIONS (16), READERS (64), FOLLOWS (500),
 # AUTHORS (2000), USERS (100000), PER_AUTHOR (5), FANOUT_FOLLOWERS (10000), TRIALS (5),
-# REDIS_URL (redis://127.0.0.1:6379), HEAP (1g), SKIP_BUILD=1, HOTRANK_BENCH_PG* (bench/postgres.sh).
+# REDIS_URL (redis://127.0.0.1:6379), HEAP (1g), SKIP_BUILD=1, HOTRANK_BENCH_PG* (bench/lib.sh).
 # Stops by itself; Redis keys live under a prefix of their own and are deleted at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-source bench/java.sh
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 DURATION=${DURATION:-20s}
 WARMUP=${WARMUP:-20s}
@@ -37,29 +33,20 @@ HEAP=${HEAP:-1g}
 PORT=18093
 PGDB=hotrank_bench_feeds
 PREFIX="feedbench-$$:"
-REDIS_HOST=$(echo "$REDIS_URL" | sed -E 's#redis://([^:/]+).*#\1#')
-REDIS_PORT=$(echo "$REDIS_URL" | sed -E 's#.*:([0-9]+)/?$#\1#')
-RC=(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT")
+bench_redis_url "$REDIS_URL"
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
       -U "$HOTRANK_BENCH_PGUSER")
 
-log() { echo "[feeds] $*" >&2; }
-if ! command -v wrk >/dev/null || ! command -v redis-cli >/dev/null; then
-  log "installing wrk and redis-tools"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk redis-tools >/dev/null
-fi
-[[ "${SKIP_BUILD:-}" == 1 ]] || ./mvnw -q -DskipTests install
-JAR=$(ls "$ROOT"/hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+bench_require_tools "wrk redis-tools" wrk redis-cli
+bench_server_jar
 WORK=$(mktemp -d /tmp/hotrank-feedbench-XXXXXX)
 APP=""
-stop_app() {
-  if [[ -n "$APP" ]]; then kill "$APP" 2>/dev/null || true; wait "$APP" 2>/dev/null || true; APP=""; fi
-}
+stop_app() { bench_stop "$APP"; APP=""; }
 cleanup() {
   stop_app
-  "${RC[@]}" --scan --pattern "${PREFIX}*" | xargs -r -n 500 "${RC[@]}" DEL >/dev/null || true
+  bench_redis_delete_prefix "$PREFIX"
 }
-trap cleanup EXIT
+bench_on_exit cleanup
 
 start_app() { # arguments: extra --name=value settings
   mkdir -p "$WORK/app"
@@ -69,11 +56,7 @@ start_app() { # arguments: extra --name=value settings
     --hotrank.admin.token=bench-token --hotrank.board.scheduling=false \
     --hotrank.limits.enabled=false --logging.level.root=WARN "$@" > app.log 2>&1) &
   APP=$!
-  for _ in $(seq 1 120); do
-    curl -sf "localhost:$PORT/actuator/health/readiness" >/dev/null && return 0
-    sleep 0.5
-  done
-  cat "$WORK/app/app.log"; exit 1
+  bench_await_ready "$PORT" "$WORK/app/app.log"
 }
 commands() { # all calls in INFO commandstats
   "${RC[@]}" INFO commandstats | tr -d '\r' | grep -oP 'calls=\K[0-9]+' | awk '{s += $1} END {print s}'
@@ -81,7 +64,6 @@ commands() { # all calls in INFO commandstats
 metric() { # $1 metric name
   curl -sf "localhost:$PORT/actuator/prometheus" | grep -E "^$1(\{|\s)" | awk '{s += $NF} END {printf "%.0f\n", s}'
 }
-field() { echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
 now_ms() { date +%s%3N; }
 
 log "database $PGDB: schema, then the graph ($READERS readers x $FOLLOWS of $AUTHORS authors) and $(( AUTHORS * PER_AUTHOR )) items"

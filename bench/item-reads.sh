@@ -19,14 +19,10 @@
 #
 # Environment: DURATION (20s), WARMUP (60s: load before each measured phase; on 2 cores the JIT
 # takes about a minute of load to settle, and measured cold the cache-on run is 3x slower), CONNECTIONS (16), ITEMS (100000), TRIALS (20), REDIS_URL
-# (redis://127.0.0.1:6379), HOTRANK_BENCH_PG* (bench/postgres.sh), HEAP (1g), SKIP_BUILD=1.
+# (redis://127.0.0.1:6379), HOTRANK_BENCH_PG* (bench/lib.sh), HEAP (1g), SKIP_BUILD=1.
 # Redis is never flushed: this run's keys carry their own prefix and are deleted at the end.
 # Everything runs on loopback and stops by itself (about 5 minutes).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-source bench/java.sh
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 DURATION=${DURATION:-20s}
 WARMUP=${WARMUP:-60s}
@@ -38,32 +34,24 @@ HEAP=${HEAP:-1g}
 PORTS=(18091 18092)
 PGDB=hotrank_bench_items
 PREFIX="itbench-$$:"
-REDIS_HOST=$(echo "$REDIS_URL" | sed -E 's#redis://([^:/]+).*#\1#')
-REDIS_PORT=$(echo "$REDIS_URL" | sed -E 's#.*:([0-9]+)/?$#\1#')
-RC=(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT")
+bench_redis_url "$REDIS_URL"
 
-log() { echo "[item-reads] $*" >&2; }
-if ! command -v wrk >/dev/null || ! command -v redis-cli >/dev/null; then
-  log "installing wrk and redis-tools"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk redis-tools >/dev/null
-fi
-[[ "${SKIP_BUILD:-}" == 1 ]] || ./mvnw -q -DskipTests install
-JAR=$(ls "$ROOT"/hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+bench_require_tools "wrk redis-tools" wrk redis-cli
+bench_server_jar
 
 WORK=$(mktemp -d /tmp/hotrank-itembench-XXXXXX)
 declare -A PIDS
 stop_all() {
   for port in "${!PIDS[@]}"; do
-    kill "${PIDS[$port]}" 2>/dev/null || true
-    wait "${PIDS[$port]}" 2>/dev/null || true
+    bench_stop "${PIDS[$port]}"
     unset "PIDS[$port]"
   done
 }
 cleanup() {
   stop_all
-  "${RC[@]}" --scan --pattern "${PREFIX}*" | xargs -r -n 500 "${RC[@]}" DEL >/dev/null || true
+  bench_redis_delete_prefix "$PREFIX"
 }
-trap cleanup EXIT
+bench_on_exit cleanup
 # Each instance's local caches hold a tenth of the items (a catalogue far larger than memory), so
 # that Redis and the database are exercised; hotrank.items.cache.local-entries defaults to 100,000.
 LOCAL=(--hotrank.items.cache.local-entries=$(( ITEMS / 10 )))
@@ -78,11 +66,7 @@ start_app() { # $1 = port; the rest: arguments
     --hotrank.redis.key-prefix="$PREFIX" --hotrank.admin.token=bench-token \
     --hotrank.board.scheduling=false --hotrank.limits.enabled=false --logging.level.root=WARN "$@" > app.log 2>&1) &
   PIDS[$port]=$!
-  for _ in $(seq 1 120); do
-    curl -sf "localhost:$port/actuator/health/readiness" >/dev/null && return 0
-    sleep 0.5
-  done
-  cat "$WORK/$port/app.log"; exit 1
+  bench_await_ready "$port" "$WORK/$port/app.log"
 }
 
 # A metric's sum over its series on one instance (prometheus text), optionally filtered.
@@ -95,7 +79,6 @@ run_wrk() { # $1 port, $2 optional duration; prints the RESULT line
   ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"${2:-$DURATION}" -s bench/items/zipf.lua \
     "http://127.0.0.1:$1" | grep '^RESULT'
 }
-field() { echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
 
 # How often an instance's Redis read breaker opened since it started (its log).
 opens() { grep -c "CLOSED to OPEN" "$WORK/$1/app.log" || true; }

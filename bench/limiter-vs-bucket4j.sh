@@ -15,25 +15,15 @@
 #
 # Redis is never flushed: the run's keys carry a prefix of their own and are deleted at the end.
 # Stops by itself: with the defaults, 3 rounds x 4 cells x 13 s, under 3 minutes.
-set -euo pipefail
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-source bench/java.sh
-source bench/classpath.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 XMX="${HOTRANK_BENCH_XMX:-512m}"
 HOST="${HOTRANK_BENCH_REDIS_HOST:-127.0.0.1}"
 PORT="${HOTRANK_BENCH_REDIS_PORT:-6379}"
-log() { echo "[limiter-vs-bucket4j] $*" >&2; }
 
-if ! redis-cli -h "$HOST" -p "$PORT" ping >/dev/null 2>&1; then
-  log "Redis does not answer at $HOST:$PORT"
-  exit 2
-fi
+bench_require_redis "$HOST" "$PORT"
 
-LIB="$(mktemp -d "${TMPDIR:-/tmp}/hotrank-limiter-bench.XXXXXX")"
-trap 'rm -rf "$LIB"' EXIT
+bench_temp_dir LIB limiter-bench
 bench_classpath "$LIB"
 
 log "measuring with -Xmx$XMX"

@@ -17,13 +17,7 @@
 # migrations (a migration was edited, as V1 was when hr_item_counter got created_at and deleted),
 # the migration step drops everything in it and migrates from scratch, and the items are then
 # generated again (about 10 s for 1M).
-set -euo pipefail
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-
-source bench/java.sh # the scripts run from the repository root
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 export HOTRANK_BENCH_PGDATABASE="${HOTRANK_BENCH_PGDATABASE:-hotrank_bench}"
 ITEMS="${HOTRANK_BENCH_ITEMS:-1000000}"
@@ -31,8 +25,6 @@ XMX="${HOTRANK_BENCH_XMX:-256m}"
 export HOTRANK_BENCH_COMMAND="bench/ranking-vs-scan.sh${*:+ $*}"
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
       -U "$HOTRANK_BENCH_PGUSER")
-
-log() { echo "[ranking-vs-scan] $*" >&2; }
 
 # 1. PostgreSQL up, database present.
 if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
@@ -43,20 +35,11 @@ if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
     sleep 1
   done
 fi
-if [[ "$("${PSQL[@]}" -d postgres -Atc \
-      "SELECT 1 FROM pg_database WHERE datname = '$HOTRANK_BENCH_PGDATABASE'")" != 1 ]]; then
-  log "creating database $HOTRANK_BENCH_PGDATABASE"
-  "${PSQL[@]}" -d postgres -c "CREATE DATABASE \"$HOTRANK_BENCH_PGDATABASE\""
-fi
+bench_postgres_database "$HOTRANK_BENCH_PGDATABASE"
 
-# 2. Build, and the classpath of hotrank-bench.
-if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  log "building"
-  ./mvnw -q install -DskipTests
-fi
-CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
-./mvnw -q -pl hotrank-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE"
-CP="$ROOT/hotrank-bench/target/classes:$(cat "$CP_FILE")"
+# 2. Build, and the classpath of hotrank-bench (copied aside, see bench_classpath in lib.sh).
+bench_temp_dir LIB ranking-bench
+bench_classpath "$LIB"
 
 # 3. Schema (the application's Flyway migrations; a stale schema is dropped first, see above),
 #    then the items.
@@ -68,5 +51,5 @@ log "checking/generating $ITEMS items"
 
 # 4. The measurement.
 log "measuring with -Xmx$XMX"
-exec "$JAVA" -Xmx"$XMX" -cp "$CP" io.hotrank.bench.RankingScanBench \
+"$JAVA" -Xmx"$XMX" -cp "$CP" io.hotrank.bench.RankingScanBench \
   --bench.items="$ITEMS" --bench.report="$ROOT/BENCHMARKS.md" "$@"

@@ -33,15 +33,9 @@
 # Only the bench database's tables are touched (scheduled_tasks, hr_task, hr_task_run and bench_task_effect, truncated
 # before every round); the servers are never restarted or flushed. Stops by itself: with the
 # defaults about 6 minutes. Every instance JVM ends with the run: the coordinator stops or kills
-# them, an instance whose coordinator is gone halts by itself, and the trap below kills what is
+# them, an instance whose coordinator is gone halts by itself, and the cleanup below kills what is
 # left of the pids the coordinator recorded (only those carrying this run's marker).
-set -euo pipefail
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-
-source bench/java.sh # the scripts run from the repository root
-source bench/postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
 
 export HOTRANK_BENCH_MARIADB_HOST="${HOTRANK_BENCH_MARIADB_HOST:-127.0.0.1}"
 export HOTRANK_BENCH_MARIADB_PORT="${HOTRANK_BENCH_MARIADB_PORT:-3306}"
@@ -50,29 +44,15 @@ export HOTRANK_BENCH_TASKS_DATABASE="${HOTRANK_BENCH_TASKS_DATABASE:-hotrank_ben
 DBS="${HOTRANK_BENCH_TASKS_DBS:-postgresql,mariadb}"
 XMX="${HOTRANK_BENCH_XMX:-256m}"
 export HOTRANK_BENCH_COMMAND="bench/tasks-vs-db-scheduler.sh${*:+ $*}"
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
-      -U "$HOTRANK_BENCH_PGUSER")
 MARIADB=(mariadb -h "$HOTRANK_BENCH_MARIADB_HOST" -P "$HOTRANK_BENCH_MARIADB_PORT"
          -u "$HOTRANK_BENCH_MARIADB_USER")
 
-log() { echo "[tasks-vs-db-scheduler] $*" >&2; }
-
-if [[ $# -gt 0 ]]; then
-  log "no arguments expected; configure with the HOTRANK_BENCH_* variables (see the header)"
-  exit 2
-fi
+bench_no_arguments "$@"
 
 # 1. The databases must be up; the bench database is created on each if absent.
 if [[ ",$DBS," == *,postgresql,* ]]; then
-  if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
-    log "PostgreSQL does not answer at $HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT"
-    exit 2
-  fi
-  if [[ "$("${PSQL[@]}" -d postgres -Atc \
-        "SELECT 1 FROM pg_database WHERE datname = '$HOTRANK_BENCH_TASKS_DATABASE'")" != 1 ]]; then
-    log "creating PostgreSQL database $HOTRANK_BENCH_TASKS_DATABASE"
-    "${PSQL[@]}" -d postgres -c "CREATE DATABASE \"$HOTRANK_BENCH_TASKS_DATABASE\""
-  fi
+  bench_require_postgres
+  bench_postgres_database "$HOTRANK_BENCH_TASKS_DATABASE"
 fi
 if [[ ",$DBS," == *,mariadb,* ]]; then
   if ! "${MARIADB[@]}" -e "SELECT 1" >/dev/null 2>&1; then
@@ -84,15 +64,9 @@ fi
 
 # 2. Build the reactor up to hotrank-bench (package, no install) and write each module's
 #    classpath to its target/bench.classpath; hotrank-bench's is used, reactor jars included.
-CP_FILE="$ROOT/hotrank-bench/target/bench.classpath"
-if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 || ! -f "$CP_FILE" ]]; then
-  log "building"
-  ./mvnw -q -pl hotrank-bench -am -DskipTests package dependency:build-classpath \
-    -Dmdep.outputFile=target/bench.classpath
-fi
-# The reactor's own jars and classes are copied aside: a build of the project running meanwhile
-# (mvn clean, package) must not pull them from under the coordinator and its instance JVMs.
-LIB="$(mktemp -d "${TMPDIR:-/tmp}/hotrank-tasks-bench.XXXXXX")"
+#    The reactor's own jars and classes are copied aside (bench_classpath, bench/lib.sh): a build
+#    running meanwhile must not pull them from under the coordinator and its instance JVMs.
+bench_temp_dir LIB tasks-bench
 export HOTRANK_BENCH_TASKS_PIDFILE="$LIB/instances.pid"
 COORDINATOR=""
 cleanup() {
@@ -112,20 +86,10 @@ cleanup() {
       fi
     done <"$HOTRANK_BENCH_TASKS_PIDFILE"
   fi
-  rm -rf "$LIB"
 }
-trap cleanup EXIT
+bench_on_exit cleanup # runs before $LIB is removed
 trap 'exit 130' INT TERM
-cp -r "$ROOT/hotrank-bench/target/classes" "$LIB/bench-classes"
-CP="$LIB/bench-classes"
-IFS=: read -r -a ENTRIES <"$CP_FILE" || true # no final newline
-for entry in "${ENTRIES[@]}"; do
-  if [[ "$entry" == "$ROOT"/* ]]; then
-    cp -r "$entry" "$LIB/"
-    entry="$LIB/$(basename "$entry")"
-  fi
-  CP="$CP:$entry"
-done
+bench_classpath "$LIB"
 
 # 3. The measurement; the coordinator starts the instance JVMs with its own java and classpath.
 log "measuring (coordinator -Xmx$XMX)"

@@ -30,10 +30,14 @@ public final class ServiceProcess implements AutoCloseable {
   private ServiceProcess(Process process, Path workDir) throws Exception {
     this.process = process;
     this.port = awaitStarted();
-    org.awaitility.Awaitility.await("readiness of the instance on port " + port)
-        .atMost(java.time.Duration.ofSeconds(60))
-        .pollInterval(java.time.Duration.ofMillis(200))
-        .until(() -> http().get("/actuator/health/readiness").status() == 200);
+    try {
+      org.awaitility.Awaitility.await("readiness of the instance on port " + port)
+          .atMost(java.time.Duration.ofSeconds(60))
+          .pollInterval(java.time.Duration.ofMillis(200))
+          .until(() -> http().get("/actuator/health/readiness").status() == 200);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new IllegalStateException(e.getMessage() + "; its output:\n" + output(), e);
+    }
   }
 
   /**
@@ -83,6 +87,23 @@ public final class ServiceProcess implements AutoCloseable {
             // These processes drive the API far faster than one client should.
             "--hotrank.limits.enabled=false"));
     command.addAll(List.of(args));
+    return launch(workDir, command);
+  }
+
+  /**
+   * Starts hotrank with a command line of the caller's, such as a container image's entry point
+   * (the launcher, its JVM options and its main class), followed by a random HTTP port, the admin
+   * token and {@code args}, in {@code workDir}; waits as {@link #start(Path, String...)} does.
+   */
+  public static ServiceProcess startCommand(Path workDir, List<String> command, String... args)
+      throws Exception {
+    List<String> full = new ArrayList<>(command);
+    full.addAll(List.of("--server.port=0", "--hotrank.admin.token=" + ADMIN_TOKEN));
+    full.addAll(List.of(args));
+    return launch(workDir, full);
+  }
+
+  private static ServiceProcess launch(Path workDir, List<String> command) throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
     builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");

@@ -1,0 +1,166 @@
+# Sourced first by every bench script, as
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# It sets the strict mode (set -euo pipefail), makes the repository root the working directory
+# and ROOT, picks the JDK ($JAVA; JAVA_HOME exported for Maven: Temurin 25 where this machine kind
+# has it, else JAVA_HOME, else java on the PATH), states where PostgreSQL is (HOTRANK_BENCH_PGHOST,
+# _PGPORT, _PGUSER, unless the caller set them), and defines the helpers below. Nothing here
+# measures anything: each script's figures come from its own commands.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [[ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+export HOTRANK_BENCH_PGHOST="${HOTRANK_BENCH_PGHOST:-127.0.0.1}"
+export HOTRANK_BENCH_PGPORT="${HOTRANK_BENCH_PGPORT:-5432}"
+export HOTRANK_BENCH_PGUSER="${HOTRANK_BENCH_PGUSER:-postgres}"
+
+# A progress line on stderr, prefixed with the script's name.
+log() { echo "[$(basename "$0" .sh)] $*" >&2; }
+
+# --- Cleanup -------------------------------------------------------------------------------------
+
+# Commands run when the script exits, however it exits, the last registered first.
+BENCH_ON_EXIT=()
+bench_on_exit() { # $1: a command (a function name, or a string for eval)
+  BENCH_ON_EXIT+=("$1")
+}
+bench_run_on_exit() {
+  local i
+  for ((i = ${#BENCH_ON_EXIT[@]} - 1; i >= 0; i--)); do
+    eval "${BENCH_ON_EXIT[i]}" || true
+  done
+}
+trap bench_run_on_exit EXIT
+
+# Makes a directory of this run's under TMPDIR, removed at exit, and sets the variable $1 to its
+# path (not a command substitution: the removal is registered in this shell).
+bench_temp_dir() { # $1: variable name, $2: what it is for (part of the directory's name)
+  local dir
+  dir="$(mktemp -d "${TMPDIR:-/tmp}/hotrank-$2.XXXXXX")"
+  bench_on_exit "rm -rf '$dir'"
+  printf -v "$1" '%s' "$dir"
+}
+
+# Stops a process this script started (SIGTERM) and waits for it; nothing if the pid is empty.
+bench_stop() { # $1: pid
+  if [[ -n "$1" ]]; then
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+  fi
+}
+
+# --- Arguments and tools -------------------------------------------------------------------------
+
+# For the scripts configured only by environment variables.
+bench_no_arguments() { # "$@" of the script
+  if [[ $# -gt 0 ]]; then
+    log "no arguments expected; configure with the HOTRANK_BENCH_* variables (see the header)"
+    exit 2
+  fi
+}
+
+# Installs the Debian packages unless every command is on the PATH already.
+bench_require_tools() { # $1: packages (space separated); the rest: commands
+  local packages=$1 command
+  shift
+  for command in "$@"; do
+    if ! command -v "$command" >/dev/null; then
+      log "installing $packages"
+      # shellcheck disable=SC2086 # one word a package
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
+      return
+    fi
+  done
+}
+
+# --- Building ------------------------------------------------------------------------------------
+
+# Installs the reactor (unless SKIP_BUILD=1) and sets JAR to the service's exec jar.
+bench_server_jar() {
+  [[ "${SKIP_BUILD:-}" == 1 ]] || ./mvnw -q -DskipTests install
+  JAR=$(ls "$ROOT"/hotrank-server/target/hotrank-server-*-exec.jar | head -n 1)
+}
+
+# Builds the reactor up to hotrank-bench (unless HOTRANK_BENCH_SKIP_BUILD=1 and a classpath was
+# written before), then copies the reactor's own jars and classes into the directory $1, so that a
+# build running meanwhile (mvn clean, package) cannot pull them from under the measuring JVM, and
+# sets CP to the classpath to run with (hotrank-bench's, reactor jars included).
+bench_classpath() { # $1: a directory of this run's
+  local lib=$1 cp_file="$ROOT/hotrank-bench/target/bench.classpath" entry entries
+  if [[ "${HOTRANK_BENCH_SKIP_BUILD:-0}" != 1 || ! -f "$cp_file" ]]; then
+    log "building"
+    (cd "$ROOT" && ./mvnw -q -pl hotrank-bench -am -DskipTests package dependency:build-classpath \
+      -Dmdep.outputFile=target/bench.classpath)
+  fi
+  cp -r "$ROOT/hotrank-bench/target/classes" "$lib/bench-classes"
+  CP="$lib/bench-classes"
+  IFS=: read -r -a entries <"$cp_file" || true # no final newline
+  for entry in "${entries[@]}"; do
+    if [[ "$entry" == "$ROOT"/* ]]; then
+      cp -r "$entry" "$lib/"
+      entry="$lib/$(basename "$entry")"
+    fi
+    CP="$CP:$entry"
+  done
+}
+
+# --- The service and the engines ------------------------------------------------------------------
+
+# Waits up to 60 s for the instance on the port to report ready; else prints its log and exits.
+bench_await_ready() { # $1: HTTP port, $2: its log file
+  for _ in $(seq 1 120); do
+    curl -sf "localhost:$1/actuator/health/readiness" >/dev/null && return 0
+    sleep 0.5
+  done
+  cat "$2"
+  exit 1
+}
+
+# Sets REDIS_HOST, REDIS_PORT and RC (redis-cli for them) from a redis:// URL.
+bench_redis_url() { # $1: redis://host:port
+  REDIS_HOST=$(echo "$1" | sed -E 's#redis://([^:/]+).*#\1#')
+  REDIS_PORT=$(echo "$1" | sed -E 's#.*:([0-9]+)/?$#\1#')
+  RC=(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT")
+}
+
+# Deletes this run's Redis keys (never a flush: the Redis may be shared). Needs RC.
+bench_redis_delete_prefix() { # $1: the run's key prefix
+  "${RC[@]}" --scan --pattern "$1*" | xargs -r -n 500 "${RC[@]}" DEL >/dev/null || true
+}
+
+bench_require_redis() { # $1: host, $2: port
+  if ! redis-cli -h "$1" -p "$2" ping >/dev/null 2>&1; then
+    log "Redis does not answer at $1:$2"
+    exit 2
+  fi
+}
+
+bench_require_postgres() {
+  if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
+    log "PostgreSQL does not answer at $HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT"
+    exit 2
+  fi
+}
+
+# Creates the PostgreSQL database unless it exists (bench databases are disposable, never dropped
+# here).
+bench_postgres_database() { # $1: database name
+  local psql=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
+              -U "$HOTRANK_BENCH_PGUSER" -d postgres)
+  if [[ "$("${psql[@]}" -Atc "SELECT 1 FROM pg_database WHERE datname = '$1'")" != 1 ]]; then
+    log "creating database $1"
+    "${psql[@]}" -c "CREATE DATABASE \"$1\""
+  fi
+}
+
+# The value of name=value in a line of such pairs (the RESULT lines of the wrk scripts).
+field() { # $1: the line, $2: the name
+  echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2
+}
