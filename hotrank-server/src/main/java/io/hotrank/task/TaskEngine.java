@@ -803,7 +803,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     if (ticker.read() - dbNanos > DB_TIME_FRESH.toNanos()) {
       dbTimeWas(store.nowMillis(), ticker.read()); // no reading for a while: read it afresh
     }
-    TaskStore.Completion completion = NextRun.completion(claim, outcome, error, dbNow(), instance);
+    Completion completion = NextRun.completion(claim, outcome, error, dbNow(), instance);
     claim.completing();
     Completions group = completions;
     // The claim is renewed while the completion waits for its group.
