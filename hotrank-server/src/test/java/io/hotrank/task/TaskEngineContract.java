@@ -101,6 +101,7 @@ public abstract class TaskEngineContract {
                 "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
             new InstanceId(instance),
             meters,
+            clock,
             Ticker.system());
     java.util.LinkedHashMap<String, Job> runnable = new java.util.LinkedHashMap<>();
     for (Job job : jobs) {
