@@ -84,8 +84,9 @@ public class JobScheduler implements SmartLifecycle {
   private final Clock clock;
 
   /**
-   * Fire times follow the clock of each job's lease store (the system clock corrected by the
-   * store's), not the injectable clock, which tests freeze or move and jobs read as their now.
+   * Fire times follow the clock of each job's lease store (its time as last measured, carried
+   * forward on the ticker), not the injectable clock, which tests freeze or move and jobs read as
+   * their now.
    */
   private final Map<String, StoreClock> storeClocks = new LinkedHashMap<>();
 
@@ -139,7 +140,8 @@ public class JobScheduler implements SmartLifecycle {
           declared.computeIfAbsent(engine.name(), e -> new LinkedHashMap<>()).put(name, definition);
         }
         StoreClock fireClock =
-            storeClocks.computeIfAbsent(settings.store(), kind -> new StoreClock(stores.of(kind)));
+            storeClocks.computeIfAbsent(
+                settings.store(), kind -> StoreClock.of(stores.of(kind), clock, ticker));
         Entry entry =
             new Entry(definition, decorated, status, new ReentrantLock(), fireClock, engine);
         if (jobs.put(name, entry) != null) {

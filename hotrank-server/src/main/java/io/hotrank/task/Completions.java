@@ -35,8 +35,7 @@ final class Completions {
    * A completion waiting for the writer: its future answers whether it was written, or null when
    * its caller is to write it alone.
    */
-  private record Pending(
-      TaskStore.Completion completion, CompletableFuture<@Nullable Boolean> written) {}
+  private record Pending(Completion completion, CompletableFuture<@Nullable Boolean> written) {}
 
   private final TaskStore store;
   private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -56,7 +55,7 @@ final class Completions {
    * @return whether it was written: false if the run had been taken over
    * @throws org.springframework.dao.DataAccessException if it could not be written
    */
-  boolean complete(TaskStore.Completion completion, Duration limit) throws InterruptedException {
+  boolean complete(Completion completion, Duration limit) throws InterruptedException {
     if (!open) {
       return store.complete(completion);
     }

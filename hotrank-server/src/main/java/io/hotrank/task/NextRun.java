@@ -23,7 +23,7 @@ final class NextRun {
   private static final long UNSCHEDULABLE_RETRY_MS = Duration.ofMinutes(1).toMillis();
 
   /**
-   * How a run's end moves its task: see {@link TaskStore.Completion} for each field.
+   * How a run's end moves its task: see {@link Completion} for each field.
    *
    * @param attempt the task's attempt afterwards
    */
@@ -39,7 +39,7 @@ final class NextRun {
    * lacks, say) keeps the run's outcome, adds why, and makes the task due again in a minute, for an
    * instance that can: it is neither shelved for the cluster nor claimed again at every poll.
    */
-  static TaskStore.Completion completion(
+  static Completion completion(
       Claim claim, String outcome, @Nullable String error, long now, String instance) {
     Move move;
     String why = error;
@@ -49,7 +49,7 @@ final class NextRun {
       why = (error == null ? "" : error + "; ") + "no next fire time on " + instance + ": " + e;
       move = new Move(null, UNSCHEDULABLE_RETRY_MS, 0L, false, 0);
     }
-    return new TaskStore.Completion(
+    return new Completion(
         claim.task.name(),
         claim.fence,
         instance,

@@ -101,6 +101,7 @@ public abstract class TaskEngineContract {
                 "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
             new InstanceId(instance),
             meters,
+            clock,
             Ticker.system());
     java.util.LinkedHashMap<String, Job> runnable = new java.util.LinkedHashMap<>();
     for (Job job : jobs) {
@@ -400,14 +401,13 @@ public abstract class TaskEngineContract {
     long second =
         store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
     assertThat(second).isGreaterThan(first);
-    TaskStore.Completion stale =
-        new TaskStore.Completion(
-            task, first, "a", "succeeded", 0, 1L, null, 0L, false, 0, true, false, null);
+    Completion stale =
+        new Completion(task, first, "a", "succeeded", 0, 1L, null, 0L, false, 0, true, false, null);
     assertThat(store.complete(stale)).isFalse();
     assertThat(history(task)).isEmpty();
     assertThat(store.find(task).orElseThrow().status()).isEqualTo(TaskRow.RUNNING);
-    TaskStore.Completion current =
-        new TaskStore.Completion(
+    Completion current =
+        new Completion(
             task, second, "b", "succeeded", 0, 1L, null, 0L, false, 0, true, false, null);
     assertThat(store.complete(current)).isTrue();
     assertThat(history(task))
@@ -427,7 +427,7 @@ public abstract class TaskEngineContract {
   @Test
   void aGroupOfCompletions_writesEachUnderItsOwnFence() {
     TaskStore store = store();
-    List<TaskStore.Completion> group = new ArrayList<>();
+    List<Completion> group = new ArrayList<>();
     List<String> tasks = new ArrayList<>();
     long staleFence = 0;
     for (int i = 0; i < 4; i++) {
@@ -440,7 +440,7 @@ public abstract class TaskEngineContract {
         store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
       }
       group.add(
-          new TaskStore.Completion(
+          new Completion(
               task, fence, "a", "succeeded", 0, 1L, null, 0L, false, 0, true, false, null));
     }
     // Given out of name order: the answers follow the order given.
@@ -502,7 +502,7 @@ public abstract class TaskEngineContract {
     Completions completions = new Completions(store);
     ExecutorService threads = Executors.newFixedThreadPool(8);
     try {
-      List<TaskStore.Completion> given = new ArrayList<>();
+      List<Completion> given = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         String task = name("grouped-" + i);
         TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
@@ -512,12 +512,12 @@ public abstract class TaskEngineContract {
         }
         String outcome = i == 3 ? "x".repeat(5000) : "succeeded";
         given.add(
-            new TaskStore.Completion(
+            new Completion(
                 task, fence, "a", outcome, 0, 1L, null, 0L, false, 0, true, false, null));
       }
       CountDownLatch start = new CountDownLatch(1);
       List<Future<Boolean>> answers = new ArrayList<>();
-      for (TaskStore.Completion completion : given) {
+      for (Completion completion : given) {
         answers.add(
             threads.submit(
                 () -> {
@@ -527,7 +527,7 @@ public abstract class TaskEngineContract {
       }
       start.countDown();
       for (int i = 0; i < 8; i++) {
-        TaskStore.Completion completion = given.get(i);
+        Completion completion = given.get(i);
         if (i == 3) {
           assertThatThrownBy(() -> answers.get(3).get(30, TimeUnit.SECONDS))
               .hasCauseInstanceOf(org.springframework.dao.DataAccessException.class);

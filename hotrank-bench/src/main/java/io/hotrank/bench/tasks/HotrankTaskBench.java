@@ -3,6 +3,7 @@ package io.hotrank.bench.tasks;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.storage.SqlDialect;
+import io.hotrank.task.StandaloneTaskEngines;
 import io.hotrank.task.TaskEngine;
 import io.hotrank.task.TaskFences;
 import io.hotrank.task.TaskProperties;
@@ -33,7 +34,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * {@link TaskFences} (the row locked, its version checked), as a job of the platform that must not
  * duplicate its effect is meant to; and a run is cancelled cooperatively (the engine has no thread
  * interrupts), so the long task's job interrupts its own thread when its run is cancelled. No
- * per-run log line or timer: the engine as {@link TaskEngine#standalone} builds it.
+ * per-run log line or timer: the engine as {@link StandaloneTaskEngines#create} builds it.
  */
 public final class HotrankTaskBench implements BenchScheduler {
 
@@ -165,7 +166,7 @@ public final class HotrankTaskBench implements BenchScheduler {
       jobs.add(new BenchJob(kind, workload, fences, jdbc, instanceName));
     }
     TaskEngine engine =
-        TaskEngine.standalone(
+        StandaloneTaskEngines.create(
             dataSource,
             new TaskProperties(
                 true,

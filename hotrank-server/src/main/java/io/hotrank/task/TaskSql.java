@@ -1,0 +1,248 @@
+package io.hotrank.task;
+
+import io.hotrank.storage.SqlDialect;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The task store's statements that no single SQL text serves on every engine, one subclass per
+ * engine: claiming due tasks in a batch and writing runs' completions. The portable way is here (a
+ * transaction of several statements); PostgreSQL's single statements override it ({@link
+ * PostgresTaskSql}). Every comparison with the current time reads the database's clock inside the
+ * statement; every write of a run's end holds only while the row carries the run's fence.
+ * Thread-safe.
+ */
+abstract sealed class TaskSql permits H2TaskSql, MySqlTaskSql, PostgresTaskSql {
+
+  /** How many of a completion's parameters {@link #completeTask} takes. */
+  private static final int COMPLETE_TASK_ARITY = 12;
+
+  /** The database's time in epoch milliseconds, as a SQL expression. */
+  final String now;
+
+  /** A task {@link #claimDue} takes: due, and not asked for over HTTP. */
+  final String due;
+
+  /**
+   * A completion's move of its task, only while the row carries the run's fence. A schedule changed
+   * over the API while the run went on wins over what the run computed.
+   */
+  final String completeTask;
+
+  /** A completion's history row, read from the task row named after {@code FROM}. */
+  final String completeRun;
+
+  final JdbcTemplate jdbc;
+
+  /**
+   * Claims, with a one-second timeout: a claim waits for no lock (a row held by a stalled
+   * instance's fenced write, say); it fails, and the poller goes on with the other rows.
+   */
+  final JdbcTemplate claims;
+
+  /**
+   * Grouped completions, with a short timeout (set per group, {@link #completeAll}): a group that
+   * meets a row held locked fails fast, and each of its completions is written alone ({@link
+   * Completions}).
+   */
+  final JdbcTemplate grouped;
+
+  final TransactionTemplate tx;
+
+  /** The batch claim's transaction where it takes several statements, and a group's. */
+  final TransactionTemplate claimTx;
+
+  /** The statements of the engine {@code dialect} names. */
+  static TaskSql of(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
+    return switch (dialect.name()) {
+      case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx);
+      case "MySQL", "MariaDB" -> new MySqlTaskSql(dialect, jdbc, tx);
+      case "H2" -> new H2TaskSql(dialect, jdbc, tx);
+      default -> throw new IllegalStateException("No task statements for " + dialect.name());
+    };
+  }
+
+  /**
+   * @param readCommittedClaims whether a batch claim's transaction is set to {@code READ COMMITTED}
+   *     (and reset after)
+   */
+  TaskSql(
+      SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx, boolean readCommittedClaims) {
+    this.jdbc = jdbc;
+    this.claims = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
+    this.claims.setQueryTimeout(1);
+    this.grouped = new JdbcTemplate(jdbc.getDataSource());
+    this.grouped.setQueryTimeout(1);
+    this.tx = tx;
+    this.claimTx = new TransactionTemplate(Objects.requireNonNull(tx.getTransactionManager()));
+    if (readCommittedClaims) {
+      this.claimTx.setIsolationLevel(TransactionTemplate.ISOLATION_READ_COMMITTED);
+    }
+    this.now = dialect.nowMillis();
+    this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
+    String changed = "rescheduled_at > started_at";
+    this.completeTask =
+        "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
+            + " next_time = CASE WHEN "
+            + changed
+            + " THEN next_time WHEN ? = 1 THEN "
+            + now
+            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = CASE WHEN "
+            + changed
+            + " THEN 0 ELSE ? END, cycle_time = CASE WHEN "
+            + changed
+            + " THEN 0 WHEN ? = 1 THEN cycle_time ELSE ? END, triggered = CASE WHEN ? = 1 THEN 1"
+            + " ELSE triggered END, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
+            + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
+            + " ? AND status = 'running'";
+    this.completeRun =
+        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
+            + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
+            + now
+            + ", ?, ?, ?, ?, manual, ? FROM ";
+  }
+
+  /**
+   * The next fence: the version plus one, never below the database's clock in microseconds, as a
+   * lease's fence is ({@link io.hotrank.lock.JdbcLeaseStore}), so that a job's tokens keep growing
+   * when it moves between the lease and the task engine.
+   */
+  final String fenceAfter() {
+    return "GREATEST(version + 1, " + now + " * 1000)";
+  }
+
+  /** Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere. */
+  final String pickDue(int jobs) {
+    return "SELECT name FROM hr_task WHERE job IN ("
+        + SqlDialect.placeholders(jobs)
+        + ") AND "
+        + due
+        + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
+  }
+
+  /** Claims due tasks whose names the statement appends ({@code ... AND name}), for one owner. */
+  final String claimDueNamed() {
+    // MySQL assigns left to right, each assignment seeing the ones before it: status goes last.
+    return "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN cycle_time ELSE"
+        + " next_time END, started_at = "
+        + now
+        + ", heartbeat = "
+        + now
+        + ", owner = ?, version = "
+        + fenceAfter()
+        + ", status = 'running' WHERE "
+        + due
+        + " AND name";
+  }
+
+  /**
+   * Claims up to {@code limit} due tasks (see {@link TaskStore#claimDue}): here one transaction of
+   * three statements, lock, update and read back.
+   */
+  List<TaskRow> claimDue(List<String> jobs, String owner, int limit) {
+    List<Object> pickArgs = new ArrayList<>(jobs);
+    pickArgs.add(limit);
+    List<TaskRow> claimed =
+        claimTx.execute(
+            status -> {
+              List<String> names =
+                  claims.queryForList(pickDue(jobs.size()), String.class, pickArgs.toArray());
+              if (names.isEmpty()) {
+                return List.of();
+              }
+              List<Object> args = new ArrayList<>();
+              args.add(owner);
+              args.addAll(names);
+              claims.update(
+                  claimDueNamed() + " IN (" + SqlDialect.placeholders(names.size()) + ")",
+                  args.toArray());
+              return claims.query(
+                  "SELECT "
+                      + TaskColumns.TASK_COLUMNS
+                      + " FROM hr_task WHERE owner = ? AND status = 'running' AND name IN ("
+                      + SqlDialect.placeholders(names.size())
+                      + ")",
+                  TaskColumns.TASK,
+                  args.toArray());
+            });
+    return claimed == null ? List.of() : claimed;
+  }
+
+  /**
+   * Records a run's end and moves its task (see {@link TaskStore#complete}): here two statements in
+   * one transaction.
+   */
+  boolean complete(Completion done) {
+    return Boolean.TRUE.equals(tx.execute(status -> write(jdbc, done)));
+  }
+
+  /**
+   * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here each
+   * with its two statements, one completion after the other.
+   */
+  boolean[] completeAll(List<Completion> completions) {
+    boolean[] written = new boolean[completions.size()];
+    inOneGroup(
+        completions,
+        order -> {
+          for (int i : order) {
+            written[i] = write(grouped, completions.get(i));
+          }
+        });
+    return written;
+  }
+
+  /**
+   * Runs {@code group} in one transaction with the statement timeout of a group, handing it the
+   * indexes of the completions in the order of their tasks' names (two writers lock rows in one
+   * order).
+   */
+  final void inOneGroup(List<Completion> completions, java.util.function.Consumer<int[]> group) {
+    Integer[] sorted = new Integer[completions.size()];
+    Arrays.setAll(sorted, i -> i);
+    Arrays.sort(sorted, Comparator.comparing((Integer i) -> completions.get(i).task()));
+    int[] order = Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
+    // A second of statement time per 32 completions: a busy database does not fail a large group.
+    grouped.setQueryTimeout(1 + completions.size() / 32); // the group writer is its only user
+    claimTx.executeWithoutResult(status -> group.accept(order));
+  }
+
+  /** A completion's two statements, in the caller's transaction. */
+  private boolean write(JdbcTemplate jdbc, Completion done) {
+    List<Object> args = completionArgs(done);
+    if (jdbc.update(completeTask, args.subList(0, COMPLETE_TASK_ARITY).toArray()) == 0) {
+      return false;
+    }
+    List<Object> recordArgs = new ArrayList<>(args.subList(COMPLETE_TASK_ARITY, args.size()));
+    recordArgs.add(done.task());
+    jdbc.update(completeRun + "hr_task WHERE name = ?", recordArgs.toArray());
+    return true;
+  }
+
+  /** The parameters of {@link #completeTask}, then those of {@link #completeRun}. */
+  static List<Object> completionArgs(Completion done) {
+    return Arrays.asList(
+        done.retryDelayMs() == null ? 0 : 1,
+        done.retryDelayMs() == null ? 0L : done.retryDelayMs(),
+        done.nextTime() == null ? 1 : 0,
+        done.nextTime() == null ? 0L : done.nextTime(),
+        done.attempt(),
+        done.cycleTime() == null ? 1 : 0,
+        done.cycleTime() == null ? 0L : done.cycleTime(),
+        done.retrigger() ? 1 : 0,
+        done.succeeded() ? 1 : 0,
+        done.failed() ? 1 : 0,
+        done.task(),
+        done.fence(),
+        done.outcome(),
+        done.owner(),
+        done.fence(),
+        done.runAttempt(),
+        TaskColumns.truncate(done.error()));
+  }
+}
