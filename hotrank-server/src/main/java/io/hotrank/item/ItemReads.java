@@ -3,6 +3,8 @@ package io.hotrank.item;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.cache.Read;
+import io.hotrank.cache.ReadSource;
 import io.hotrank.cache.RedisBloomFilter;
 import io.hotrank.cache.RedisLoadLeases;
 import io.hotrank.cache.RedisReadGuard;
@@ -10,9 +12,8 @@ import io.hotrank.cache.RedisReconnects;
 import io.hotrank.cache.RedisRound;
 import io.hotrank.cache.RedisVersionedTier;
 import io.hotrank.cache.TieredCache;
-import io.hotrank.cache.TieredCache.Read;
-import io.hotrank.cache.TieredCache.Source;
-import io.hotrank.cache.TieredCache.Versioned;
+import io.hotrank.cache.TieredCacheBuilder;
+import io.hotrank.cache.Versioned;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.problem.Violations;
@@ -101,7 +102,7 @@ public class ItemReads {
   }
 
   /** An item and the slowest tier that supplied a part of it. */
-  public record Found(Item item, Source source) {}
+  public record Found(Item item, ReadSource source) {}
 
   /**
    * A batch read's answer.
@@ -110,7 +111,7 @@ public class ItemReads {
    * @param missing the ids asked that are absent or deleted, in the order asked
    * @param source the slowest tier that supplied a part of the answer
    */
-  public record Batch(List<Item> items, List<Long> missing, Source source) {}
+  public record Batch(List<Item> items, List<Long> missing, ReadSource source) {}
 
   /** What Redis keeps of an item's metadata, as JSON. */
   private record Metadata(
@@ -172,33 +173,48 @@ public class ItemReads {
     RedisLoadLeases leases = new RedisLoadLeases(redis, prefix + "load:", properties.leaseTtl());
     RedisRound round = new RedisRound(redis);
     this.metadata =
-        new TieredCache<>(
-            settings("items", properties, properties.metadataFresh()),
-            new RedisVersionedTier<>(
-                round, key -> prefix + "im:" + key.biz() + ":" + key.id(), new MetadataCodec()),
-            round,
-            keys -> loadMetadata(store, keys),
-            this::certainlyAbsent,
-            (key, floor) -> leases.tryAcquire("im:" + key.biz() + ":" + key.id() + ":" + floor),
-            guard,
-            bulkhead,
-            ticker,
-            refreshes,
-            meters);
+        shared(
+                TieredCache.<Key, ItemStore.Stored>builder("items")
+                    .fresh(properties.metadataFresh())
+                    .remote(
+                        new RedisVersionedTier<>(
+                            round,
+                            key -> prefix + "im:" + key.biz() + ":" + key.id(),
+                            new MetadataCodec()),
+                        round)
+                    .origin(keys -> loadMetadata(store, keys))
+                    .absenceFilter(this::certainlyAbsent)
+                    .loadLease(
+                        (key, floor) ->
+                            leases.tryAcquire("im:" + key.biz() + ":" + key.id() + ":" + floor)),
+                properties,
+                guard,
+                bulkhead,
+                ticker,
+                refreshes,
+                meters)
+            .build();
     this.counts =
-        new TieredCache<>(
-            settings("item-counts", properties, properties.countsFresh()),
-            new RedisVersionedTier<>(
-                round, key -> prefix + "ic:" + key.biz() + ":" + key.id(), new CountsCodec()),
-            round,
-            this::loadCounts,
-            null,
-            (key, floor) -> leases.tryAcquire("ic:" + key.biz() + ":" + key.id() + ":" + floor),
-            guard,
-            bulkhead,
-            ticker,
-            refreshes,
-            meters);
+        shared(
+                TieredCache.<Key, Interactions>builder("item-counts")
+                    .fresh(properties.countsFresh())
+                    .remote(
+                        new RedisVersionedTier<>(
+                            round,
+                            key -> prefix + "ic:" + key.biz() + ":" + key.id(),
+                            new CountsCodec()),
+                        round)
+                    .origin(this::loadCounts)
+                    .loadLease(
+                        (key, floor) ->
+                            leases.tryAcquire("ic:" + key.biz() + ":" + key.id() + ":" + floor)),
+                properties,
+                guard,
+                bulkhead,
+                ticker,
+                refreshes,
+                meters)
+            .build();
     notices.subscribe(TOPIC, this::noticed);
     metadata.onRead(key -> hotKeys.record(HOT_PREFIX + key.biz() + ":" + key.id()));
     hotKeys.whenHot(HOT_PREFIX, this::pin);
@@ -211,18 +227,28 @@ public class ItemReads {
         });
   }
 
-  private static TieredCache.Settings settings(
-      String name, ItemCacheProperties p, java.time.Duration fresh) {
-    return new TieredCache.Settings(
-        name,
-        p.localEntries(),
-        fresh,
-        p.localTtl(),
-        p.redisTtl(),
-        p.negativeTtl(),
-        p.jitter(),
-        p.leaseWait(),
-        p.redisTimeout());
+  /** The settings and parts both caches share. */
+  private static <V> TieredCacheBuilder<Key, V> shared(
+      TieredCacheBuilder<Key, V> builder,
+      ItemCacheProperties p,
+      RedisReadGuard guard,
+      Bulkhead bulkhead,
+      Ticker ticker,
+      ExecutorService refreshes,
+      MeterRegistry meters) {
+    return builder
+        .localEntries(p.localEntries())
+        .localTtl(p.localTtl())
+        .remoteTtl(p.redisTtl())
+        .negativeTtl(p.negativeTtl())
+        .jitter(p.jitter())
+        .leaseWait(p.leaseWait())
+        .redisTimeout(p.redisTimeout())
+        .redisGuard(guard)
+        .originBulkhead(bulkhead)
+        .ticker(ticker)
+        .background(refreshes)
+        .meters(meters);
   }
 
   /**
@@ -243,7 +269,7 @@ public class ItemReads {
       if (batch.items().isEmpty()) {
         throw new ItemNotFoundException(biz, id, null);
       }
-      return new Found(batch.items().getFirst(), Source.DB);
+      return new Found(batch.items().getFirst(), ReadSource.DB);
     }
     Read<ItemStore.Stored> meta = metadata.get(key);
     if (meta.value() == null) {
@@ -275,11 +301,11 @@ public class ItemReads {
                   live.put(key, new WithCounts(found.item(), found.counted().counts()));
                 }
               });
-      return batch(keys, live, key -> Source.DB, key -> Source.DB);
+      return batch(keys, live, key -> ReadSource.DB, key -> ReadSource.DB);
     }
-    TieredCache<Key, ItemStore.Stored>.Batch metaBatch = metadata.batch(keys);
+    TieredCache.Batch<Key, ItemStore.Stored> metaBatch = metadata.batch(keys);
     // Counts are read only of items that may be live: not of those known absent or deleted.
-    TieredCache<Key, Interactions>.Batch countBatch =
+    TieredCache.Batch<Key, Interactions> countBatch =
         counts.batch(keys.stream().filter(key -> mayBeLive(metaBatch, key)).toList());
     metaBatch.readRedis(countBatch);
     List<Key> metaRest = metaBatch.unresolved();
@@ -323,11 +349,11 @@ public class ItemReads {
         key -> metaReads.get(key).source(),
         key -> {
           Read<Interactions> count = countReads.get(key);
-          return count == null ? Source.LOCAL : count.source();
+          return count == null ? ReadSource.LOCAL : count.source();
         });
   }
 
-  private static boolean mayBeLive(TieredCache<Key, ItemStore.Stored>.Batch metas, Key key) {
+  private static boolean mayBeLive(TieredCache.Batch<Key, ItemStore.Stored> metas, Key key) {
     Read<ItemStore.Stored> meta = metas.answer(key);
     return meta == null || meta.value() != null;
   }
@@ -339,11 +365,11 @@ public class ItemReads {
   private static Batch batch(
       List<Key> keys,
       Map<Key, WithCounts> found,
-      Function<Key, Source> metaSource,
-      Function<Key, Source> countSource) {
+      Function<Key, ReadSource> metaSource,
+      Function<Key, ReadSource> countSource) {
     List<Item> items = new ArrayList<>();
     List<Long> missing = new ArrayList<>();
-    Source source = Source.LOCAL;
+    ReadSource source = ReadSource.LOCAL;
     for (Key key : keys) {
       source = slower(source, metaSource.apply(key));
       WithCounts both = found.get(key);
@@ -610,7 +636,7 @@ public class ItemReads {
         Item.Counts.of(counts));
   }
 
-  private static Source slower(Source a, Source b) {
+  private static ReadSource slower(ReadSource a, ReadSource b) {
     return a.ordinal() >= b.ordinal() ? a : b;
   }
 

@@ -9,9 +9,9 @@ import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.cache.OriginBusyException;
+import io.hotrank.cache.ReadSource;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisReconnects;
-import io.hotrank.cache.TieredCache.Source;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.job.JobContext;
@@ -436,7 +436,7 @@ abstract class ItemCacheContract {
     assertThat(first.items()).extracting(Item::id).containsExactlyElementsOf(live);
     assertThat(first.missing())
         .containsExactlyElementsOf(ids.stream().filter(id -> id > 200).toList());
-    assertThat(first.source()).isEqualTo(Source.DB);
+    assertThat(first.source()).isEqualTo(ReadSource.DB);
     assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
     assertThat(cold.store.joint.get()).as("database queries").isEqualTo(1);
     assertThat(cold.counters.perId).as("separate counter queries").isEmpty();
@@ -451,12 +451,12 @@ abstract class ItemCacheContract {
         new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, template, writeBacks);
     ItemReads.Batch second = next.reads.getAll(BIZ, ids);
     assertThat(second.items()).extracting(Item::id).containsExactlyElementsOf(live);
-    assertThat(second.source()).isEqualTo(Source.REDIS);
+    assertThat(second.source()).isEqualTo(ReadSource.REDIS);
     assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
     assertThat(next.store.joint.get()).as("database queries").isZero();
     // And once held locally, none at all.
     template.calls.set(0);
-    assertThat(next.reads.getAll(BIZ, ids).source()).isEqualTo(Source.LOCAL);
+    assertThat(next.reads.getAll(BIZ, ids).source()).isEqualTo(ReadSource.LOCAL);
     assertThat(template.calls.get()).as("Redis round trips").isZero();
   }
 
@@ -573,7 +573,7 @@ abstract class ItemCacheContract {
                 try {
                   ItemReads.Found found = a.reads.get(BIZ, id);
                   served.incrementAndGet();
-                  if (found.source() == Source.DB) {
+                  if (found.source() == ReadSource.DB) {
                     fromDb.incrementAndGet();
                   }
                 } catch (OriginBusyException e) {
@@ -696,7 +696,7 @@ abstract class ItemCacheContract {
     create(8, "first");
     Instance other = new Instance();
     assertThat(other.reads.get(BIZ, 8).item().title()).isEqualTo("first");
-    assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(Source.LOCAL);
+    assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(ReadSource.LOCAL);
     items.update(BIZ, 8, new ItemRequest(null, null, 2L, "second", List.of("t"), null));
     // metadata-fresh is 30 s: only the notice can bring the edit within seconds.
     await()
@@ -747,10 +747,10 @@ abstract class ItemCacheContract {
     REDIS.stop();
     try {
       ItemReads.Found held = a.reads.get(BIZ, 1);
-      assertThat(held.source()).isEqualTo(Source.LOCAL);
+      assertThat(held.source()).isEqualTo(ReadSource.LOCAL);
       assertThat(held.item().title()).isEqualTo("item 1");
       ItemReads.Found loaded = a.reads.get(BIZ, 3);
-      assertThat(loaded.source()).isEqualTo(Source.DB);
+      assertThat(loaded.source()).isEqualTo(ReadSource.DB);
       assertThat(loaded.item().title()).isEqualTo("item 3");
       assertThatThrownBy(() -> a.reads.get(BIZ, 4)).isInstanceOf(ItemNotFoundException.class);
     } finally {
