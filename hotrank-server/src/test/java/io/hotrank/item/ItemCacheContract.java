@@ -59,8 +59,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The item read cache against a real Redis (a process of this class's own, so that it may be
  * flushed, stopped and restarted) and each database engine. Each test builds "instances" of the
- * cache (an {@link ItemReads} with its own local caches, bulkhead and counting stores) over the
- * context's Redis and database: what the tests count is what reached the database.
+ * cache (its own {@link ItemCaches}, with {@link ItemReads} and {@link ItemCacheWrites} over them,
+ * a bulkhead of its own and counting stores) over the context's Redis and database: what the tests
+ * count is what reached the database.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -201,7 +202,9 @@ abstract class ItemCacheContract {
     final AtomicInteger mostInFlight = new AtomicInteger();
     final CountingItems store = new CountingItems(inFlight, mostInFlight);
     final CountingCounters counters = new CountingCounters(inFlight, mostInFlight);
+    final ItemCaches caches;
     final ItemReads reads;
+    final ItemCacheWrites writes;
 
     Instance(ItemCacheProperties properties, int dbConcurrency) {
       this(properties, dbConcurrency, redis, refreshes);
@@ -219,8 +222,8 @@ abstract class ItemCacheContract {
                   .maxConcurrentCalls(dbConcurrency)
                   .maxWaitDuration(Duration.ofMillis(20))
                   .build());
-      reads =
-          new ItemReads(
+      caches =
+          new ItemCaches(
               store,
               counters,
               template,
@@ -231,9 +234,9 @@ abstract class ItemCacheContract {
               ticker,
               background,
               meters,
-              notices,
-              reconnects,
               hotKeys);
+      reads = new ItemReads(caches, properties, meters);
+      writes = new ItemCacheWrites(caches, notices, reconnects);
     }
 
     Instance() {
@@ -471,7 +474,7 @@ abstract class ItemCacheContract {
       assertThat(reader.store.atGate.await(30, TimeUnit.SECONDS)).isTrue();
       // The query found nothing; the item is created before the batch installs that answer.
       create(77, "new");
-      reader.reads.created(BIZ, 77);
+      reader.writes.created(BIZ, 77);
       reader.store.gate.countDown();
       assertThat(early.get(30, TimeUnit.SECONDS).missing()).containsExactly(77L);
     }
@@ -494,12 +497,12 @@ abstract class ItemCacheContract {
   void tenThousandAbsentIds_reachTheDatabaseOnlyForBloomFalsePositives() throws Exception {
     insert(1, 1_000);
     Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.reads, properties(1_000, Duration.ZERO));
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
     jobs.jobs()
         .getFirst()
         .job()
         .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
-    assertThat(a.reads.filter().built(BIZ)).isTrue();
+    assertThat(a.caches.filter().built(BIZ)).isTrue();
     a.reads.getAll(BIZ, List.of(50_000L)); // loads the scripts into Redis
     a.store.perId.clear();
 
@@ -512,7 +515,7 @@ abstract class ItemCacheContract {
       ItemReads.Batch batch = a.reads.getAll(BIZ, ids);
       assertThat(batch.items()).isEmpty();
       assertThat(batch.missing()).containsExactlyElementsOf(ids);
-      Set<Long> absent = a.reads.filter().certainlyAbsent(BIZ, ids);
+      Set<Long> absent = a.caches.filter().certainlyAbsent(BIZ, ids);
       ids.stream().filter(id -> !absent.contains(id)).forEach(mayExist::add);
     }
     assertThat(a.store.perId.keySet()).as("ids that reached the database").isEqualTo(mayExist);
@@ -648,7 +651,7 @@ abstract class ItemCacheContract {
       here.store.gate = null;
       // The edit commits while that load holds version 1; this instance hears of it at once.
       jdbc.update("UPDATE hr_item SET title = 'after', version = 2 WHERE biz = ? AND id = 11", BIZ);
-      here.reads.changed(BIZ, 11, 2);
+      here.writes.changed(BIZ, 11, 2);
       // A read from now on loads anew: joined to the early load, it would wait for the gate.
       ItemReads.Found late = pool.submit(() -> here.reads.get(BIZ, 11)).get(10, TimeUnit.SECONDS);
       assertThat(late.item().title()).isEqualTo("after");
@@ -664,7 +667,7 @@ abstract class ItemCacheContract {
   void aLostBloomAdd_isFoundByTheCountCheck_andTheFilterRebuilt() {
     insert(1, 100);
     Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.reads, properties(1_000, Duration.ZERO));
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
     Runnable check =
         () -> {
           try {
@@ -677,17 +680,17 @@ abstract class ItemCacheContract {
           }
         };
     check.run();
-    assertThat(a.reads.filter().count(BIZ)).isEqualTo(100);
+    assertThat(a.caches.filter().count(BIZ)).isEqualTo(100);
     // Items created without their add (a process that died between the two, a lost write).
     insert(101, 120);
     List<Long> late = new ArrayList<>();
     for (long id = 101; id <= 120; id++) {
       late.add(id);
     }
-    assertThat(a.reads.filter().certainlyAbsent(BIZ, late)).isNotEmpty();
+    assertThat(a.caches.filter().certainlyAbsent(BIZ, late)).isNotEmpty();
     check.run();
-    assertThat(a.reads.filter().count(BIZ)).isEqualTo(120);
-    assertThat(a.reads.filter().certainlyAbsent(BIZ, late)).isEmpty();
+    assertThat(a.caches.filter().count(BIZ)).isEqualTo(120);
+    assertThat(a.caches.filter().certainlyAbsent(BIZ, late)).isEmpty();
     assertThat(a.reads.getAll(BIZ, late).missing()).isEmpty();
   }
 
@@ -721,12 +724,10 @@ abstract class ItemCacheContract {
     jdbc.update(
         "UPDATE hr_item_counter SET like_cnt = 5, fold_no = 40 WHERE biz = ? AND item_id = 9", BIZ);
     Instance folder = new Instance();
-    folder.reads.countsFolded(
-        40, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(40, Map.of(new ItemKey(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     // An older fold's counters arriving late are refused.
-    folder.reads.countsFolded(
-        39, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(39, Map.of(new ItemKey(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     Instance third = new Instance();
     assertThat(third.reads.get(BIZ, 9).item().counts().like()).isEqualTo(5);
@@ -759,6 +760,6 @@ abstract class ItemCacheContract {
     // Notices sent while disconnected are lost: on reconnecting, the local caches are dropped.
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> !a.reads.metadata().holdsLocally(new ItemReads.Key(BIZ, 1)));
+        .until(() -> !a.caches.metadata().holdsLocally(new ItemKey(BIZ, 1)));
   }
 }
