@@ -2,7 +2,7 @@ package io.hotrank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotrank.item.ItemReads;
+import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.LiveItems;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
@@ -70,7 +70,7 @@ abstract class ApiTestSupport {
   @Autowired Environment environment;
   @Autowired StringRedisTemplate redis;
   @Autowired LiveItems liveItems;
-  @Autowired ItemReads itemReads;
+  @Autowired ItemCacheWrites itemCacheWrites;
   HttpJson http;
 
   /** The engine name for the end-of-run report. */
@@ -105,7 +105,7 @@ abstract class ApiTestSupport {
     if (cached != null && !cached.isEmpty()) {
       cached.forEach(redis::delete);
     }
-    itemReads.forgetLocal();
+    itemCacheWrites.forgetLocal();
   }
 
   Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {

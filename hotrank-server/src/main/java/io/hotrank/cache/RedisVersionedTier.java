@@ -3,6 +3,7 @@ package io.hotrank.cache;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * @param <K> the cache key
  * @param <V> the cached value
  */
-public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> {
+public final class RedisVersionedTier<K, V> implements RemoteTier<K, V> {
 
   /** Turns values into the text stored in Redis and back. */
   public interface Codec<V> {
@@ -51,14 +52,14 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   }
 
   @Override
-  public RedisRound.Part getAll(List<K> keys, Consumer<Map<K, TieredCache.Versioned<V>>> into) {
+  public RedisRound.Part getAll(List<K> keys, Consumer<Map<K, Versioned<V>>> into) {
     return commands -> {
       List<RedisFuture<List<KeyValue<byte[], byte[]>>>> futures = new ArrayList<>(keys.size());
       for (K key : keys) {
         futures.add(commands.hmget(bytes(keyOf.apply(key)), FIELDS));
       }
       return () -> {
-        Map<K, TieredCache.Versioned<V>> found = new HashMap<>();
+        Map<K, Versioned<V>> found = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
           List<KeyValue<byte[], byte[]>> fields = RedisRound.await(futures.get(i));
           if (fields.size() < 3 || !fields.get(0).hasValue() || !fields.get(1).hasValue()) {
@@ -69,9 +70,8 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
             case "d" ->
                 found.put(
                     keys.get(i),
-                    new TieredCache.Versioned<>(
-                        version, codec.decode(text(fields.get(2).getValue()))));
-            case "a" -> found.put(keys.get(i), new TieredCache.Versioned<>(version, null));
+                    new Versioned<>(version, codec.decode(text(fields.get(2).getValue()))));
+            case "a" -> found.put(keys.get(i), new Versioned<>(version, null));
             default -> {} // a floor: a miss
           }
         }
@@ -81,9 +81,9 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   }
 
   @Override
-  public void putAll(List<TieredCache.Put<K, V>> puts) {
+  public void putAll(List<RemotePut<K, V>> puts) {
     List<Write> writes = new ArrayList<>(puts.size());
-    for (TieredCache.Put<K, V> put : puts) {
+    for (RemotePut<K, V> put : puts) {
       V value = put.entry().value();
       writes.add(
           new Write(
@@ -97,7 +97,7 @@ public final class RedisVersionedTier<K, V> implements TieredCache.Remote<K, V> 
   }
 
   @Override
-  public void invalidate(K key, long version, java.time.Duration ttl) {
+  public void invalidate(K key, long version, Duration ttl) {
     run(List.of(new Write(keyOf.apply(key), version, "f", "", ttl.toMillis())));
   }
 

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * @param <K> the key
  * @param <V> the loaded value
  */
-public final class SingleFlight<K, V> {
+final class SingleFlight<K, V> {
 
   private final ConcurrentHashMap<K, CompletableFuture<V>> loading = new ConcurrentHashMap<>();
 

@@ -1,7 +1,7 @@
 package io.hotrank.ingest;
 
 import io.hotrank.item.CounterStore;
-import io.hotrank.item.ItemReads;
+import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemStore;
 import io.hotrank.item.LiveItems;
 import io.hotrank.storage.SqlDialect;
@@ -69,8 +69,8 @@ class IngestConfiguration {
 
   @Bean
   @Order(Ordered.LOWEST_PRECEDENCE)
-  ItemCountsFeed itemCountsFeed(ItemReads reads) {
-    return new ItemCountsFeed(reads);
+  ItemCountsFeed itemCountsFeed(ItemCacheWrites cacheWrites) {
+    return new ItemCountsFeed(cacheWrites);
   }
 
   @Bean

@@ -1,7 +1,8 @@
 package io.hotrank.ingest;
 
 import io.hotrank.core.score.Interactions;
-import io.hotrank.item.ItemReads;
+import io.hotrank.item.ItemCacheWrites;
+import io.hotrank.item.ItemKey;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,17 +14,17 @@ import java.util.Map;
  */
 final class ItemCountsFeed implements FoldListener {
 
-  private final ItemReads reads;
+  private final ItemCacheWrites cacheWrites;
 
-  ItemCountsFeed(ItemReads reads) {
-    this.reads = reads;
+  ItemCountsFeed(ItemCacheWrites cacheWrites) {
+    this.cacheWrites = cacheWrites;
   }
 
   @Override
   public void folded(Fold fold) {
-    Map<ItemReads.Key, Interactions> changed = HashMap.newHashMap(fold.counters().size());
+    Map<ItemKey, Interactions> changed = HashMap.newHashMap(fold.counters().size());
     fold.counters()
-        .forEach((key, counts) -> changed.put(new ItemReads.Key(key.biz(), key.itemId()), counts));
-    reads.countsFolded(fold.foldNo(), changed);
+        .forEach((key, counts) -> changed.put(new ItemKey(key.biz(), key.itemId()), counts));
+    cacheWrites.countsFolded(fold.foldNo(), changed);
   }
 }

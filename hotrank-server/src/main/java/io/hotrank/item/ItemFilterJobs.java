@@ -37,9 +37,9 @@ class ItemFilterJobs implements JobSource {
   private final RedisBloomFilter filter;
   private final CronExpression cron;
 
-  ItemFilterJobs(ItemStore store, ItemReads reads, ItemCacheProperties properties) {
+  ItemFilterJobs(ItemStore store, ItemCaches caches, ItemCacheProperties properties) {
     this.store = store;
-    this.filter = reads.filter();
+    this.filter = caches.filter();
     this.cron = CronExpression.parse(properties.filterCheck());
   }
 

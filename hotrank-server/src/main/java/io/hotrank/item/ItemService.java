@@ -36,7 +36,7 @@ public class ItemService {
   private final ItemStore store;
   private final CounterStore counters;
   private final LiveItems liveItems;
-  private final ItemReads reads;
+  private final ItemCacheWrites cacheWrites;
   private final ItemOutbox outbox;
   private final Clock clock;
   private final TransactionTemplate tx;
@@ -46,14 +46,14 @@ public class ItemService {
       ItemStore store,
       CounterStore counters,
       LiveItems liveItems,
-      ItemReads reads,
+      ItemCacheWrites cacheWrites,
       ItemOutbox outbox,
       Clock clock,
       PlatformTransactionManager transactions) {
     this.store = store;
     this.counters = counters;
     this.liveItems = liveItems;
-    this.reads = reads;
+    this.cacheWrites = cacheWrites;
     this.outbox = outbox;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
@@ -91,25 +91,25 @@ public class ItemService {
     List<String> tags = tags(request);
     if (request.id() != null) {
       long id = request.id();
-      reads.admitting(request.biz(), id);
+      cacheWrites.admitting(request.biz(), id);
       tx.executeWithoutResult(
           status -> {
             insert(request, id, tags, createdAt, now);
             store.reserveId(request.biz(), id);
           });
       store.makeCommitsDurable();
-      reads.created(request.biz(), id);
+      cacheWrites.created(request.biz(), id);
       return get(request.biz(), id);
     }
     // Explicit ids raise the sequence, so a generated id is normally free; an item inserted by
     // other means (a bulk load) may still hold one, and the next attempt takes another.
     for (int attempt = 1; ; attempt++) {
       long id = ownTx.execute(status -> store.nextId(request.biz()));
-      reads.admitting(request.biz(), id);
+      cacheWrites.admitting(request.biz(), id);
       try {
         tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
         store.makeCommitsDurable();
-        reads.created(request.biz(), id);
+        cacheWrites.created(request.biz(), id);
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
         if (attempt == ID_ATTEMPTS) {
@@ -196,7 +196,7 @@ public class ItemService {
               return stored(biz, id);
             });
     store.makeCommitsDurable();
-    reads.changed(biz, id, updated.version());
+    cacheWrites.changed(biz, id, updated.version());
     return item(updated);
   }
 
@@ -225,7 +225,7 @@ public class ItemService {
     store.makeCommitsDurable();
     liveItems.forget(biz, id);
     if (deletedAt != null) {
-      reads.changed(biz, id, deletedAt);
+      cacheWrites.changed(biz, id, deletedAt);
     }
   }
 

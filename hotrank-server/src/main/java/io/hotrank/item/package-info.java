@@ -3,7 +3,10 @@
  * item fields (including the {@code biz} name rule other capabilities reuse), and the stores of
  * {@code hr_item} with {@code hr_id_sequence} ({@link io.hotrank.item.ItemStore}) and {@code
  * hr_item_counter} ({@link io.hotrank.item.CounterStore}, which also serves the ranking scan).
- * Depends on no other capability.
+ * Reads go through the item caches ({@code ItemCaches}: metadata and counters, each a {@link
+ * io.hotrank.cache.TieredCache}) by {@link io.hotrank.item.ItemReads}; writes and folds keep those
+ * caches right on every instance through {@link io.hotrank.item.ItemCacheWrites} (floors, notices,
+ * counters, the Bloom filter). Depends on no other capability.
  */
 @ApplicationModule(allowedDependencies = {"cache", "hotkey", "job", "storage"})
 @NullMarked

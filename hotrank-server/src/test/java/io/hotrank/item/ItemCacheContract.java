@@ -9,9 +9,9 @@ import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.HotrankRedisProperties;
 import io.hotrank.cache.OriginBusyException;
+import io.hotrank.cache.ReadSource;
 import io.hotrank.cache.RedisReadGuard;
 import io.hotrank.cache.RedisReconnects;
-import io.hotrank.cache.TieredCache.Source;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.job.JobContext;
@@ -59,8 +59,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The item read cache against a real Redis (a process of this class's own, so that it may be
  * flushed, stopped and restarted) and each database engine. Each test builds "instances" of the
- * cache (an {@link ItemReads} with its own local caches, bulkhead and counting stores) over the
- * context's Redis and database: what the tests count is what reached the database.
+ * cache (its own {@link ItemCaches}, with {@link ItemReads} and {@link ItemCacheWrites} over them,
+ * a bulkhead of its own and counting stores) over the context's Redis and database: what the tests
+ * count is what reached the database.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -201,7 +202,9 @@ abstract class ItemCacheContract {
     final AtomicInteger mostInFlight = new AtomicInteger();
     final CountingItems store = new CountingItems(inFlight, mostInFlight);
     final CountingCounters counters = new CountingCounters(inFlight, mostInFlight);
+    final ItemCaches caches;
     final ItemReads reads;
+    final ItemCacheWrites writes;
 
     Instance(ItemCacheProperties properties, int dbConcurrency) {
       this(properties, dbConcurrency, redis, refreshes);
@@ -219,8 +222,8 @@ abstract class ItemCacheContract {
                   .maxConcurrentCalls(dbConcurrency)
                   .maxWaitDuration(Duration.ofMillis(20))
                   .build());
-      reads =
-          new ItemReads(
+      caches =
+          new ItemCaches(
               store,
               counters,
               template,
@@ -231,9 +234,9 @@ abstract class ItemCacheContract {
               ticker,
               background,
               meters,
-              notices,
-              reconnects,
               hotKeys);
+      reads = new ItemReads(caches, properties, meters);
+      writes = new ItemCacheWrites(caches, notices, reconnects);
     }
 
     Instance() {
@@ -436,7 +439,7 @@ abstract class ItemCacheContract {
     assertThat(first.items()).extracting(Item::id).containsExactlyElementsOf(live);
     assertThat(first.missing())
         .containsExactlyElementsOf(ids.stream().filter(id -> id > 200).toList());
-    assertThat(first.source()).isEqualTo(Source.DB);
+    assertThat(first.source()).isEqualTo(ReadSource.DB);
     assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
     assertThat(cold.store.joint.get()).as("database queries").isEqualTo(1);
     assertThat(cold.counters.perId).as("separate counter queries").isEmpty();
@@ -451,12 +454,12 @@ abstract class ItemCacheContract {
         new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, template, writeBacks);
     ItemReads.Batch second = next.reads.getAll(BIZ, ids);
     assertThat(second.items()).extracting(Item::id).containsExactlyElementsOf(live);
-    assertThat(second.source()).isEqualTo(Source.REDIS);
+    assertThat(second.source()).isEqualTo(ReadSource.REDIS);
     assertThat(template.calls.get()).as("Redis round trips").isEqualTo(1);
     assertThat(next.store.joint.get()).as("database queries").isZero();
     // And once held locally, none at all.
     template.calls.set(0);
-    assertThat(next.reads.getAll(BIZ, ids).source()).isEqualTo(Source.LOCAL);
+    assertThat(next.reads.getAll(BIZ, ids).source()).isEqualTo(ReadSource.LOCAL);
     assertThat(template.calls.get()).as("Redis round trips").isZero();
   }
 
@@ -471,7 +474,7 @@ abstract class ItemCacheContract {
       assertThat(reader.store.atGate.await(30, TimeUnit.SECONDS)).isTrue();
       // The query found nothing; the item is created before the batch installs that answer.
       create(77, "new");
-      reader.reads.created(BIZ, 77);
+      reader.writes.created(BIZ, 77);
       reader.store.gate.countDown();
       assertThat(early.get(30, TimeUnit.SECONDS).missing()).containsExactly(77L);
     }
@@ -494,12 +497,12 @@ abstract class ItemCacheContract {
   void tenThousandAbsentIds_reachTheDatabaseOnlyForBloomFalsePositives() throws Exception {
     insert(1, 1_000);
     Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.reads, properties(1_000, Duration.ZERO));
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
     jobs.jobs()
         .getFirst()
         .job()
         .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
-    assertThat(a.reads.filter().built(BIZ)).isTrue();
+    assertThat(a.caches.filter().built(BIZ)).isTrue();
     a.reads.getAll(BIZ, List.of(50_000L)); // loads the scripts into Redis
     a.store.perId.clear();
 
@@ -512,7 +515,7 @@ abstract class ItemCacheContract {
       ItemReads.Batch batch = a.reads.getAll(BIZ, ids);
       assertThat(batch.items()).isEmpty();
       assertThat(batch.missing()).containsExactlyElementsOf(ids);
-      Set<Long> absent = a.reads.filter().certainlyAbsent(BIZ, ids);
+      Set<Long> absent = a.caches.filter().certainlyAbsent(BIZ, ids);
       ids.stream().filter(id -> !absent.contains(id)).forEach(mayExist::add);
     }
     assertThat(a.store.perId.keySet()).as("ids that reached the database").isEqualTo(mayExist);
@@ -573,7 +576,7 @@ abstract class ItemCacheContract {
                 try {
                   ItemReads.Found found = a.reads.get(BIZ, id);
                   served.incrementAndGet();
-                  if (found.source() == Source.DB) {
+                  if (found.source() == ReadSource.DB) {
                     fromDb.incrementAndGet();
                   }
                 } catch (OriginBusyException e) {
@@ -648,7 +651,7 @@ abstract class ItemCacheContract {
       here.store.gate = null;
       // The edit commits while that load holds version 1; this instance hears of it at once.
       jdbc.update("UPDATE hr_item SET title = 'after', version = 2 WHERE biz = ? AND id = 11", BIZ);
-      here.reads.changed(BIZ, 11, 2);
+      here.writes.changed(BIZ, 11, 2);
       // A read from now on loads anew: joined to the early load, it would wait for the gate.
       ItemReads.Found late = pool.submit(() -> here.reads.get(BIZ, 11)).get(10, TimeUnit.SECONDS);
       assertThat(late.item().title()).isEqualTo("after");
@@ -664,7 +667,7 @@ abstract class ItemCacheContract {
   void aLostBloomAdd_isFoundByTheCountCheck_andTheFilterRebuilt() {
     insert(1, 100);
     Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.reads, properties(1_000, Duration.ZERO));
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
     Runnable check =
         () -> {
           try {
@@ -677,17 +680,17 @@ abstract class ItemCacheContract {
           }
         };
     check.run();
-    assertThat(a.reads.filter().count(BIZ)).isEqualTo(100);
+    assertThat(a.caches.filter().count(BIZ)).isEqualTo(100);
     // Items created without their add (a process that died between the two, a lost write).
     insert(101, 120);
     List<Long> late = new ArrayList<>();
     for (long id = 101; id <= 120; id++) {
       late.add(id);
     }
-    assertThat(a.reads.filter().certainlyAbsent(BIZ, late)).isNotEmpty();
+    assertThat(a.caches.filter().certainlyAbsent(BIZ, late)).isNotEmpty();
     check.run();
-    assertThat(a.reads.filter().count(BIZ)).isEqualTo(120);
-    assertThat(a.reads.filter().certainlyAbsent(BIZ, late)).isEmpty();
+    assertThat(a.caches.filter().count(BIZ)).isEqualTo(120);
+    assertThat(a.caches.filter().certainlyAbsent(BIZ, late)).isEmpty();
     assertThat(a.reads.getAll(BIZ, late).missing()).isEmpty();
   }
 
@@ -696,7 +699,7 @@ abstract class ItemCacheContract {
     create(8, "first");
     Instance other = new Instance();
     assertThat(other.reads.get(BIZ, 8).item().title()).isEqualTo("first");
-    assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(Source.LOCAL);
+    assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(ReadSource.LOCAL);
     items.update(BIZ, 8, new ItemRequest(null, null, 2L, "second", List.of("t"), null));
     // metadata-fresh is 30 s: only the notice can bring the edit within seconds.
     await()
@@ -721,12 +724,10 @@ abstract class ItemCacheContract {
     jdbc.update(
         "UPDATE hr_item_counter SET like_cnt = 5, fold_no = 40 WHERE biz = ? AND item_id = 9", BIZ);
     Instance folder = new Instance();
-    folder.reads.countsFolded(
-        40, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(40, Map.of(new ItemKey(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     // An older fold's counters arriving late are refused.
-    folder.reads.countsFolded(
-        39, Map.of(new ItemReads.Key(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(39, Map.of(new ItemKey(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     Instance third = new Instance();
     assertThat(third.reads.get(BIZ, 9).item().counts().like()).isEqualTo(5);
@@ -747,10 +748,10 @@ abstract class ItemCacheContract {
     REDIS.stop();
     try {
       ItemReads.Found held = a.reads.get(BIZ, 1);
-      assertThat(held.source()).isEqualTo(Source.LOCAL);
+      assertThat(held.source()).isEqualTo(ReadSource.LOCAL);
       assertThat(held.item().title()).isEqualTo("item 1");
       ItemReads.Found loaded = a.reads.get(BIZ, 3);
-      assertThat(loaded.source()).isEqualTo(Source.DB);
+      assertThat(loaded.source()).isEqualTo(ReadSource.DB);
       assertThat(loaded.item().title()).isEqualTo("item 3");
       assertThatThrownBy(() -> a.reads.get(BIZ, 4)).isInstanceOf(ItemNotFoundException.class);
     } finally {
@@ -759,6 +760,6 @@ abstract class ItemCacheContract {
     // Notices sent while disconnected are lost: on reconnecting, the local caches are dropped.
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> !a.reads.metadata().holdsLocally(new ItemReads.Key(BIZ, 1)));
+        .until(() -> !a.caches.metadata().holdsLocally(new ItemKey(BIZ, 1)));
   }
 }

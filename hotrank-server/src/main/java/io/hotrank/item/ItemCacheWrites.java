@@ -1,0 +1,209 @@
+package io.hotrank.item;
+
+import io.hotrank.cache.CacheNotices;
+import io.hotrank.cache.RedisBloomFilter;
+import io.hotrank.cache.RedisReconnects;
+import io.hotrank.cache.TieredCache;
+import io.hotrank.cache.Versioned;
+import io.hotrank.core.score.Interactions;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * What item writes and folds go through to keep the {@link ItemCaches} right on every instance:
+ *
+ * <ul>
+ *   <li>Writes ({@link ItemService}) commit, then put a floor of the item's new version into Redis
+ *       (a delete that no older read can undo), then announce the version to every instance, whose
+ *       local entries drop anything older. An instance that reconnects to Redis drops its local
+ *       entries: announcements may have been missed.
+ *   <li>Counters are written into Redis by the event folder after each fold ({@link
+ *       #countsFolded}), versioned by the fold's number, so Redis holds the counts the fold keeps;
+ *       local counters are refreshed from there at most {@code counts-fresh} after they were read.
+ *       Counters a failed Redis write left behind are rewritten from the database on the next fold
+ *       or idle second.
+ *   <li>The Bloom filter per biz learns an id before its item is created; it is rebuilt by a leased
+ *       job ({@link ItemFilterJobs}).
+ * </ul>
+ *
+ * What Redis did not take is retried every {@link ItemCaches#MAINTENANCE}. Thread-safe.
+ */
+@Component
+public class ItemCacheWrites {
+
+  private static final Logger log = LoggerFactory.getLogger(ItemCacheWrites.class);
+
+  /** The notice topic of item writes: "{@code <biz> <id> <version>}". */
+  static final String TOPIC = "items";
+
+  /** Keys per query or pipeline when rewriting counters. */
+  private static final int CHUNK = 500;
+
+  /** How many items whose Redis counters a failed write left stale are remembered at most. */
+  private static final int MAX_PENDING = 100_000;
+
+  private final ItemCaches caches;
+  private final TieredCache<ItemKey, ItemStore.Stored> metadata;
+  private final TieredCache<ItemKey, Interactions> counts;
+  private final RedisBloomFilter filter;
+  private final CacheNotices notices;
+  private final Set<ItemKey> pendingCounts = ConcurrentHashMap.newKeySet();
+
+  /** Writes whose floor or notice did not reach Redis: the newest version of each, retried. */
+  private final Map<ItemKey, Long> pendingWrites = new ConcurrentHashMap<>();
+
+  ItemCacheWrites(ItemCaches caches, CacheNotices notices, RedisReconnects reconnects) {
+    this.caches = caches;
+    this.metadata = caches.metadata();
+    this.counts = caches.counts();
+    this.filter = caches.filter();
+    this.notices = notices;
+    notices.subscribe(TOPIC, this::noticed);
+    caches.retryEachMaintenance(this::retryPending);
+    reconnects.whenReconnected(
+        () -> {
+          log.info("Redis reconnected: dropping the local item caches (notices may be lost)");
+          forgetLocal();
+        });
+  }
+
+  /**
+   * An item is about to be created: its id goes into the Bloom filter before its row commits, so
+   * that no reader can be told "certainly absent" once it exists (a create that then fails leaves a
+   * harmless false positive). An add that fails drops the filter or, with Redis away, is found
+   * missing by the filter job's count check.
+   */
+  void admitting(String biz, long id) {
+    try {
+      filter.add(biz, id);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Item {}/{}: Bloom filter update failed ({}); the filter job rebuilds it", biz, id, e);
+    }
+  }
+
+  /** An item was created (committed): the "absent" entries caches may hold of it are replaced. */
+  void created(String biz, long id) {
+    changed(biz, id, 1);
+  }
+
+  /**
+   * An item's metadata changed (committed) to {@code version}: this instance drops its older
+   * entries at once; Redis gets a floor of the version and every instance a notice of it, retried
+   * every {@link ItemCaches#MAINTENANCE} while Redis does not take them.
+   */
+  void changed(String biz, long id, long version) {
+    ItemKey key = new ItemKey(biz, id);
+    metadata.invalidateLocal(key, version);
+    counts.invalidateLocal(key, 0); // replaces an "absent" of an item just created
+    if (!announce(key, version)) {
+      pendingWrites.merge(key, version, Math::max);
+    }
+  }
+
+  /** Puts the floors into Redis and the notice on the channel; false if Redis did not take them. */
+  private boolean announce(ItemKey key, long version) {
+    try {
+      metadata.invalidateRemote(key, version);
+      counts.invalidateRemote(key, 0);
+      notices.publish(TOPIC, key.biz() + " " + key.id() + " " + version);
+      return true;
+    } catch (RuntimeException e) {
+      log.warn(
+          "Item {}: version {} not announced through Redis yet ({}); retried every {}",
+          key,
+          version,
+          e.toString(),
+          ItemCaches.MAINTENANCE);
+      return false;
+    }
+  }
+
+  /** Retries what Redis did not take: writes' floors and notices, then fold counters. */
+  private void retryPending() {
+    for (Map.Entry<ItemKey, Long> write : pendingWrites.entrySet()) {
+      if (!announce(write.getKey(), write.getValue())) {
+        break; // Redis is still away
+      }
+      pendingWrites.remove(write.getKey(), write.getValue());
+    }
+    retryCounts();
+  }
+
+  private void noticed(String payload) {
+    String[] parts = payload.split(" ");
+    if (parts.length != 3) {
+      return;
+    }
+    ItemKey key = new ItemKey(parts[0], Long.parseLong(parts[1]));
+    metadata.invalidateLocal(key, Long.parseLong(parts[2]));
+    counts.invalidateLocal(key, 0);
+  }
+
+  /**
+   * The counters a fold committed, written into Redis (and into this instance's local entries)
+   * unless a later fold's are there. A failed write leaves the items to be rewritten from the
+   * database by {@link #retryCounts}.
+   */
+  public void countsFolded(long foldNo, Map<ItemKey, Interactions> changed) {
+    if (changed.isEmpty()) {
+      return;
+    }
+    Map<ItemKey, Versioned<Interactions>> versioned = new HashMap<>();
+    changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
+    // Not through the read guard: a write of thousands of entries may outlast a read's timeout,
+    // and must neither be cut short nor count in the read breaker.
+    try {
+      counts.putAll(versioned);
+    } catch (RuntimeException e) {
+      log.debug("Counters of fold {} not written to Redis ({}); retried", foldNo, e.toString());
+      remember(changed.keySet());
+    }
+  }
+
+  /** Rewrites counters a failed write left stale in Redis, from the database. */
+  void retryCounts() {
+    if (pendingCounts.isEmpty()) {
+      return;
+    }
+    List<ItemKey> keys = List.copyOf(pendingCounts);
+    for (int from = 0; from < keys.size(); from += CHUNK) {
+      List<ItemKey> chunk = keys.subList(from, Math.min(keys.size(), from + CHUNK));
+      try {
+        counts.putAll(caches.loadCounts(chunk));
+        chunk.forEach(pendingCounts::remove);
+      } catch (RuntimeException e) {
+        log.debug("Item counters still not rewritten ({})", e.toString());
+        return;
+      }
+    }
+    log.info("Rewrote the Redis counters of {} items after a failed write", keys.size());
+  }
+
+  private void remember(Collection<ItemKey> keys) {
+    if (pendingCounts.size() + keys.size() > MAX_PENDING) {
+      log.warn(
+          "More than {} items' Redis counters are stale after failed writes; the rest are"
+              + " served from Redis until their entries expire",
+          MAX_PENDING);
+      return;
+    }
+    pendingCounts.addAll(keys);
+  }
+
+  /**
+   * Drops this instance's local entries: for when the item tables were changed outside hotrank (a
+   * restore, a test that empties them). Redis's entries ({@code <prefix>im:*}, {@code ic:*}) must
+   * then be deleted too, since the restored rows may carry versions lower than the cached ones.
+   */
+  public void forgetLocal() {
+    caches.clearLocal();
+  }
+}
