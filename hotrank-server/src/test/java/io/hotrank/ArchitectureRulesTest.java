@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Rules inside and beside the modules that {@link ModulesTest} cannot state: the error model and
  * the core algorithms depend on no framework, board internals are layered (publish, then compute
- * and read), and time is read from injected sources only. Which module may use which is declared
- * in each module's {@code package-info.java} and checked by {@link ModulesTest}.
+ * and read), and time is read from injected sources only. Which module may use which is declared in
+ * each module's {@code package-info.java} and checked by {@link ModulesTest}.
  */
 class ArchitectureRulesTest {
 
@@ -47,7 +47,8 @@ class ArchitectureRulesTest {
         .resideInAPackage("io.hotrank.problem..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("io.hotrank.problem..", "java..", "org.jspecify..", "org.springframework.modulith..")
+        .resideInAnyPackage(
+            "io.hotrank.problem..", "java..", "org.jspecify..", "org.springframework.modulith..")
         .check(hotrank);
   }
 
@@ -78,8 +79,8 @@ class ArchitectureRulesTest {
   }
 
   /**
-   * Time comes from the injected {@code Clock} and {@code Ticker} (tests set them); only the
-   * {@code time} module reads the system's clocks.
+   * Time comes from the injected {@code Clock} and {@code Ticker} (tests set them); only the {@code
+   * time} module reads the system's clocks.
    */
   @Test
   void code_readsTimeOnlyFromInjectedSources() {

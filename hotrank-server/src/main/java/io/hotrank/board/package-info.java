@@ -3,9 +3,9 @@
  * background, published as immutable snapshots and served from memory. This package is the API
  * other capabilities may use: definitions and their registry, the snapshot and its entries, the
  * {@link io.hotrank.board.BoardInstalled} event, settings and exceptions. Its sub-packages are
- * internal (enforced by {@code ModulesTest}; their layering by {@code ArchitectureRulesTest}): {@code publish} (layers and replication),
- * {@code compute} (scan, rank, schedule) and {@code read} (the read path and its HTTP), with
- * compute and read both built on publish.
+ * internal (enforced by {@code ModulesTest}; their layering by {@code ArchitectureRulesTest}):
+ * {@code publish} (layers and replication), {@code compute} (scan, rank, schedule) and {@code read}
+ * (the read path and its HTTP), with compute and read both built on publish.
  *
  * <h2>The version protocol</h2>
  *
