@@ -3,7 +3,7 @@ package io.hotrank.feed;
 import io.hotrank.feed.FollowStore.Edge;
 import io.hotrank.feed.FollowStore.Side;
 import io.hotrank.item.ItemOutbox;
-import io.hotrank.job.Faults;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
@@ -53,6 +53,7 @@ class FanOut implements JobSource {
   private final Counter pulled;
   private final Counter writes;
   private final Ticker ticker;
+  private final FaultPoints faults;
 
   FanOut(
       ItemOutbox outbox,
@@ -60,8 +61,10 @@ class FanOut implements JobSource {
       FeedRedis redis,
       FeedProperties properties,
       MeterRegistry meters,
-      Ticker ticker) {
+      Ticker ticker,
+      FaultPoints faults) {
     this.ticker = ticker;
+    this.faults = faults;
     this.outbox = outbox;
     this.follows = follows;
     this.redis = redis;
@@ -96,7 +99,7 @@ class FanOut implements JobSource {
     List<ItemOutbox.Entry> batch = outbox.oldest(properties.fanoutBatch());
     for (ItemOutbox.Entry entry : batch) {
       fanOut(entry);
-      Faults.point(NAME, "after-item", "item=" + entry.biz() + ":" + entry.itemId());
+      faults.point(NAME, "after-item", "item=" + entry.biz() + ":" + entry.itemId());
     }
     outbox.remove(batch);
     return batch.size();
@@ -128,7 +131,7 @@ class FanOut implements JobSource {
           writes.increment();
         }
       }
-      Faults.point(NAME, "mid-item", "item=" + item.biz() + ":" + item.itemId());
+      faults.point(NAME, "mid-item", "item=" + item.biz() + ":" + item.itemId());
       if (page.size() < FOLLOWERS_PAGE) {
         break;
       }

@@ -3,7 +3,7 @@ package io.hotrank.ingest;
 import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.item.CounterStore;
-import io.hotrank.job.Faults;
+import io.hotrank.job.FaultPoints;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,6 +49,7 @@ final class EventFolder {
   private final TransactionTemplate tx;
   private final int foldEvents;
   private final long gapTimeoutMillis;
+  private final FaultPoints faults;
 
   EventFolder(
       EventLog eventLog,
@@ -56,8 +57,10 @@ final class EventFolder {
       UserActionStore userActions,
       Clock clock,
       PlatformTransactionManager transactions,
-      IngestProperties properties) {
+      IngestProperties properties,
+      FaultPoints faults) {
     this.eventLog = eventLog;
+    this.faults = faults;
     this.counters = counters;
     this.userActions = userActions;
     this.clock = clock;
@@ -113,7 +116,7 @@ final class EventFolder {
     Map<Fold.ItemKey, Interactions> changed =
         apply(rows, now, advance.cursor().foldNo(), effective);
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
-    Faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
+    faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
     return new Fold(advance.cursor().foldNo(), effective, changed, read.size() >= foldEvents);
   }

@@ -1,6 +1,6 @@
 package io.hotrank.ingest;
 
-import io.hotrank.job.Faults;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
@@ -36,6 +36,7 @@ final class FoldJobs implements JobSource {
   private final Clock clock;
   private final Ticker ticker;
   private final IngestProperties properties;
+  private final FaultPoints faults;
 
   FoldJobs(
       EventFolder folder,
@@ -43,8 +44,10 @@ final class FoldJobs implements JobSource {
       List<FoldListener> listeners,
       Clock clock,
       Ticker ticker,
-      IngestProperties properties) {
+      IngestProperties properties,
+      FaultPoints faults) {
     this.ticker = ticker;
+    this.faults = faults;
     this.folder = folder;
     this.eventLog = eventLog;
     this.listeners = listeners;
@@ -99,7 +102,7 @@ final class FoldJobs implements JobSource {
   private Fold foldAndTell() {
     Fold fold = folder.foldOnce();
     if (fold != null) {
-      Faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
+      faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
       for (FoldListener listener : listeners) {
         try {
           listener.folded(fold);

@@ -4,6 +4,7 @@ import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemStore;
 import io.hotrank.item.LiveItems;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,9 +52,16 @@ class IngestConfiguration {
       SqlDialect dialect,
       Clock clock,
       PlatformTransactionManager transactions,
-      IngestProperties properties) {
+      IngestProperties properties,
+      FaultPoints faults) {
     return new EventFolder(
-        eventLog, counters, new UserActionStore(jdbc, dialect), clock, transactions, properties);
+        eventLog,
+        counters,
+        new UserActionStore(jdbc, dialect),
+        clock,
+        transactions,
+        properties,
+        faults);
   }
 
   @Bean
@@ -63,8 +71,9 @@ class IngestConfiguration {
       List<FoldListener> listeners,
       Clock clock,
       Ticker ticker,
-      IngestProperties properties) {
-    return new FoldJobs(folder, eventLog, listeners, clock, ticker, properties);
+      IngestProperties properties,
+      FaultPoints faults) {
+    return new FoldJobs(folder, eventLog, listeners, clock, ticker, properties, faults);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package io.hotrank.storage;
 
+import db.migration.V7__IndexItemTags;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -7,6 +8,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
@@ -15,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Detects the database engine once, logs what was found and what it supports, and points Flyway at
- * that engine's migrations.
+ * that engine's migrations and the Java ones shared by every engine.
  */
 @Configuration(proxyBeanMethods = false)
 class StorageConfiguration {
@@ -33,6 +35,15 @@ class StorageConfiguration {
   @Bean
   FlywayConfigurationCustomizer hotrankMigrations(SqlDialect dialect) {
     return configuration -> configuration.locations(dialect.migrationLocation());
+  }
+
+  /**
+   * The migrations written in Java, one class for every engine: outside the engine's location, so
+   * handed to Flyway as beans.
+   */
+  @Bean
+  JavaMigration indexItemTags() {
+    return new V7__IndexItemTags();
   }
 
   /**

@@ -3,7 +3,8 @@
  * io.hotrank.storage.SqlDialect} answers capability questions (skip-locked row locking, inserts
  * that ignore duplicates, upserts, {@code RETURNING}) and runs the few statements no single SQL
  * text serves on H2, MySQL/MariaDB and PostgreSQL alike. Migrations live in {@code
- * db/migration/<engine>}.
+ * db/migration/<engine>}, those written in Java (one class for every engine) in the package {@code
+ * db.migration}.
  *
  * <p>Each table has one owner, a store in the capability that owns the data: {@code hr_item} and
  * {@code hr_id_sequence} in {@code item.ItemStore}, {@code hr_item_counter} in {@code

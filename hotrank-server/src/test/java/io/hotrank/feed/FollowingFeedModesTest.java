@@ -6,6 +6,7 @@ import io.hotrank.item.ItemOutbox;
 import io.hotrank.item.ItemReads;
 import io.hotrank.item.ItemRequest;
 import io.hotrank.item.ItemService;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import io.hotrank.web.Cursors;
@@ -123,7 +124,8 @@ class FollowingFeedModesTest {
       FeedProperties settings = properties.withPushThreshold(mode.getValue());
       FeedRedis keys = new FeedRedis(redis, PREFIX + mode.getKey() + ":", settings);
       FanOut fanOut =
-          new FanOut(outbox, follows, keys, settings, new SimpleMeterRegistry(), ticker);
+          new FanOut(
+              outbox, follows, keys, settings, new SimpleMeterRegistry(), ticker, FaultPoints.NONE);
       FollowingFeed feed =
           new FollowingFeed(
               keys,

@@ -7,6 +7,7 @@ import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemStore;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,7 +77,8 @@ public abstract class EventLogContract {
         new UserActionStore(jdbc(), dialect()),
         Clock.systemUTC(),
         transactions(),
-        PROPERTIES);
+        PROPERTIES,
+        FaultPoints.NONE);
   }
 
   @AfterEach

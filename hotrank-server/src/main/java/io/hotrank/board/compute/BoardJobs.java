@@ -6,7 +6,7 @@ import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardPublisher;
-import io.hotrank.job.Faults;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
@@ -43,6 +43,7 @@ public class BoardJobs implements JobSource {
   private final Clock clock;
   private final boolean scheduling;
   private final ObjectProvider<JobScheduler> scheduler;
+  private final FaultPoints faults;
 
   BoardJobs(
       BoardRegistry registry,
@@ -50,13 +51,15 @@ public class BoardJobs implements JobSource {
       BoardPublisher publisher,
       Clock clock,
       BoardProperties properties,
-      ObjectProvider<JobScheduler> scheduler) {
+      ObjectProvider<JobScheduler> scheduler,
+      FaultPoints faults) {
     this.registry = registry;
     this.computer = computer;
     this.publisher = publisher;
     this.clock = clock;
     this.scheduling = properties.scheduling();
     this.scheduler = scheduler;
+    this.faults = faults;
     if (!scheduling) {
       log.info("Board scheduling is off (hotrank.board.scheduling=false)");
     }
@@ -122,7 +125,7 @@ public class BoardJobs implements JobSource {
           computer.compute(
               board, clock.instant().truncatedTo(ChronoUnit.MILLIS), context::cancelled);
       context.throwIfCancelled();
-      Faults.point(name, "before-publish", "fence=" + context.fence());
+      faults.point(name, "before-publish", "fence=" + context.fence());
       BoardSnapshot published =
           publisher.publish(board, result.computedAt(), result.entries(), context.fence());
       if (published.computedAt().equals(result.computedAt())) {

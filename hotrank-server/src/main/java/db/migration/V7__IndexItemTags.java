@@ -1,4 +1,4 @@
-package io.hotrank.item;
+package db.migration;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -7,15 +7,18 @@ import org.flywaydb.core.api.migration.BaseJavaMigration;
 import org.flywaydb.core.api.migration.Context;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
-import org.springframework.stereotype.Component;
 
 /**
  * Fills {@code hr_item_tag} (created by V6) for the live items that existed before it, in keyset
  * pages of {@code hr_item}. In Java because splitting the stored tag list into rows has no portable
- * SQL across H2, MySQL and PostgreSQL. Spring Boot hands every JavaMigration bean to Flyway, which
- * runs it once, after V6, in the migration's transaction.
+ * SQL across H2, MySQL and PostgreSQL.
+ *
+ * <p>One class for every engine, so it lives beside the engines' SQL folders ({@code
+ * db/migration/<engine>}) rather than in one of them. Flyway scans only the detected engine's
+ * folder, so it would not find this class by itself: {@code io.hotrank.storage} declares it as a
+ * {@code JavaMigration} bean, which Spring Boot hands to Flyway, which runs it once, after V6, in
+ * the migration's transaction.
  */
-@Component
 public class V7__IndexItemTags extends BaseJavaMigration {
 
   private static final int PAGE = 1000;

@@ -1,0 +1,34 @@
+package db.migration;
+
+import com.zaxxer.hikari.HikariConfig;
+
+/** The tag index backfill on H2: a fresh in-memory database per test. */
+class H2IndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
+
+  @Override
+  String engine() {
+    return "H2";
+  }
+
+  @Override
+  String location() {
+    return "classpath:db/migration/h2";
+  }
+
+  @Override
+  HikariConfig connectTo(String schema) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl("jdbc:h2:mem:" + schema);
+    config.setUsername("sa");
+    config.setPassword("");
+    return config;
+  }
+
+  @Override
+  void createSchema() {}
+
+  @Override
+  void dropSchema() {
+    // An in-memory database is gone with its last connection, closed with the pool.
+  }
+}

@@ -1,0 +1,136 @@
+package db.migration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.hotrank.support.TestEngines;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationVersion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * {@link V7__IndexItemTags} on a database the service created before V7: the schema is migrated up
+ * to V6 with Flyway's {@code target}, items are written as the service wrote them then (tags only
+ * in {@code hr_item.tags}, no {@code hr_item_tag} rows), and the rest is migrated as the service
+ * migrates: the engine's SQL location plus the Java migration (which the service hands to Flyway as
+ * a bean). One subclass per engine; each test uses a schema of its own, dropped afterwards.
+ */
+abstract class IndexItemTagsMigrationContract {
+
+  /** More than two of the migration's keyset pages of 1000, across two biz names. */
+  private static final int ITEMS_PER_BIZ = 1_300;
+
+  final String schema = "hr_v7_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+  private HikariDataSource dataSource;
+  private JdbcTemplate jdbc;
+  private Flyway flyway;
+
+  /** The engine's name for the report. */
+  abstract String engine();
+
+  /** The engine's migrations, as {@code SqlDialect.migrationLocation()} names them. */
+  abstract String location();
+
+  /** A data source whose connections use {@link #schema}, created by {@link #createSchema}. */
+  abstract HikariConfig connectTo(String schema);
+
+  /** Creates {@link #schema} (nothing to do where the URL makes a fresh database). */
+  abstract void createSchema();
+
+  /** Drops {@link #schema} and everything in it. */
+  abstract void dropSchema();
+
+  @BeforeEach
+  void migrateToV6() {
+    TestEngines.exercised(engine());
+    createSchema();
+    HikariConfig config = connectTo(schema);
+    config.setMaximumPoolSize(2);
+    config.setPoolName("v7-" + engine());
+    dataSource = new HikariDataSource(config);
+    jdbc = new JdbcTemplate(dataSource);
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations(location())
+        .javaMigrations(new V7__IndexItemTags())
+        .target(MigrationVersion.fromVersion("6"))
+        .load()
+        .migrate();
+    flyway =
+        Flyway.configure()
+            .dataSource(dataSource)
+            .locations(location())
+            .javaMigrations(new V7__IndexItemTags())
+            .load();
+  }
+
+  @AfterEach
+  void drop() {
+    if (dataSource != null) {
+      dataSource.close();
+    }
+    dropSchema();
+  }
+
+  @Test
+  void migrate_indexesEachLiveItemsTagsOnce_acrossPagesAndBizNames() {
+    List<String> expected = new ArrayList<>();
+    List<Object[]> items = new ArrayList<>();
+    for (String biz : List.of("video", "article")) {
+      for (long id = 1; id <= ITEMS_PER_BIZ; id++) {
+        long createdAt = 1_700_000_000_000L + id * 1000;
+        boolean deleted = id % 10 == 0;
+        String tags =
+            switch ((int) (id % 4)) {
+              case 0 -> "";
+              case 1 -> "all";
+              case 2 -> "all,even";
+              default -> "odd,all,odd"; // a repeated tag is indexed once
+            };
+        items.add(new Object[] {biz, id, 7L, "t" + id, tags, createdAt, createdAt, deleted});
+        if (!deleted && !tags.isEmpty()) {
+          for (String tag : new java.util.LinkedHashSet<>(List.of(tags.split(",")))) {
+            expected.add(biz + "|" + tag + "|" + createdAt + "|" + id);
+          }
+        }
+      }
+    }
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at, deleted)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        items);
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item_tag", Long.class)).isZero();
+
+    assertThat(flyway.migrate().migrationsExecuted).isGreaterThanOrEqualTo(1);
+
+    List<String> indexed =
+        jdbc.query(
+            "SELECT biz, tag, created_at, item_id FROM hr_item_tag",
+            (rs, i) ->
+                rs.getString(1)
+                    + "|"
+                    + rs.getString(2)
+                    + "|"
+                    + rs.getLong(3)
+                    + "|"
+                    + rs.getLong(4));
+    assertThat(indexed).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(flyway.info().current().getVersion()).isEqualTo(MigrationVersion.fromVersion("7"));
+  }
+
+  @Test
+  void migrate_withNoItems_writesNoRows() {
+    flyway.migrate();
+
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item_tag", Long.class)).isZero();
+    assertThat(flyway.info().current().getVersion()).isEqualTo(MigrationVersion.fromVersion("7"));
+  }
+}
