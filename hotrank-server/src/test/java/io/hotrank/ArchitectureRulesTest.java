@@ -95,6 +95,10 @@ class ArchitectureRulesTest {
         .callMethod(System.class, "currentTimeMillis")
         .orShould()
         .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemDefaultZone")
         .check(hotrank);
   }
 

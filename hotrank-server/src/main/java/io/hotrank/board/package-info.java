@@ -31,7 +31,7 @@
  *       its own newer version back to a Redis that lost it.
  * </ol>
  */
-@ApplicationModule(allowedDependencies = {"cache", "hotkey", "item", "job", "web"})
+@ApplicationModule(allowedDependencies = {"cache", "hotkey", "item", "job", "redis", "web"})
 @NullMarked
 package io.hotrank.board;
 

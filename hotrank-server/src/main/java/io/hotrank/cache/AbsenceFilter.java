@@ -1,5 +1,6 @@
 package io.hotrank.cache;
 
+import io.hotrank.redis.RedisRound;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;

@@ -1,5 +1,7 @@
 package io.hotrank.cache;
 
+import io.hotrank.redis.RedisRound;
+import io.hotrank.redis.RedisUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,7 @@
 package io.hotrank.cache;
 
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.RedisReconnects;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

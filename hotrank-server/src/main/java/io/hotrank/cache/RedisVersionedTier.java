@@ -1,5 +1,7 @@
 package io.hotrank.cache;
 
+import io.hotrank.redis.LuaScripts;
+import io.hotrank.redis.RedisRound;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;

@@ -1,5 +1,6 @@
 package io.hotrank.cache;
 
+import io.hotrank.redis.RedisReadGuard;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

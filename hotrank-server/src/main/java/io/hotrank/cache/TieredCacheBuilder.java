@@ -1,6 +1,8 @@
 package io.hotrank.cache;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
+import io.hotrank.redis.RedisReadGuard;
+import io.hotrank.redis.RedisRound;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

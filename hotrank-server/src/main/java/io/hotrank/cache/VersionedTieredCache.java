@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.hotrank.redis.RedisReadGuard;
+import io.hotrank.redis.RedisRound;
+import io.hotrank.redis.RedisUnavailableException;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 /**
- * Reusable parts of multi-level reads: {@link io.hotrank.cache.RedisReadGuard} bounds what a slow
- * or dead Redis costs a reader (timeout and circuit breaker), and {@link
+ * Reusable parts of multi-level reads, on the Redis layer of {@code io.hotrank.redis}: {@link
  * io.hotrank.cache.TieredLoader} loads a local miss from remote tiers in order, once per key at a
  * time, remembering keys found nowhere for a moment. Knows no capability.
  *
@@ -12,7 +11,7 @@
  * VersionedTieredCache}, its {@code LocalTier}, {@code BatchReader} and metrics) is
  * package-private, so that it can change without its callers.
  */
-@ApplicationModule(allowedDependencies = {})
+@ApplicationModule(allowedDependencies = {"redis"})
 @NullMarked
 package io.hotrank.cache;
 

@@ -121,7 +121,7 @@ class FanOut implements JobSource {
         break;
       }
       boolean[] done = new boolean[page.size()];
-      List<io.hotrank.cache.RedisRound.Part> parts = new ArrayList<>(page.size());
+      List<io.hotrank.redis.RedisRound.Part> parts = new ArrayList<>(page.size());
       for (int i = 0; i < page.size(); i++) {
         parts.add(redis.pushToInbox(page.get(i).userId(), List.of(entry), done, i));
       }

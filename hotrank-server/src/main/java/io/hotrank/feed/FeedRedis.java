@@ -1,8 +1,8 @@
 package io.hotrank.feed;
 
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.LuaScripts;
-import io.hotrank.cache.RedisRound;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.LuaScripts;
+import io.hotrank.redis.RedisRound;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;

@@ -1,12 +1,12 @@
 package io.hotrank.feed;
 
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.RedisReadGuard;
-import io.hotrank.cache.RedisUnavailableException;
 import io.hotrank.feed.FollowStore.Counts;
 import io.hotrank.feed.FollowStore.Edge;
 import io.hotrank.feed.FollowStore.Side;
 import io.hotrank.problem.Violations;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.RedisReadGuard;
+import io.hotrank.redis.RedisUnavailableException;
 import io.hotrank.web.Cursors;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,11 +1,11 @@
 package io.hotrank.feed;
 
-import io.hotrank.cache.RedisRound;
 import io.hotrank.core.topn.KWayMerge;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemReads;
 import io.hotrank.item.ItemStore;
 import io.hotrank.problem.Violations;
+import io.hotrank.redis.RedisRound;
 import io.hotrank.time.Ticker;
 import io.hotrank.web.Cursors;
 import io.lettuce.core.RedisFuture;

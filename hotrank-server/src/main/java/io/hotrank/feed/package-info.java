@@ -2,7 +2,7 @@
  * The follow graph and the feeds read from it: who follows whom (stored in the database, counts
  * cached), and cursor-paged feeds whose cursors are signed ({@link io.hotrank.core.cursor}).
  */
-@ApplicationModule(allowedDependencies = {"cache", "item", "job", "storage", "web"})
+@ApplicationModule(allowedDependencies = {"item", "job", "redis", "storage", "web"})
 @NullMarked
 package io.hotrank.feed;
 

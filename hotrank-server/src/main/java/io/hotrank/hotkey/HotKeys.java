@@ -1,14 +1,14 @@
 package io.hotrank.hotkey;
 
 import io.hotrank.cache.CacheNotices;
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.LuaScripts;
-import io.hotrank.cache.RedisRound;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
 import io.hotrank.job.Lingering;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.LuaScripts;
+import io.hotrank.redis.RedisRound;
 import io.hotrank.time.Ticker;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;

@@ -7,7 +7,7 @@
  * ({@link io.hotrank.hotkey.HotKeys}). Knows no capability: item and board reads report their keys
  * and subscribe to the announcements by key prefix.
  */
-@ApplicationModule(allowedDependencies = {"cache", "job", "lock"})
+@ApplicationModule(allowedDependencies = {"cache", "job", "lock", "redis"})
 @NullMarked
 package io.hotrank.hotkey;
 

@@ -1,11 +1,11 @@
 package io.hotrank.item;
 
 import io.hotrank.cache.CacheNotices;
-import io.hotrank.cache.RedisBloomFilter;
-import io.hotrank.cache.RedisReconnects;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.Versioned;
 import io.hotrank.core.score.Interactions;
+import io.hotrank.redis.RedisBloomFilter;
+import io.hotrank.redis.RedisReconnects;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

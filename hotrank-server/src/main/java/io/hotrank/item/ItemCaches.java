@@ -1,17 +1,17 @@
 package io.hotrank.item;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.RedisBloomFilter;
-import io.hotrank.cache.RedisLoadLeases;
-import io.hotrank.cache.RedisReadGuard;
-import io.hotrank.cache.RedisRound;
 import io.hotrank.cache.RedisVersionedTier;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.TieredCacheBuilder;
 import io.hotrank.cache.Versioned;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.RedisBloomFilter;
+import io.hotrank.redis.RedisLoadLeases;
+import io.hotrank.redis.RedisReadGuard;
+import io.hotrank.redis.RedisRound;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;

@@ -1,10 +1,10 @@
 package io.hotrank.item;
 
-import io.hotrank.cache.RedisBloomFilter;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.redis.RedisBloomFilter;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;

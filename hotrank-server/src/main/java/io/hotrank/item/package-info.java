@@ -8,7 +8,7 @@
  * caches right on every instance through {@link io.hotrank.item.ItemCacheWrites} (floors, notices,
  * counters, the Bloom filter). Depends on no other capability.
  */
-@ApplicationModule(allowedDependencies = {"cache", "hotkey", "job", "storage"})
+@ApplicationModule(allowedDependencies = {"cache", "hotkey", "job", "redis", "storage"})
 @NullMarked
 package io.hotrank.item;
 

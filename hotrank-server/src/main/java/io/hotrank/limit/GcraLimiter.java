@@ -1,6 +1,6 @@
 package io.hotrank.limit;
 
-import io.hotrank.cache.LuaScripts;
+import io.hotrank.redis.LuaScripts;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;

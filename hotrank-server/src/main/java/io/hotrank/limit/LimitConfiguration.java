@@ -1,7 +1,7 @@
 package io.hotrank.limit;
 
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.RedisReadGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;

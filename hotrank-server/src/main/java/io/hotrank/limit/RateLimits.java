@@ -1,9 +1,9 @@
 package io.hotrank.limit;
 
-import io.hotrank.cache.RedisUnavailableException;
 import io.hotrank.limit.GcraLimiter.Decision;
 import io.hotrank.limit.GcraLimiter.Policy;
 import io.hotrank.limit.LimitProperties.WhenRedisDown;
+import io.hotrank.redis.RedisUnavailableException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -2,7 +2,7 @@
  * Rate limiting: a GCRA limiter in Redis, one script call and one round trip per decision, shared
  * by every instance.
  */
-@ApplicationModule(allowedDependencies = {"cache", "web"})
+@ApplicationModule(allowedDependencies = {"redis", "web"})
 @NullMarked
 package io.hotrank.limit;
 

@@ -1,7 +1,7 @@
 package io.hotrank.lock;
 
 import io.hotrank.HotrankProperties;
-import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -12,7 +12,7 @@
  * <p>{@link io.hotrank.lock.LeaseWatchdog} renews held leases from its own thread and reports a
  * lease lost the moment it can no longer be trusted.
  */
-@ApplicationModule(allowedDependencies = {"cache", "storage"})
+@ApplicationModule(allowedDependencies = {"redis", "storage"})
 @NullMarked
 package io.hotrank.lock;
 

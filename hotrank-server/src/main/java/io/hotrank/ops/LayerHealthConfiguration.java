@@ -1,6 +1,6 @@
 package io.hotrank.ops;
 
-import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.redis.RedisReadGuard;
 import java.sql.Connection;
 import java.util.Map;
 import javax.sql.DataSource;

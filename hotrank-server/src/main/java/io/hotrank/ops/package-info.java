@@ -3,7 +3,7 @@
  * export of boards to files a web server can serve, and demo traffic. May use any capability's API;
  * none uses it.
  */
-@ApplicationModule(allowedDependencies = {"board", "cache", "event", "ingest", "item"})
+@ApplicationModule(allowedDependencies = {"board", "event", "ingest", "item", "redis"})
 @NullMarked
 package io.hotrank.ops;
 

@@ -1,9 +1,9 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
-import io.hotrank.cache.LuaScripts;
-import io.hotrank.cache.RedisRound;
 import io.hotrank.core.topn.KWayMerge;
+import io.hotrank.redis.LuaScripts;
+import io.hotrank.redis.RedisRound;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import java.time.Duration;

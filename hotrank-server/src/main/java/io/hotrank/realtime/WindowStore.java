@@ -1,8 +1,8 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
-import io.hotrank.cache.LuaScripts;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.redis.LuaScripts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,9 +4,10 @@
  * io.hotrank.realtime.WindowStore}) and leaderboards ({@code type: leaderboard}, one counter's
  * absolute values in sharded sorted sets, {@link io.hotrank.realtime.LeaderboardStore}). Each fold
  * is applied once ({@link io.hotrank.realtime.RealtimeFolds}); the read snapshot is published
- * through the batch boards' path every second. Builds on boards, ingest, items, jobs and cache.
+ * through the batch boards' path every second. Builds on boards, ingest, items, jobs and the Redis
+ * layer.
  */
-@ApplicationModule(allowedDependencies = {"board", "cache", "event", "ingest", "item", "job"})
+@ApplicationModule(allowedDependencies = {"board", "event", "ingest", "item", "job", "redis"})
 @NullMarked
 package io.hotrank.realtime;
 

@@ -2,10 +2,10 @@ package io.hotrank.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotrank.cache.RedisUnavailableException;
 import io.hotrank.limit.GcraLimiter.Decision;
 import io.hotrank.limit.GcraLimiter.Policy;
 import io.hotrank.limit.LimitProperties.WhenRedisDown;
+import io.hotrank.redis.RedisUnavailableException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

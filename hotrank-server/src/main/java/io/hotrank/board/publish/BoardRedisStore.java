@@ -2,8 +2,8 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.cache.HotrankRedisProperties;
-import io.hotrank.cache.LuaScripts;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.LuaScripts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

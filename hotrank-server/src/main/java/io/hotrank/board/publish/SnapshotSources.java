@@ -2,7 +2,7 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
-import io.hotrank.cache.RedisReadGuard;
+import io.hotrank.redis.RedisReadGuard;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -33,7 +33,7 @@ public class SnapshotSources {
   /**
    * The live snapshot in Redis.
    *
-   * @throws io.hotrank.cache.RedisUnavailableException if Redis failed, timed out or the breaker is
+   * @throws io.hotrank.redis.RedisUnavailableException if Redis failed, timed out or the breaker is
    *     open
    */
   public Optional<BoardSnapshot> fromRedis(String board) {
@@ -45,7 +45,7 @@ public class SnapshotSources {
   /**
    * The live version in Redis, 0 if none.
    *
-   * @throws io.hotrank.cache.RedisUnavailableException as {@link #fromRedis}
+   * @throws io.hotrank.redis.RedisUnavailableException as {@link #fromRedis}
    */
   public long redisVersion(String board) {
     return guard.read("version of " + board, () -> redis.liveVersion(board));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardRedisStore.Outcome;
-import io.hotrank.cache.HotrankRedisProperties;
+import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.support.SharedRedis;
 import java.time.Duration;
 import java.time.Instant;

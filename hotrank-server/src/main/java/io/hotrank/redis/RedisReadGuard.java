@@ -1,4 +1,4 @@
-package io.hotrank.cache;
+package io.hotrank.redis;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;

@@ -1,4 +1,4 @@
-package io.hotrank.cache;
+package io.hotrank.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

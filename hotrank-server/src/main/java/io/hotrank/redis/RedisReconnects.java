@@ -1,4 +1,4 @@
-package io.hotrank.cache;
+package io.hotrank.redis;
 
 import io.hotrank.time.Ticker;
 import io.lettuce.core.event.Event;

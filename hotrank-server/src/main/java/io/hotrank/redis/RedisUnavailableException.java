@@ -1,4 +1,4 @@
-package io.hotrank.cache;
+package io.hotrank.redis;
 
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.Problem;

@@ -1,4 +1,4 @@
-package io.hotrank.cache;
+package io.hotrank.redis;
 
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
