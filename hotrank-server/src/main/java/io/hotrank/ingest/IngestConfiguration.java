@@ -78,8 +78,8 @@ class IngestConfiguration {
 
   @Bean
   @Order(Ordered.LOWEST_PRECEDENCE)
-  ItemCountsFeed itemCountsFeed(ItemReads reads) {
-    return new ItemCountsFeed(reads);
+  CountsCacheWriter countsCacheWriter(ItemReads reads) {
+    return new CountsCacheWriter(reads);
   }
 
   @Bean
