@@ -3,13 +3,13 @@ package io.hotrank.feed;
 import io.hotrank.feed.FollowStore.Edge;
 import io.hotrank.feed.FollowStore.Side;
 import io.hotrank.item.ItemOutbox;
+import io.hotrank.job.DrainLoop;
+import io.hotrank.job.DrainLoop.Step;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
-import io.hotrank.job.Lingering;
-import io.hotrank.job.Lingering.Step;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -159,7 +159,7 @@ class FanOut implements JobSource {
 
     @Override
     public void run(JobContext context) throws InterruptedException {
-      Lingering.loop(
+      DrainLoop.run(
           context,
           ticker,
           properties.fanoutInterval(),

@@ -113,7 +113,7 @@ class FollowGraph {
   Page page(Side side, long userId, @Nullable Integer limit, @Nullable String cursor) {
     Violations violations = new Violations();
     violations.check(userId > 0, "userId", "must be a positive id");
-    int size = Limits.of(limit, properties, violations);
+    int size = PageSizes.of(limit, properties, violations);
     violations.throwIfAny();
     String kind = side.name().toLowerCase(java.util.Locale.ROOT) + ":" + userId;
     List<String> fields = cursors.decode(kind, cursor, 2);

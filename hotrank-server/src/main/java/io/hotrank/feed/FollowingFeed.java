@@ -92,7 +92,7 @@ class FollowingFeed {
   FeedPage page(long userId, @Nullable Integer limit, @Nullable String cursor) {
     Violations violations = new Violations();
     violations.check(userId > 0, "userId", "must be a positive id");
-    int size = Limits.of(limit, properties, violations);
+    int size = PageSizes.of(limit, properties, violations);
     violations.throwIfAny();
     String kind = "feed:" + userId;
     List<String> fields = cursors.decode(kind, cursor, 3);

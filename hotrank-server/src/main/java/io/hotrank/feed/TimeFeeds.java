@@ -53,7 +53,7 @@ class TimeFeeds {
           "tag",
           "must be 1 to " + ItemService.MAX_TAG + " characters");
     }
-    int size = Limits.of(limit, properties, violations);
+    int size = PageSizes.of(limit, properties, violations);
     violations.throwIfAny();
     return page(java.util.Objects.requireNonNull(biz), tag, size, cursor);
   }

@@ -1,11 +1,11 @@
 package io.hotrank.hotkey;
 
 import io.hotrank.cache.CacheNotices;
+import io.hotrank.job.DrainLoop;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
-import io.hotrank.job.Lingering;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.LuaScripts;
 import io.hotrank.redis.RedisRound;
@@ -422,7 +422,7 @@ public class HotKeys implements SmartLifecycle, JobSource {
 
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + Lingering.RUN_FOR.toNanos();
+      long end = ticker.read() + DrainLoop.RUN_FOR.toNanos();
       long pause = Math.max(5, pushEvery() / 2);
       while (!context.cancelled() && ticker.read() < end) {
         detect();

@@ -1,12 +1,12 @@
 package io.hotrank.ingest;
 
+import io.hotrank.job.DrainLoop;
+import io.hotrank.job.DrainLoop.Step;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
-import io.hotrank.job.Lingering;
-import io.hotrank.job.Lingering.Step;
 import io.hotrank.time.Ticker;
 import java.time.Clock;
 import java.util.List;
@@ -134,7 +134,7 @@ final class FoldJobs implements JobSource {
     @Override
     public void run(JobContext context) throws InterruptedException {
       boolean idle =
-          Lingering.loop(
+          DrainLoop.run(
               context,
               ticker,
               properties.foldInterval(),

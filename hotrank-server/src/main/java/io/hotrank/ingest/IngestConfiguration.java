@@ -78,8 +78,8 @@ class IngestConfiguration {
 
   @Bean
   @Order(Ordered.LOWEST_PRECEDENCE)
-  ItemCountsFeed itemCountsFeed(ItemCacheWrites cacheWrites) {
-    return new ItemCountsFeed(cacheWrites);
+  CountsCacheWriter countsCacheWriter(ItemCacheWrites cacheWrites) {
+    return new CountsCacheWriter(cacheWrites);
   }
 
   @Bean

@@ -8,11 +8,11 @@ import io.hotrank.board.BoardType;
 import io.hotrank.board.BoardUnavailableException;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.Item;
+import io.hotrank.job.DrainLoop;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
-import io.hotrank.job.Lingering;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -226,7 +226,7 @@ final class RealtimeJobs implements JobSource {
      */
     @Override
     public void run(JobContext context) throws InterruptedException {
-      long end = ticker.read() + Lingering.RUN_FOR.toNanos();
+      long end = ticker.read() + DrainLoop.RUN_FOR.toNanos();
       boolean again = !context.manual() && lingers();
       long seen = appliedFolds.count();
       long looked = ticker.read();

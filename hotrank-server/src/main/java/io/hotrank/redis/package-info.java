@@ -4,7 +4,8 @@
  * keys in one Cluster slot), Lua scripts loaded once and run by SHA ({@link
  * io.hotrank.redis.LuaScripts}), a guard that bounds what a slow or dead Redis costs a caller
  * (timeout and circuit breaker, {@link io.hotrank.redis.RedisReadGuard}, failing with {@link
- * io.hotrank.redis.RedisUnavailableException}), reconnect notices, pipelined rounds ({@link
+ * io.hotrank.redis.RedisUnavailableException}), reconnect notices, the instance's one Pub/Sub
+ * connection ({@link io.hotrank.redis.RedisSubscriptions}), pipelined rounds ({@link
  * io.hotrank.redis.RedisRound}: many reads in one round trip, on a Cluster too) and the Redis data
  * structures more than one module uses (a Bloom filter, load leases).
  *

@@ -6,6 +6,7 @@ import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.redis.RedisReadGuard;
 import io.hotrank.redis.RedisReconnects;
+import io.hotrank.redis.RedisSubscriptions;
 import io.hotrank.redis.RedisUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,18 +22,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
  * Keeps this instance's local snapshots converged with what any instance publishes.
  *
  * <ul>
- *   <li>Notices: every publish announces "{@code <board> <version>}" on a Redis channel; a notice
- *       newer than the local version fetches the payload from Redis at once.
+ *   <li>Notices: every publish announces "{@code <board> <version>}" on a Redis channel (listened
+ *       to through the instance's {@link RedisSubscriptions}); a notice newer than the local
+ *       version fetches the payload from Redis at once.
  *   <li>Periodic check, every {@code hotrank.board.check-interval}: Pub/Sub drops messages while a
  *       subscriber is disconnected, so each board's versions in Redis and in the database are
  *       compared with the local one.
@@ -45,7 +43,7 @@ import org.springframework.stereotype.Component;
  * delays a notice), never on a request thread. Thread-safe.
  */
 @Component
-class BoardSync implements MessageListener, SmartLifecycle {
+class BoardSync implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(BoardSync.class);
 
@@ -55,11 +53,6 @@ class BoardSync implements MessageListener, SmartLifecycle {
   private final BoardRedisStore redis;
   private final BoardSnapshotStore database;
   private final RedisReadGuard guard;
-  private final RedisConnectionFactory connections;
-  private final boolean noticesEnabled;
-
-  /** Not a Spring bean: its start and stop are ours, so both can be bounded. */
-  private @Nullable RedisMessageListenerContainer notices;
 
   private final Duration checkInterval;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
@@ -78,7 +71,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
       BoardSnapshotStore database,
       RedisReadGuard guard,
       RedisReconnects reconnects,
-      RedisConnectionFactory connections,
+      RedisSubscriptions subscriptions,
       BoardProperties properties) {
     this.registry = registry;
     this.local = local;
@@ -87,8 +80,9 @@ class BoardSync implements MessageListener, SmartLifecycle {
     this.database = database;
     this.guard = guard;
     reconnects.whenReconnected(this::reconnected);
-    this.connections = connections;
-    this.noticesEnabled = properties.notices();
+    if (properties.notices()) {
+      subscriptions.subscribe(redis.channel(), this::onMessage);
+    }
     this.checkInterval = properties.checkInterval();
   }
 
@@ -109,15 +103,6 @@ class BoardSync implements MessageListener, SmartLifecycle {
               return thread;
             });
     long period = checkInterval.toMillis();
-    if (noticesEnabled) {
-      notices = new RedisMessageListenerContainer();
-      notices.setConnectionFactory(connections);
-      notices.addMessageListener(this, new ChannelTopic(redis.channel()));
-      // Retry subscribing every second while Redis is away; the periodic check covers the gap.
-      notices.setRecoveryInterval(1000);
-      notices.afterPropertiesSet();
-    }
-    worker.execute(this::subscribe);
     worker.scheduleWithFixedDelay(this::checkAll, period, period, TimeUnit.MILLISECONDS);
     running = true;
     log.info(
@@ -147,14 +132,11 @@ class BoardSync implements MessageListener, SmartLifecycle {
     if (worker != null) {
       worker.shutdownNow();
       try {
-        // a subscribe() in progress finishes before the container is stopped under it
+        // a check in progress finishes (bounded) before what it reads is stopped under it
         worker.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-    }
-    if (notices != null) {
-      stopNotices(notices);
     }
   }
 
@@ -164,8 +146,7 @@ class BoardSync implements MessageListener, SmartLifecycle {
   }
 
   /** A publish notice: "{@code <board> <version>}". */
-  @Override
-  public void onMessage(Message message, byte[] pattern) {
+  private void onMessage(Message message, byte @Nullable [] pattern) {
     String[] notice = new String(message.getBody(), StandardCharsets.UTF_8).split(" ");
     if (notice.length != 2 || registry.find(notice[0]).isEmpty()) {
       return;
@@ -179,7 +160,9 @@ class BoardSync implements MessageListener, SmartLifecycle {
     }
     String board = notice[0];
     guard.redisSeemsBack();
-    if (version > local.version(board) && pending.add(board) && running) {
+    // Not running yet (the subscription may start first) or any more: the checks cover it. Asked
+    // before pending.add, which a board must never be left in.
+    if (running && version > local.version(board) && pending.add(board)) {
       noticeFetcher.execute(
           () -> {
             pending.remove(board);
@@ -190,57 +173,8 @@ class BoardSync implements MessageListener, SmartLifecycle {
     }
   }
 
-  /**
-   * Starts the notice subscription if it is not running. Once running, the container and the Redis
-   * client resubscribe by themselves after a disconnect; until it first succeeds (Redis down at
-   * startup), every periodic check tries again.
-   */
-  private void subscribe() {
-    RedisMessageListenerContainer container = notices;
-    if (container == null || (container.isRunning() && container.isListening())) {
-      return;
-    }
-    try {
-      // A start that failed leaves the container "running" but not listening: reset it first.
-      if (container.isRunning()) {
-        container.stop();
-      }
-      container.start();
-      log.info("Subscribed to board notices on '{}'", redis.channel());
-    } catch (RuntimeException e) {
-      log.warn(
-          "Cannot subscribe to board notices yet ({}); relying on the version check", e.toString());
-    }
-  }
-
-  /**
-   * Unsubscribes and releases the container, waiting at most five seconds: with Redis gone,
-   * unsubscribing can wait on a reply that never comes, and shutdown must not.
-   */
-  private static void stopNotices(RedisMessageListenerContainer container) {
-    Thread stopper =
-        Thread.ofVirtual()
-            .start(
-                () -> {
-                  try {
-                    container.stop();
-                    container.destroy();
-                  } catch (Exception e) {
-                    log.debug("Board notices did not stop cleanly ({})", e.toString());
-                  }
-                });
-    try {
-      if (!stopper.join(Duration.ofSeconds(5))) {
-        log.warn("Board notices still unsubscribing after 5 s; shutting down without waiting");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /** Compares every board with Redis and the database and fetches what is newer. */
   void checkAll() {
-    subscribe();
     for (BoardDefinition board : registry.all()) {
       try {
         check(board.name());

@@ -4,10 +4,11 @@ import io.hotrank.time.Ticker;
 import java.time.Duration;
 
 /**
- * What the jobs fired every second that {@link Job#lingers() linger} share: how long a run goes on,
- * and the loop of those that work through a queue (fold the event log, fan out created items).
+ * The loop of the jobs fired every second that {@link Job#lingers() linger} to work through a queue
+ * (fold the event log, fan out created items): step after step until just before the next second's
+ * run, and how long that is ({@link #RUN_FOR}), which the other lingering jobs keep to as well.
  */
-public final class Lingering {
+public final class DrainLoop {
 
   /**
    * How long a lingering run goes on: most of the second its cron fired in, so that the next
@@ -31,7 +32,7 @@ public final class Lingering {
     Step step() throws InterruptedException;
   }
 
-  private Lingering() {}
+  private DrainLoop() {}
 
   /**
    * Runs {@code work} step after step for {@link #RUN_FOR}: the next step at once while more is
@@ -40,7 +41,7 @@ public final class Lingering {
    *
    * @return whether some step found nothing waiting (the queue was caught up)
    */
-  public static boolean loop(JobContext context, Ticker ticker, Duration pause, Work work)
+  public static boolean run(JobContext context, Ticker ticker, Duration pause, Work work)
       throws InterruptedException {
     long end = ticker.read() + RUN_FOR.toNanos();
     long wait = pause.toNanos();

@@ -7,16 +7,16 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Keeps the item counters cache in step with the fold: the counters each fold committed are written
- * into Redis under the fold's number, so item reads show what the fold keeps, at most {@code
- * hotrank.items.cache.counts-fresh} late on other instances. Told last of the listeners, so boards
- * never wait on it.
+ * The fold listener that keeps the item counters cache in step with the fold: the counters each
+ * fold committed are written into Redis under the fold's number, so item reads show what the fold
+ * keeps, at most {@code hotrank.items.cache.counts-fresh} late on other instances. Told last of the
+ * listeners, so boards never wait on it.
  */
-final class ItemCountsFeed implements FoldListener {
+final class CountsCacheWriter implements FoldListener {
 
   private final ItemCacheWrites cacheWrites;
 
-  ItemCountsFeed(ItemCacheWrites cacheWrites) {
+  CountsCacheWriter(ItemCacheWrites cacheWrites) {
     this.cacheWrites = cacheWrites;
   }
 

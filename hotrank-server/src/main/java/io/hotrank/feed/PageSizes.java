@@ -4,9 +4,9 @@ import io.hotrank.problem.Violations;
 import org.jspecify.annotations.Nullable;
 
 /** The page size a request asks for, checked against {@code hotrank.feeds.*-limit}. */
-final class Limits {
+final class PageSizes {
 
-  private Limits() {}
+  private PageSizes() {}
 
   static int of(@Nullable Integer limit, FeedProperties properties, Violations violations) {
     int size = limit == null ? properties.defaultLimit() : limit;
