@@ -9,7 +9,7 @@ import org.springframework.test.context.TestPropertySource;
 class H2ApiTest extends HotrankApiContract {
 
   @Override
-  String engine() {
+  protected String engine() {
     return "H2";
   }
 }

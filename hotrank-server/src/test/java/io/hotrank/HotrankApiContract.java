@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import db.migration.V7__IndexItemTags;
+import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.SecondInstance;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.hotrank;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 class HttpApiTest extends ApiTestSupport {
 
   @Override
-  String engine() {
+  protected String engine() {
     return "H2";
   }
 

@@ -14,7 +14,7 @@ import org.springframework.test.context.TestPropertySource;
 class MariaDbApiTest extends HotrankApiContract {
 
   @Override
-  String engine() {
+  protected String engine() {
     return "MariaDB/MySQL";
   }
 }

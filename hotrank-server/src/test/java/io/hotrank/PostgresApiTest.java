@@ -14,7 +14,7 @@ import org.springframework.test.context.TestPropertySource;
 class PostgresApiTest extends HotrankApiContract {
 
   @Override
-  String engine() {
+  protected String engine() {
     return "PostgreSQL";
   }
 }

@@ -1,10 +1,11 @@
-package io.hotrank;
+package io.hotrank.hotkey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.SecondInstance;
 import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import java.time.Duration;

@@ -1,14 +1,10 @@
-package io.hotrank;
+package io.hotrank.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.LiveItems;
-import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
-import io.hotrank.support.MutableClock;
-import io.hotrank.support.TestClockConfiguration;
-import io.hotrank.support.TestEngines;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,17 +27,18 @@ import org.springframework.test.context.TestPropertySource;
 /**
  * What the HTTP-level tests share: one service on a real Redis and a database engine chosen by the
  * subclass, a settable clock, a fresh set of item tables before each test, and helpers that talk to
- * the API as a client would. {@link HotrankApiContract} holds the tests whose outcome depends on
- * the engine and runs on each; {@link HttpApiTest} holds the rest and runs once, on H2.
+ * the API as a client would. {@code io.hotrank.HotrankApiContract} holds the tests whose outcome
+ * depends on the engine and runs on each; {@code io.hotrank.HttpApiTest} holds the rest and runs
+ * once, on H2.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
 @Import(TestClockConfiguration.class)
 // Inlined, so the embedded default sees it: a blank value means "start the embedded binary".
 @TestPropertySource(properties = "spring.data.redis.url=${HOTRANK_TEST_REDIS_URL:}")
-abstract class ApiTestSupport {
+public abstract class ApiTestSupport {
   /** The fixed "now" of these tests; whole seconds keep the Reddit arithmetic exact. */
-  static final Instant NOW = TestClockConfiguration.START;
+  protected static final Instant NOW = TestClockConfiguration.START;
 
   static {
     // The H2 contexts keep their database under target/test-data/h2. Left from an earlier run, its
@@ -56,7 +53,7 @@ abstract class ApiTestSupport {
   }
 
   /** This run's Redis keys live under their own prefix: the shared Redis is never flushed. */
-  static final String KEY_PREFIX = "hrtest:" + UUID.randomUUID() + ":";
+  protected static final String KEY_PREFIX = "hrtest:" + UUID.randomUUID() + ":";
 
   @DynamicPropertySource
   static void common(DynamicPropertyRegistry registry) {
@@ -64,20 +61,20 @@ abstract class ApiTestSupport {
     TestEngines.redisClusterIfNamed(registry);
   }
 
-  @LocalServerPort int port;
-  @Autowired JdbcTemplate jdbc;
-  @Autowired MutableClock clock;
-  @Autowired Environment environment;
-  @Autowired StringRedisTemplate redis;
-  @Autowired LiveItems liveItems;
-  @Autowired ItemCacheWrites itemCacheWrites;
-  HttpJson http;
+  @LocalServerPort protected int port;
+  @Autowired protected JdbcTemplate jdbc;
+  @Autowired protected MutableClock clock;
+  @Autowired protected Environment environment;
+  @Autowired protected StringRedisTemplate redis;
+  @Autowired protected LiveItems liveItems;
+  @Autowired protected ItemCacheWrites itemCacheWrites;
+  protected HttpJson http;
 
   /** The engine name for the end-of-run report. */
-  abstract String engine();
+  protected abstract String engine();
 
   @BeforeEach
-  void resetData() {
+  protected void resetData() {
     TestEngines.exercised(engine());
     clock.set(NOW);
     http = new HttpJson("http://127.0.0.1:" + port, "test-admin-token");
@@ -108,7 +105,7 @@ abstract class ApiTestSupport {
     itemCacheWrites.forgetLocal();
   }
 
-  Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {
+  protected Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {
     Map<String, Object> body = new java.util.LinkedHashMap<>();
     body.put("biz", biz);
     if (id != null) {
@@ -125,19 +122,19 @@ abstract class ApiTestSupport {
     return created;
   }
 
-  void postEvents(String... events) {
+  protected void postEvents(String... events) {
     Answer answer = http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}");
     assertThat(answer.status()).as(answer.body()).isEqualTo(202);
     fold();
   }
 
   /** Folds every accepted event into the counters now (the folder would within a second). */
-  void fold() {
+  protected void fold() {
     Answer folded = http.admin("/api/v1/admin/events/fold");
     assertThat(folded.status()).as(folded.body()).isEqualTo(200);
   }
 
-  List<Long> boardIds(String board) {
+  protected List<Long> boardIds(String board) {
     List<Long> ids = new ArrayList<>();
     http.get("/api/v1/boards/" + board + "?limit=8")
         .json()

@@ -1,9 +1,10 @@
-package io.hotrank;
+package io.hotrank.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.SecondInstance;
 import io.hotrank.support.TestData;
 import io.hotrank.support.TestEngines;
 import io.micrometer.core.instrument.MeterRegistry;

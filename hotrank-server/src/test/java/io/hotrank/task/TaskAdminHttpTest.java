@@ -1,8 +1,9 @@
-package io.hotrank;
+package io.hotrank.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ class TaskAdminHttpTest extends ApiTestSupport {
   private static final String TASKS = "/api/v1/admin/tasks";
 
   @Override
-  String engine() {
+  protected String engine() {
     return "H2";
   }
 

@@ -1,6 +1,6 @@
-package io.hotrank;
+package io.hotrank.support;
 
-import io.hotrank.support.HttpJson;
+import io.hotrank.HotrankApplication;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +13,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Another hotrank instance in this JVM, sharing the Redis and the database of a running test
  * context, with its own (empty) local snapshots. Closing it stops it.
  */
-final class SecondInstance implements AutoCloseable {
+public final class SecondInstance implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
   private final String prefix;
@@ -27,7 +27,7 @@ final class SecondInstance implements AutoCloseable {
    * Starts an instance configured like the one behind {@code environment}, plus {@code extra}
    * arguments ({@code --name=value}).
    */
-  static SecondInstance start(Environment environment, String... extra) {
+  public static SecondInstance start(Environment environment, String... extra) {
     // Command-line arguments: they outrank application.yml, as the copied values must.
     List<String> args = new ArrayList<>();
     for (String key :
@@ -58,17 +58,17 @@ final class SecondInstance implements AutoCloseable {
   }
 
   /** A bean of this instance. */
-  <T> T bean(Class<T> type) {
+  public <T> T bean(Class<T> type) {
     return context.getBean(type);
   }
 
-  HttpJson http() {
+  public HttpJson http() {
     String port = context.getEnvironment().getProperty("local.server.port");
     return new HttpJson("http://127.0.0.1:" + port, "test-admin-token");
   }
 
   /** Deletes this run's Redis keys whose names end with {@code suffix}. */
-  void deleteRedisKeys(String suffix) {
+  public void deleteRedisKeys(String suffix) {
     StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
     Set<String> keys = redis.keys(prefix + "*");
     keys.stream().filter(k -> k.endsWith(suffix)).forEach(redis::delete);
