@@ -9,6 +9,7 @@ import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemStore;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
+import io.hotrank.support.MigratedDatabase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,20 +38,29 @@ import org.springframework.transaction.support.TransactionTemplate;
  * once (so seqs become visible out of order), folded by two folders at once, must reach the
  * counters and the per-user state exactly as an independent model says, each row in exactly one
  * fold. Other test classes' application contexts may fold the same log meanwhile (the cursor is
- * global); the claims hold whoever folds, so the test does not care.
+ * global); the claims hold whoever folds, so the test does not care. One subclass per engine.
  */
-public abstract class EventLogContract {
+abstract class EventLogContract {
 
   private static final int ITEMS = 30;
   private static final Instant CREATED = Instant.parse("2026-06-01T00:00:00Z");
 
   private final String biz = "evlog-" + UUID.randomUUID().toString().substring(0, 8);
 
-  protected abstract JdbcTemplate jdbc();
+  /** The engine under test, registered by the subclass as a static extension. */
+  protected abstract MigratedDatabase database();
 
-  protected abstract SqlDialect dialect();
+  private JdbcTemplate jdbc() {
+    return database().jdbc();
+  }
 
-  protected abstract PlatformTransactionManager transactions();
+  private SqlDialect dialect() {
+    return database().dialect();
+  }
+
+  private PlatformTransactionManager transactions() {
+    return database().tx().getTransactionManager();
+  }
 
   private static final IngestProperties PROPERTIES =
       new IngestProperties(

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * What every {@link LeaseStore} promises, driven against a real store by two "instances" (two store
  * objects with different instance ids, as two processes would have) and several threads, and
- * checked against what the threads recorded. Each test uses fresh lease names.
+ * checked against what the threads recorded. Each test uses fresh lease names. Run on Redis by
+ * {@link RedisLeaseStoreTest} and on each database through {@link JdbcLeaseStoreContract}.
  */
-public abstract class LeaseStoreContract {
+abstract class LeaseStoreContract {
 
   private final List<LeaseWatchdog> watchdogs = new ArrayList<>();
 

@@ -14,6 +14,7 @@ import io.hotrank.job.JobStatus;
 import io.hotrank.lock.InstanceId;
 import io.hotrank.problem.InvalidRequestException;
 import io.hotrank.storage.SqlDialect;
+import io.hotrank.support.MigratedDatabase;
 import io.hotrank.task.TaskStore.Kind;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -41,8 +42,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * TaskEngine} objects with their own instance ids and threads, as separate processes would have, on
  * one {@code hr_task} table. Each test uses its own task and job names, so engines of other tests
  * (and the application contexts of other test classes on the same database) never claim its tasks.
+ * One subclass per engine.
  */
-public abstract class TaskEngineContract {
+abstract class TaskEngineContract {
 
   /** Short heartbeat settings, so that takeovers happen within a test. */
   private static final TaskProperties FAST =
@@ -60,11 +62,20 @@ public abstract class TaskEngineContract {
   private final List<TaskEngine> engines = new ArrayList<>();
   private final String id = UUID.randomUUID().toString().substring(0, 8);
 
-  protected abstract JdbcTemplate jdbc();
+  /** The engine under test, registered by the subclass as a static extension. */
+  protected abstract MigratedDatabase database();
 
-  protected abstract SqlDialect dialect();
+  private JdbcTemplate jdbc() {
+    return database().jdbc();
+  }
 
-  protected abstract TransactionTemplate tx();
+  private SqlDialect dialect() {
+    return database().dialect();
+  }
+
+  private TransactionTemplate tx() {
+    return database().tx();
+  }
 
   private TaskStore store() {
     return new TaskStore(jdbc(), dialect(), tx());

@@ -2,8 +2,6 @@ package io.hotrank.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardSnapshotStore;
@@ -13,11 +11,8 @@ import io.hotrank.item.CounterStore;
 import io.hotrank.item.CounterStore.CounterRow;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemStore;
-import io.hotrank.lock.JdbcLeaseStore;
-import io.hotrank.lock.LeaseStore;
-import io.hotrank.lock.LeaseStoreContract;
-import io.hotrank.support.TestEngines;
-import java.time.Duration;
+import io.hotrank.support.MigratedDatabase;
+import io.hotrank.support.TestDatabase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,7 +22,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,38 +30,30 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The stores and the dialect against one real engine, in the style of db-scheduler's {@code
  * CompatibilityTest}: the same migrations users get, a session time zone other than UTC forced on
- * every connection, and the claims that depend on the engine driven through the stores with several
- * threads and checked against what each thread recorded. One subclass per engine; the subclass says
- * what the engine supports, and the detected dialect must agree.
+ * every connection (both from {@link MigratedDatabase}), and the claims that depend on the engine
+ * driven through the stores with several threads and checked against what each thread recorded. One
+ * subclass per engine; the {@link TestDatabase} says what the engine supports, and the detected
+ * dialect must agree.
  *
  * <p>Every row this suite writes belongs to its own biz and board names, and the rows are removed
  * before each test, so it can share a database with the API tests.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class StorageCompatibilityTest {
-
-  /** Not UTC, and not a whole number of hours away from it. */
-  static final String SESSION_ZONE_NAME = "Asia/Kolkata";
+abstract class StorageCompatibilityContract {
 
   static final String BIZ = "compat";
   static final String BOARD = "compat-board";
 
-  private HikariDataSource dataSource;
   JdbcTemplate jdbc;
   SqlDialect dialect;
   TransactionTemplate tx;
@@ -75,61 +61,17 @@ abstract class StorageCompatibilityTest {
   CounterStore counters;
   BoardSnapshotStore snapshots;
 
-  /** The engine's name for the report. */
-  abstract String engine();
-
-  /** JDBC URL, user and password of the engine. */
-  abstract String url();
-
-  abstract String user();
-
-  abstract String password();
-
-  /** The statement that sets the session time zone to {@link #SESSION_ZONE_NAME}. */
-  abstract String setSessionTimeZone();
-
-  /** The statement that reads the session time zone back. */
-  abstract String readSessionTimeZone();
-
-  /** The dialect name the engine must be detected as. */
-  abstract String expectedDialect();
-
-  /** What the engine supports, as the dialect must report it. */
-  abstract boolean expectsSkipLocked();
-
-  abstract boolean expectsInsertIgnoringDuplicates();
-
-  abstract boolean expectsReturning();
+  /** The engine under test, registered by the subclass as a static extension. */
+  abstract MigratedDatabase database();
 
   @BeforeAll
-  void connect() {
-    TestEngines.exercised(engine());
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url());
-    config.setUsername(user());
-    config.setPassword(password());
-    config.setMaximumPoolSize(12);
-    config.setConnectionInitSql(setSessionTimeZone());
-    config.setPoolName("compat-" + engine());
-    dataSource = new HikariDataSource(config);
-    dialect = StorageConfiguration.detect(dataSource);
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations(dialect.migrationLocation())
-        .load()
-        .migrate();
-    jdbc = new JdbcTemplate(dataSource);
-    tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+  void createStores() {
+    jdbc = database().jdbc();
+    dialect = database().dialect();
+    tx = database().tx();
     items = new ItemStore(jdbc, dialect);
     counters = new CounterStore(jdbc, dialect);
     snapshots = new BoardSnapshotStore(jdbc);
-  }
-
-  @AfterAll
-  void disconnect() {
-    if (dataSource != null) {
-      dataSource.close();
-    }
   }
 
   @BeforeEach
@@ -138,7 +80,6 @@ abstract class StorageCompatibilityTest {
       jdbc.update("DELETE FROM " + table + " WHERE biz LIKE ?", BIZ + "%");
     }
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board LIKE ?", BOARD + "%");
-    jdbc.update("DELETE FROM hr_lease WHERE name LIKE ?", "contract-%");
   }
 
   /**
@@ -154,62 +95,20 @@ abstract class StorageCompatibilityTest {
     assertThat(database).isBetween(before - 1000, after + 1000);
   }
 
-  /** The lease contract on this engine. */
-  @Nested
-  class Leases extends LeaseStoreContract {
-
-    @Override
-    protected LeaseStore store(String instance) {
-      return new JdbcLeaseStore(jdbc, dialect, instance);
-    }
-
-    /** The expiry written is the database's now plus the time to live, not the instance's. */
-    @Test
-    void expiry_isSetFromTheDatabaseClock() {
-      String name = freshName();
-      store("instance-a").tryAcquire(name, Duration.ofSeconds(5)).orElseThrow();
-      Long left =
-          jdbc.queryForObject(
-              "SELECT expires_at - " + dialect.nowMillis() + " FROM hr_lease WHERE name = ?",
-              Long.class,
-              name);
-      assertThat(left).isBetween(4000L, 5000L);
-    }
-  }
-
-  /** The task platform's contract on this engine. */
-  @Nested
-  class Tasks extends io.hotrank.task.TaskEngineContract {
-
-    @Override
-    protected JdbcTemplate jdbc() {
-      return jdbc;
-    }
-
-    @Override
-    protected SqlDialect dialect() {
-      return dialect;
-    }
-
-    @Override
-    protected TransactionTemplate tx() {
-      return tx;
-    }
-  }
-
   @Test
   void everyConnection_runsInTheForcedNonUtcSessionTimeZone() {
-    String zone = jdbc.queryForObject(readSessionTimeZone(), String.class);
-    assertThat(zone).isIn(SESSION_ZONE_NAME, "+05:30");
+    String zone = jdbc.queryForObject(database().database().readSessionTimeZone(), String.class);
+    assertThat(zone).isIn(TestDatabase.SESSION_ZONE_NAME, "+05:30");
   }
 
   @Test
   void theDetectedDialect_reportsWhatTheEngineSupports() {
-    assertThat(dialect.name()).isEqualTo(expectedDialect());
-    assertThat(dialect.supportsSkipLocked()).isEqualTo(expectsSkipLocked());
+    TestDatabase engine = database().database();
+    assertThat(dialect.name()).isEqualTo(engine.expectedDialect());
+    assertThat(dialect.supportsSkipLocked()).isEqualTo(engine.expectsSkipLocked());
     assertThat(dialect.supportsInsertIgnoringDuplicates())
-        .isEqualTo(expectsInsertIgnoringDuplicates());
-    assertThat(dialect.supportsReturning()).isEqualTo(expectsReturning());
+        .isEqualTo(engine.expectsInsertIgnoringDuplicates());
+    assertThat(dialect.supportsReturning()).isEqualTo(engine.expectsReturning());
     assertThat(dialect.supportsUpsert()).isTrue();
   }
 
@@ -499,26 +398,6 @@ abstract class StorageCompatibilityTest {
         .isEqualTo(2);
   }
 
-  /** The event log and its folder on this engine. */
-  @Nested
-  class Events extends io.hotrank.ingest.EventLogContract {
-
-    @Override
-    protected JdbcTemplate jdbc() {
-      return jdbc;
-    }
-
-    @Override
-    protected SqlDialect dialect() {
-      return dialect;
-    }
-
-    @Override
-    protected PlatformTransactionManager transactions() {
-      return tx.getTransactionManager();
-    }
-  }
-
   private static BoardSnapshot snapshot(long version) {
     return BoardSnapshot.of(
         BOARD,
@@ -556,10 +435,5 @@ abstract class StorageCompatibilityTest {
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  /** A unique name for engine-local objects. */
-  static String unique() {
-    return UUID.randomUUID().toString().replace("-", "").substring(0, 12);
   }
 }

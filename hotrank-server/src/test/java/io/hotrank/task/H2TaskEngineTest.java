@@ -1,0 +1,18 @@
+package io.hotrank.task;
+
+import io.hotrank.support.MigratedDatabase;
+import io.hotrank.support.TestDatabase;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The task platform's contract on H2, as the embedded default runs it: a file database of its own.
+ */
+class H2TaskEngineTest extends TaskEngineContract {
+
+  @RegisterExtension static final MigratedDatabase DATABASE = new MigratedDatabase(TestDatabase.H2);
+
+  @Override
+  protected MigratedDatabase database() {
+    return DATABASE;
+  }
+}
