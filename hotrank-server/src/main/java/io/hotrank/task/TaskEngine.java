@@ -165,11 +165,13 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
                 new TransactionTemplate(new DataSourceTransactionManager(dataSource))),
             properties,
             new io.hotrank.job.JobProperties(
-                NAME,
-                io.hotrank.job.JobMode.PER_RUN,
-                "jdbc",
-                Duration.ofSeconds(30),
-                shutdownGrace),
+                new io.hotrank.job.JobSettings(
+                    NAME,
+                    io.hotrank.job.JobMode.PER_RUN,
+                    "jdbc",
+                    Duration.ofSeconds(30),
+                    shutdownGrace),
+                Map.of()),
             new InstanceId(instance),
             new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             Ticker.system());
