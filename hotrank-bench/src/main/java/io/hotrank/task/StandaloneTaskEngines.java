@@ -3,6 +3,7 @@ package io.hotrank.task;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobMode;
 import io.hotrank.job.JobProperties;
+import io.hotrank.job.JobSettings;
 import io.hotrank.lock.InstanceId;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
@@ -44,7 +45,13 @@ public final class StandaloneTaskEngines {
                 new TransactionTemplate(new DataSourceTransactionManager(dataSource))),
             properties,
             new JobProperties(
-                TaskEngine.NAME, JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), shutdownGrace),
+                new JobSettings(
+                    TaskEngine.NAME,
+                    JobMode.PER_RUN,
+                    "jdbc",
+                    Duration.ofSeconds(30),
+                    shutdownGrace),
+                Map.of()),
             new InstanceId(instance),
             new SimpleMeterRegistry(),
             Clock.systemUTC(),

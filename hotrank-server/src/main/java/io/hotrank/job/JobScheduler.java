@@ -100,15 +100,14 @@ public class JobScheduler implements SmartLifecycle {
   JobScheduler(
       List<JobSource> sources,
       List<JobEngine> engines,
-      JobProperties defaults,
-      JobOverrides overrides,
+      JobProperties properties,
       LeaseStores stores,
       LeaseWatchdog watchdog,
       InstanceId instance,
       MeterRegistry meters,
       Clock clock,
       Ticker ticker) {
-    this.grace = defaults.shutdownGrace();
+    this.grace = properties.shutdownGrace();
     this.clock = clock;
     Map<String, JobEngine> enginesByName = new LinkedHashMap<>();
     engines.forEach(engine -> enginesByName.put(engine.name(), engine));
@@ -117,7 +116,7 @@ public class JobScheduler implements SmartLifecycle {
     for (JobSource source : sources) {
       for (JobDefinition definition : source.jobs()) {
         String name = definition.job().name();
-        JobSettings settings = overrides.settingsOf(name, defaults);
+        JobSettings settings = properties.settingsOf(name);
         JobEngine engine = engineOf(name, settings, enginesByName);
         JobStatus status = new JobStatus(name, settings);
         meters.gauge(
@@ -154,7 +153,7 @@ public class JobScheduler implements SmartLifecycle {
           java.util.Collections.unmodifiableMap(unleased),
           declared.getOrDefault(engine.name(), Map.of()));
     }
-    for (String configured : overrides.jobs().keySet()) {
+    for (String configured : properties.jobs().keySet()) {
       if (!jobs.containsKey(configured)) {
         throw new IllegalArgumentException(
             "hotrank.jobs." + configured + " configures no known job; known: " + jobs.keySet());

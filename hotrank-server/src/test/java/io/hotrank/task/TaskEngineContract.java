@@ -109,7 +109,9 @@ abstract class TaskEngineContract {
             store,
             properties,
             new JobProperties(
-                "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+                new JobSettings(
+                    "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+                Map.of()),
             new InstanceId(instance),
             meters,
             clock,
@@ -118,7 +120,9 @@ abstract class TaskEngineContract {
     for (Job job : jobs) {
       JobStatus status =
           new JobStatus(
-              job.name(), new JobSettings("task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30)));
+              job.name(),
+              new JobSettings(
+                  "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)));
       runnable.put(
           job.name(),
           JobBuilder.of(job)

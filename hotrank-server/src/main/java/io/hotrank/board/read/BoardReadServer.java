@@ -227,7 +227,12 @@ final class BoardReadServer implements SmartLifecycle {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      log.debug("Read server connection closed after an error: {}", cause.toString());
+      // A client going away is routine; anything else closed a connection without an answer.
+      if (cause instanceof java.io.IOException) {
+        log.debug("Read server connection closed after an error: {}", cause.toString());
+      } else {
+        log.warn("Read server connection closed after an unexpected error", cause);
+      }
       ctx.close();
     }
   }
