@@ -71,7 +71,9 @@ final class BoardReadServer implements SmartLifecycle {
   private final int port;
   private final int threads;
   private final ConfigurableEnvironment environment;
-  private final ExecutorService misses = Executors.newVirtualThreadPerTaskExecutor();
+  // Made at each start: a stopped server can be started again (Spring's test context cache stops
+  // the lifecycle beans of a context it is not using and starts them when a test takes it back).
+  private volatile ExecutorService misses = Executors.newVirtualThreadPerTaskExecutor();
   private @Nullable EventLoopGroup group;
   private @Nullable Channel channel;
 
@@ -92,6 +94,9 @@ final class BoardReadServer implements SmartLifecycle {
 
   @Override
   public synchronized void start() {
+    if (misses.isShutdown()) {
+      misses = Executors.newVirtualThreadPerTaskExecutor();
+    }
     group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     ChannelHandler handler = new ReadHandler();
     try {
