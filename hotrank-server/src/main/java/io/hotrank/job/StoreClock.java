@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * round trip, never leads it: a fire time judged not yet passed is then at worst acted on a few
  * milliseconds late, never early. Between readings it drifts only by the two clocks' rates (parts
  * per million), or by a step of the store's clock, which the callers bound by reading again ({@link
- * #measure} every few seconds, {@link #readIfOlderThan}). The injected wall clock serves only until
- * a first reading succeeds, and to tell the operator how far off this instance's clock is.
+ * #measure} every few seconds, {@link #readIfOlderThan}). Until a first reading succeeds, the
+ * injected wall clock read at construction stands in for the store's, carried forward on the ticker
+ * the same way (so the estimate moves even where the wall clock is a test's frozen one); the wall
+ * clock serves otherwise only to tell the operator how far off this instance's clock is.
  *
  * <p>Thread-safe: a reading is one immutable pair, replaced whole.
  */
@@ -35,14 +36,17 @@ public final class StoreClock {
   /** An offset this large is worth telling the operator about. */
   private static final Duration NOTABLE = Duration.ofSeconds(1);
 
-  /** The store's time in epoch milliseconds, and the ticker just after it came. */
-  private record Reading(long storeMillis, long nanos) {}
+  /**
+   * The store's time in epoch milliseconds and the ticker just after it came; provisional when it
+   * is this instance's own clock, before any reading of the store succeeded.
+   */
+  private record Reading(long storeMillis, long nanos, boolean provisional) {}
 
   private final String store;
   private final LongSupplier storeMillis;
   private final Clock clock;
   private final Ticker ticker;
-  private volatile @Nullable Reading reading;
+  private volatile Reading reading;
 
   /** This instance's clock's offset from the store's at the last {@link #measure}. */
   private volatile long offsetMillis;
@@ -50,13 +54,14 @@ public final class StoreClock {
   /**
    * @param store the store's name, as logged (for example {@code jdbc})
    * @param storeMillis reads the store's time in epoch milliseconds, one round trip; may throw
-   * @param clock this instance's wall clock, read only until a first reading succeeds
+   * @param clock this instance's wall clock, the provisional estimate until a first reading
    */
   public StoreClock(String store, LongSupplier storeMillis, Clock clock, Ticker ticker) {
     this.store = store;
     this.storeMillis = storeMillis;
     this.clock = clock;
     this.ticker = ticker;
+    this.reading = new Reading(clock.millis(), ticker.read(), true);
   }
 
   /** The clock of a lease store. */
@@ -72,9 +77,7 @@ public final class StoreClock {
   /** Now in epoch milliseconds, by the store's clock (as {@link #instant}). */
   public long millis() {
     Reading last = reading;
-    return last == null
-        ? clock.millis()
-        : last.storeMillis() + TimeUnit.NANOSECONDS.toMillis(ticker.read() - last.nanos());
+    return last.storeMillis() + TimeUnit.NANOSECONDS.toMillis(ticker.read() - last.nanos());
   }
 
   /**
@@ -94,19 +97,19 @@ public final class StoreClock {
    * @return {@code storeMillis}
    */
   public long observed(long storeMillis) {
-    reading = new Reading(storeMillis, ticker.read());
+    reading = new Reading(storeMillis, ticker.read(), false);
     return storeMillis;
   }
 
   /**
-   * Reads the store's time afresh when the last reading is older than {@code age} (or there is
-   * none).
+   * Reads the store's time afresh when the last reading is older than {@code age} (or there is none
+   * but the provisional one).
    *
    * @throws RuntimeException whatever the store threw (the last reading is kept)
    */
   public void readIfOlderThan(Duration age) {
     Reading last = reading;
-    if (last == null || ticker.read() - last.nanos() > age.toNanos()) {
+    if (last.provisional() || ticker.read() - last.nanos() > age.toNanos()) {
       read();
     }
   }
@@ -126,10 +129,10 @@ public final class StoreClock {
         long after = ticker.read();
         if (after - before < fastestNanos) {
           fastestNanos = after - before;
-          fastest = new Reading(storeNow, after);
+          fastest = new Reading(storeNow, after, false);
         }
       }
-      boolean first = reading == null;
+      boolean first = reading.provisional();
       reading = fastest;
       long offset = millis() - clock.millis();
       boolean notable = first || Math.abs(offset - offsetMillis) >= NOTABLE.toMillis();

@@ -64,15 +64,21 @@ public class RedisSubscriptions implements SmartLifecycle {
     RedisMessageListenerContainer current = container;
     if (current != null) {
       current.addMessageListener(listener, new ChannelTopic(channel));
+    } else if (running) {
+      open();
     }
   }
 
   @Override
   public synchronized void start() {
     running = true;
-    if (listening.isEmpty()) {
-      return;
+    if (!listening.isEmpty()) {
+      open();
     }
+  }
+
+  /** Makes the container for the channels so far and starts trying to listen (under the lock). */
+  private void open() {
     RedisMessageListenerContainer created = new RedisMessageListenerContainer();
     created.setConnectionFactory(connections);
     listening.forEach(l -> created.addMessageListener(l.listener(), new ChannelTopic(l.channel())));
