@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own processes, started, stopped, killed and frozen by the test.
  */
 @Tag("process")
-class BoardReadFaultTest {
+class BoardReadFaultProcessTest {
 
   private static final String BOARD = "/api/v1/boards/article-hot";
 

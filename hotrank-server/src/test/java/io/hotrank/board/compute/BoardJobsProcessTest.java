@@ -51,7 +51,7 @@ import tools.jackson.databind.JsonNode;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("process")
-class BoardJobsAcrossProcessesTest {
+class BoardJobsProcessTest {
 
   private static final Pattern RUN =
       Pattern.compile(

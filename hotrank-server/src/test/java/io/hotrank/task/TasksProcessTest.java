@@ -46,7 +46,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("process")
-class TasksAcrossProcessesTest {
+class TasksProcessTest {
 
   private static final int TASKS = 20;
 
