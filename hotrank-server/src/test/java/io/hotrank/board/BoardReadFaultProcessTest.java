@@ -8,14 +8,13 @@ import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.hotrank.support.ServiceProcesses;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The read path under faults, with hotrank instances, Redis and the database each running as their
@@ -26,32 +25,23 @@ class BoardReadFaultProcessTest {
 
   private static final String BOARD = "/api/v1/boards/article-hot";
 
-  @TempDir Path dir;
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
 
-  /** Arguments of an instance using the given Redis and database, scheduling off. */
-  private static List<String> args(RedisProcess redis, H2ServerProcess db, String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--spring.data.redis.url=" + redis.url(),
-                "--spring.datasource.url=" + db.url(),
-                "--spring.datasource.username=sa",
-                "--spring.datasource.password=",
-                "--hotrank.board.scheduling=false",
-                "--hotrank.board.unavailable-retry-after=3s",
-                "--hotrank.boards[0].name=article-hot",
-                "--hotrank.boards[0].biz=article",
-                "--hotrank.boards[0].refresh=0 0 0 1 1 *",
-                "--hotrank.boards[1].name=cold",
-                "--hotrank.boards[1].biz=cold",
-                "--hotrank.boards[1].refresh=0 0 0 1 1 *"));
+  /** Starts an instance on the test's Redis and database, scheduling off. */
+  private static ServiceProcess start(String name, String... extra) throws Exception {
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.board.scheduling=false",
+            "--hotrank.board.unavailable-retry-after=3s",
+            "--hotrank.boards[0].name=article-hot",
+            "--hotrank.boards[0].biz=article",
+            "--hotrank.boards[0].refresh=0 0 0 1 1 *",
+            "--hotrank.boards[1].name=cold",
+            "--hotrank.boards[1].biz=cold",
+            "--hotrank.boards[1].refresh=0 0 0 1 1 *"));
     args.addAll(List.of(extra));
-    return args;
-  }
-
-  private ServiceProcess start(String name, List<String> args) throws Exception {
-    Path workDir = Files.createDirectories(dir.resolve(name));
-    return ServiceProcess.start(workDir, args.toArray(String[]::new));
+    return processes.start(name, args);
   }
 
   /** Creates three items with likes and recomputes the board; returns the version. */
@@ -119,166 +109,144 @@ class BoardReadFaultProcessTest {
 
   @Test
   void redisDown_thenDatabaseDown_theLastBoardIsStillServedLocally() throws Exception {
-    try (RedisProcess redis = RedisProcess.start();
-        H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-        ServiceProcess service = start("a", args(redis, db))) {
-      HttpJson http = service.http();
-      seedAndRecompute(http);
-      Answer before = http.get(BOARD);
-      assertThat(before.status()).isEqualTo(200);
+    RedisProcess redis = processes.redis();
+    H2ServerProcess db = processes.h2Server();
+    ServiceProcess service = start("a");
+    HttpJson http = service.http();
+    seedAndRecompute(http);
+    Answer before = http.get(BOARD);
+    assertThat(before.status()).isEqualTo(200);
 
-      redis.stop();
-      Answer withoutRedis = http.get(BOARD);
-      assertThat(withoutRedis.status()).isEqualTo(200);
-      assertThat(withoutRedis.header("X-Hotrank-Source")).isEqualTo("local");
-      assertThat(withoutRedis.body()).isEqualTo(before.body());
-      assertProbes_readyButRedisDown_loggedOnce(service, "Redis does not answer");
+    redis.stop();
+    Answer withoutRedis = http.get(BOARD);
+    assertThat(withoutRedis.status()).isEqualTo(200);
+    assertThat(withoutRedis.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(withoutRedis.body()).isEqualTo(before.body());
+    assertProbes_readyButRedisDown_loggedOnce(service, "Redis does not answer");
 
-      db.kill();
-      Answer withNothing = http.get(BOARD);
-      assertThat(withNothing.status()).isEqualTo(200);
-      assertThat(withNothing.header("X-Hotrank-Source")).isEqualTo("local");
-      assertThat(withNothing.body()).isEqualTo(before.body());
-      assertProbes_readyButRedisDown_loggedOnce(service, "The database does not answer");
+    db.kill();
+    Answer withNothing = http.get(BOARD);
+    assertThat(withNothing.status()).isEqualTo(200);
+    assertThat(withNothing.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(withNothing.body()).isEqualTo(before.body());
+    assertProbes_readyButRedisDown_loggedOnce(service, "The database does not answer");
 
-      Answer cold = http.get("/api/v1/boards/cold");
-      assertThat(cold.status()).as(cold.body()).isEqualTo(503);
-      assertThat(cold.header("Retry-After")).isEqualTo("3");
-      assertThat(cold.header("Content-Type")).startsWith("application/problem+json");
-      assertThat(service.process().isAlive()).isTrue();
-    }
+    Answer cold = http.get("/api/v1/boards/cold");
+    assertThat(cold.status()).as(cold.body()).isEqualTo(503);
+    assertThat(cold.header("Retry-After")).isEqualTo("3");
+    assertThat(cold.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(service.process().isAlive()).isTrue();
   }
 
   @Test
   void freshInstance_withRedisDown_startsReady_servesTheDatabaseSnapshot_andUsesRedisWhenItReturns()
       throws Exception {
-    try (RedisProcess redis = RedisProcess.start();
-        H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-        ServiceProcess a = start("a", args(redis, db))) {
-      long v1 = seedAndRecompute(a.http());
-      redis.stop();
+    RedisProcess redis = processes.redis();
+    ServiceProcess a = start("a");
+    long v1 = seedAndRecompute(a.http());
+    redis.stop();
 
-      try (ServiceProcess b = start("b", args(redis, db))) {
-        assertThat(b.http().get("/actuator/health/readiness").status()).isEqualTo(200);
-        Answer fromDb = b.http().get(BOARD);
-        assertThat(fromDb.status()).as(fromDb.body()).isEqualTo(200);
-        assertThat(fromDb.json().get("version").asLong()).isEqualTo(v1);
-        assertThat(fromDb.header("X-Hotrank-Origin")).isEqualTo("db");
+    ServiceProcess b = start("b");
+    assertThat(b.http().get("/actuator/health/readiness").status()).isEqualTo(200);
+    Answer fromDb = b.http().get(BOARD);
+    assertThat(fromDb.status()).as(fromDb.body()).isEqualTo(200);
+    assertThat(fromDb.json().get("version").asLong()).isEqualTo(v1);
+    assertThat(fromDb.header("X-Hotrank-Origin")).isEqualTo("db");
 
-        redis.startAgain();
-        // Both instances resubscribe by themselves...
-        await("a and b subscribed again")
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> redis.command("PUBSUB NUMSUB hr:boards").contains(":2"));
-        // ...and a's next publishes reach the new, empty Redis.
-        await("a publishing to Redis again")
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () -> {
-                  long v = recompute(a.http());
-                  return redis.command("GET hr:{b:article-hot}:ver").contains("\r\n" + v + "\r\n");
-                });
-        long v2 = recompute(a.http());
-        await("b serves v" + v2 + " from Redis")
-            .atMost(Duration.ofSeconds(2))
-            .untilAsserted(
-                () -> {
-                  Answer fromRedis = b.http().get(BOARD);
-                  assertThat(fromRedis.json().get("version").asLong()).isEqualTo(v2);
-                  assertThat(fromRedis.header("X-Hotrank-Origin")).isEqualTo("redis");
-                });
-      }
-    }
+    redis.startAgain();
+    // Both instances resubscribe by themselves...
+    await("a and b subscribed again")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> redis.command("PUBSUB NUMSUB hr:boards").contains(":2"));
+    // ...and a's next publishes reach the new, empty Redis.
+    await("a publishing to Redis again")
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              long v = recompute(a.http());
+              return redis.command("GET hr:{b:article-hot}:ver").contains("\r\n" + v + "\r\n");
+            });
+    long v2 = recompute(a.http());
+    await("b serves v" + v2 + " from Redis")
+        .atMost(Duration.ofSeconds(2))
+        .untilAsserted(
+            () -> {
+              Answer fromRedis = b.http().get(BOARD);
+              assertThat(fromRedis.json().get("version").asLong()).isEqualTo(v2);
+              assertThat(fromRedis.header("X-Hotrank-Origin")).isEqualTo("redis");
+            });
   }
 
   @Test
   void twoInstances_converge_byNotice_andByTheVersionCheckWhenNoticesAreLost() throws Exception {
-    try (RedisProcess redis = RedisProcess.start();
-        H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-        ServiceProcess a = start("a", args(redis, db));
-        ServiceProcess b =
-            start(
-                "b",
-                args(
-                    redis,
-                    db,
-                    "--hotrank.board.check-interval=2s",
-                    "--spring.data.redis.client-name=hotrank-b"));
-        ServiceProcess c =
-            start(
-                "c",
-                args(
-                    redis,
-                    db,
-                    "--hotrank.board.check-interval=2s",
-                    "--hotrank.board.notices=false"))) {
-      long v1 = seedAndRecompute(a.http());
-      await("b serves v" + v1 + " after the notice")
-          .atMost(Duration.ofSeconds(1))
-          .until(() -> servedVersion(b) == v1);
+    RedisProcess redis = processes.redis();
+    ServiceProcess a = start("a");
+    ServiceProcess b =
+        start(
+            "b", "--hotrank.board.check-interval=2s", "--spring.data.redis.client-name=hotrank-b");
+    ServiceProcess c =
+        start("c", "--hotrank.board.check-interval=2s", "--hotrank.board.notices=false");
+    long v1 = seedAndRecompute(a.http());
+    await("b serves v" + v1 + " after the notice")
+        .atMost(Duration.ofSeconds(1))
+        .until(() -> servedVersion(b) == v1);
 
-      String pubsub = redis.command("CLIENT LIST TYPE pubsub");
-      String id =
-          pubsub
-              .lines()
-              .filter(l -> l.contains("name=hotrank-b"))
-              .map(l -> l.replaceAll(".*\\bid=(\\d+).*", "$1"))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError("no Pub/Sub connection of b:\n" + pubsub));
-      assertThat(redis.command("CLIENT KILL ID " + id)).startsWith(":1");
-      long v2 = recompute(a.http());
-      await("b serves v" + v2 + " within its check interval")
-          .atMost(Duration.ofSeconds(3))
-          .until(() -> servedVersion(b) == v2);
+    String pubsub = redis.command("CLIENT LIST TYPE pubsub");
+    String id =
+        pubsub
+            .lines()
+            .filter(l -> l.contains("name=hotrank-b"))
+            .map(l -> l.replaceAll(".*\\bid=(\\d+).*", "$1"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no Pub/Sub connection of b:\n" + pubsub));
+    assertThat(redis.command("CLIENT KILL ID " + id)).startsWith(":1");
+    long v2 = recompute(a.http());
+    await("b serves v" + v2 + " within its check interval")
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> servedVersion(b) == v2);
 
-      long v3 = recompute(a.http());
-      await("c, without notices, serves v" + v3 + " within its check interval")
-          .atMost(Duration.ofSeconds(3))
-          .until(() -> servedVersion(c) == v3);
-    }
+    long v3 = recompute(a.http());
+    await("c, without notices, serves v" + v3 + " within its check interval")
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> servedVersion(c) == v3);
   }
 
   @Test
   void hungRedis_costsAReadOneTimeout_thenTheBreakerOpens() throws Exception {
-    try (RedisProcess redis = RedisProcess.start();
-        H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-        ServiceProcess service =
-            start(
-                "a",
-                args(
-                    redis,
-                    db,
-                    "--hotrank.redis.read-timeout=50ms",
-                    "--spring.data.redis.timeout=20s",
-                    "--hotrank.redis.breaker-open-for=60s"))) {
-      seedAndRecompute(service.http());
-      redis.freeze();
-      // Without the guard a read of a board missing locally would wait for Redis's 20 s command
-      // timeout; one second is the bound on any answer here.
-      HttpJson impatient = service.http().withTimeout(Duration.ofSeconds(1));
-      // Every read answers (the client gives up after 1 s, so a read blocked on Redis fails the
-      // test), and the failed Redis reads open the breaker.
-      await("the Redis read breaker opens")
-          .atMost(Duration.ofSeconds(15))
-          .pollInterval(Duration.ofMillis(100))
-          .until(
-              () -> {
-                Answer cold = impatient.get("/api/v1/boards/cold");
-                assertThat(cold.status()).as(cold.body()).isEqualTo(503);
-                Answer hot = impatient.get(BOARD);
-                assertThat(hot.status()).isEqualTo(200);
-                assertThat(hot.header("X-Hotrank-Source")).isEqualTo("local");
-                Answer breaker =
-                    impatient.get(
-                        "/actuator/metrics/resilience4j.circuitbreaker.state"
-                            + "?tag=name:redis-read&tag=state:open");
-                return breaker.status() == 200
-                    && breaker.json().get("measurements").get(0).get("value").asDouble() == 1.0;
-              });
-      for (int i = 0; i < 5; i++) {
-        assertThat(impatient.get("/api/v1/boards/cold").status()).isEqualTo(503);
-      }
-      redis.thaw();
+    RedisProcess redis = processes.redis();
+    ServiceProcess service =
+        start(
+            "a",
+            "--hotrank.redis.read-timeout=50ms",
+            "--spring.data.redis.timeout=20s",
+            "--hotrank.redis.breaker-open-for=60s");
+    seedAndRecompute(service.http());
+    redis.freeze();
+    // Without the guard a read of a board missing locally would wait for Redis's 20 s command
+    // timeout; one second is the bound on any answer here.
+    HttpJson impatient = service.http().withTimeout(Duration.ofSeconds(1));
+    // Every read answers (the client gives up after 1 s, so a read blocked on Redis fails the
+    // test), and the failed Redis reads open the breaker.
+    await("the Redis read breaker opens")
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              Answer cold = impatient.get("/api/v1/boards/cold");
+              assertThat(cold.status()).as(cold.body()).isEqualTo(503);
+              Answer hot = impatient.get(BOARD);
+              assertThat(hot.status()).isEqualTo(200);
+              assertThat(hot.header("X-Hotrank-Source")).isEqualTo("local");
+              Answer breaker =
+                  impatient.get(
+                      "/actuator/metrics/resilience4j.circuitbreaker.state"
+                          + "?tag=name:redis-read&tag=state:open");
+              return breaker.status() == 200
+                  && breaker.json().get("measurements").get(0).get("value").asDouble() == 1.0;
+            });
+    for (int i = 0; i < 5; i++) {
+      assertThat(impatient.get("/api/v1/boards/cold").status()).isEqualTo(503);
     }
+    redis.thaw();
   }
 }
