@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.ServiceProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -37,14 +38,15 @@ class ContainerRecipeProcessTest {
 
   private static final Path MODULE = Path.of("").toAbsolutePath();
 
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
+
   @Test
-  void theExtractedLayers_startWithTheEntrypoint_andServeABoard(@TempDir Path temp)
-      throws Exception {
+  void theExtractedLayers_startWithTheEntrypoint_andServeABoard() throws Exception {
     Dockerfile dockerfile = Dockerfile.read(MODULE.getParent().resolve("Dockerfile"));
     Path jar = execJar();
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 
-    Path buildDir = Files.createDirectories(temp.resolve("extract"));
+    Path buildDir = processes.dir("extract");
     List<String> extract = dockerfile.extractCommand();
     run(buildDir, withJava(java, withJar(extract, jar)));
     Path extracted = buildDir.resolve(after(extract, "--destination"));
@@ -61,52 +63,45 @@ class ContainerRecipeProcessTest {
                 .map(String::strip)
                 .filter(line -> !line.isEmpty())
                 .toList());
-    Path app = Files.createDirectories(temp.resolve("app"));
+    Path app = processes.dir("app");
     for (String layer : layers) {
       copyTree(extracted.resolve(layer), app);
     }
 
     List<String> entrypoint = withJava(java, dockerfile.entrypoint());
-    try (ServiceProcess service = ServiceProcess.startCommand(app, entrypoint)) {
-      try {
-        HttpJson http = service.http();
-        Answer ready = http.get("/actuator/health/readiness");
-        assertThat(ready.status()).isEqualTo(200);
-        assertThat(ready.json().get("status").asString()).isEqualTo("UP");
-        assertThat(healthcheck(dockerfile, service.port()))
-            .as("HEALTHCHECK exit status while ready")
-            .isZero();
+    ServiceProcess service = processes.register(ServiceProcess.startCommand(app, entrypoint));
+    HttpJson http = service.http();
+    Answer ready = http.get("/actuator/health/readiness");
+    assertThat(ready.status()).isEqualTo(200);
+    assertThat(ready.json().get("status").asString()).isEqualTo("UP");
+    assertThat(healthcheck(dockerfile, service.port()))
+        .as("HEALTHCHECK exit status while ready")
+        .isZero();
 
-        assertThat(
-                http.post(
-                        "/api/v1/items",
-                        "{\"biz\":\"article\",\"id\":1,\"authorId\":7,\"title\":\"boxed\"}")
-                    .status())
-            .isEqualTo(201);
-        assertThat(
-                http.post(
-                        "/api/v1/events",
-                        "{\"events\":[{\"biz\":\"article\",\"itemId\":1,\"type\":\"like\"}]}")
-                    .status())
-            .isEqualTo(202);
-        assertThat(http.admin("/api/v1/admin/events/fold").status()).isEqualTo(200);
-        Answer recomputed = http.admin("/api/v1/admin/boards/article-hot/recompute");
-        assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
-        Answer board = http.get("/api/v1/boards/article-hot");
-        assertThat(board.status()).as(board.body()).isEqualTo(200);
-        assertThat(board.json().get("items").get(0).get("itemId").asLong()).isEqualTo(1);
-        assertThat(board.json().get("items").get(0).get("title").asString()).isEqualTo("boxed");
+    assertThat(
+            http.post(
+                    "/api/v1/items",
+                    "{\"biz\":\"article\",\"id\":1,\"authorId\":7,\"title\":\"boxed\"}")
+                .status())
+        .isEqualTo(201);
+    assertThat(
+            http.post(
+                    "/api/v1/events",
+                    "{\"events\":[{\"biz\":\"article\",\"itemId\":1,\"type\":\"like\"}]}")
+                .status())
+        .isEqualTo(202);
+    assertThat(http.admin("/api/v1/admin/events/fold").status()).isEqualTo(200);
+    Answer recomputed = http.admin("/api/v1/admin/boards/article-hot/recompute");
+    assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
+    Answer board = http.get("/api/v1/boards/article-hot");
+    assertThat(board.status()).as(board.body()).isEqualTo(200);
+    assertThat(board.json().get("items").get(0).get("itemId").asLong()).isEqualTo(1);
+    assertThat(board.json().get("items").get(0).get("title").asString()).isEqualTo("boxed");
 
-        assertThat(service.terminate()).as("exited within 30 s of SIGTERM").isTrue();
-        assertThat(healthcheck(dockerfile, service.port()))
-            .as("HEALTHCHECK exit status once stopped")
-            .isNotZero();
-      } catch (Throwable failure) {
-        System.err.println("--- output of the service started with " + entrypoint);
-        System.err.println(service.output());
-        throw failure;
-      }
-    }
+    assertThat(service.terminate()).as("exited within 30 s of SIGTERM").isTrue();
+    assertThat(healthcheck(dockerfile, service.port()))
+        .as("HEALTHCHECK exit status once stopped")
+        .isNotZero();
   }
 
   /** The jar {@code package} made; this test runs after it (Failsafe, or -Dtest after install). */

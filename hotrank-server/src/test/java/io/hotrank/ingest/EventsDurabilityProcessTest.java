@@ -7,6 +7,7 @@ import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.ServiceProcesses;
 import io.hotrank.support.TestEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +22,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -40,19 +40,14 @@ import tools.jackson.databind.JsonNode;
 class EventsDurabilityProcessTest {
 
   private static final int ITEMS = 10;
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
+
+  /** One Redis for the class: each test's keys live under a prefix of its own. */
   private static RedisProcess redis;
-  @TempDir static Path dir;
 
   @BeforeAll
   static void startRedis() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
+    redis = processes.redis();
   }
 
   /** What the 202s promise: per item, the likes and the views accepted. */
@@ -97,8 +92,8 @@ class EventsDurabilityProcessTest {
 
   private static ServiceProcess start(String name, List<String> args, String... jvmOptions)
       throws Exception {
-    Path workDir = Files.createDirectories(dir.resolve(name));
-    return ServiceProcess.start(workDir, List.of(jvmOptions), args.toArray(String[]::new));
+    return processes.start(
+        ServiceProcesses.instance(name).withJvmOptions(jvmOptions).withArgs(args));
   }
 
   private static void createItems(HttpJson http, String biz) {
@@ -207,7 +202,7 @@ class EventsDurabilityProcessTest {
   void acceptedBatches_surviveKill9_onTheEmbeddedDefault() throws Exception {
     TestEngines.exercised("H2");
     killRightAfterAcceptedBatches(
-        "embedded", args("embedded", "--hotrank.data-dir=" + dir.resolve("embedded-data")));
+        "embedded", args("embedded", "--hotrank.data-dir=" + processes.dir("embedded-data")));
   }
 
   @Test
@@ -230,7 +225,7 @@ class EventsDurabilityProcessTest {
             "--spring.datasource.url=" + own,
             "--spring.datasource.username=" + user,
             "--spring.datasource.password=" + password,
-            "--hotrank.data-dir=" + dir.resolve("pg-data")));
+            "--hotrank.data-dir=" + processes.dir("pg-data")));
   }
 
   /**
@@ -241,8 +236,8 @@ class EventsDurabilityProcessTest {
   void aFolderKilledMidFold_orRightAfterACommit_losesAndDoublesNothing() throws Exception {
     TestEngines.exercised("H2");
     String biz = "midfold";
-    Path faults = Files.createDirectories(dir.resolve("faults"));
-    List<String> args = args(biz, "--hotrank.data-dir=" + dir.resolve("midfold-data"));
+    Path faults = processes.dir("faults");
+    List<String> args = args(biz, "--hotrank.data-dir=" + processes.dir("midfold-data"));
     Model model = new Model();
     Random random = new Random(7);
     for (String point : List.of("before-commit", "after-commit")) {
@@ -274,7 +269,7 @@ class EventsDurabilityProcessTest {
     String biz = "restart";
     Model model = new Model();
     try (ServiceProcess service =
-        start(biz, args(biz, "--hotrank.data-dir=" + dir.resolve("restart-data")))) {
+        start(biz, args(biz, "--hotrank.data-dir=" + processes.dir("restart-data")))) {
       HttpJson http = service.http();
       createItems(http, biz);
       AtomicBoolean streaming = new AtomicBoolean(true);

@@ -25,10 +25,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Hammers one lease name from several threads and records every holder's entry and exit in a file
- * shared with other processes doing the same: the record of {@link LeaseAcrossProcessesTest}. Each
- * line is appended by one {@code write} in append mode, so lines of different processes never mix;
- * entries and exits are written while the lease is held, so with mutual exclusion the file is a
- * strict alternation of "enter" and "exit" lines of the same holder.
+ * shared with other processes doing the same: the record of {@link LeasesProcessTest}. Each line is
+ * appended by one {@code write} in append mode, so lines of different processes never mix; entries
+ * and exits are written while the lease is held, so with mutual exclusion the file is a strict
+ * alternation of "enter" and "exit" lines of the same holder.
  *
  * <p>Run as a process: {@code LeaseHammer <redis|jdbc> <url> <user> <key prefix> <name> <record
  * file> <milliseconds> <who>}.

@@ -24,11 +24,13 @@ public final class ServiceProcess implements AutoCloseable {
   public static final String ADMIN_TOKEN = "process-admin-token";
 
   private final Process process;
+  private final Path workDir;
   private final List<String> output = new ArrayList<>();
   private final int port;
 
   private ServiceProcess(Process process, Path workDir) throws Exception {
     this.process = process;
+    this.workDir = workDir;
     this.port = awaitStarted();
     try {
       org.awaitility.Awaitility.await("readiness of the instance on port " + port)
@@ -61,8 +63,14 @@ public final class ServiceProcess implements AutoCloseable {
    */
   public static ServiceProcess startWithClockAhead(Path workDir, Duration ahead, String... args)
       throws Exception {
+    return startWithClockAhead(workDir, ahead, List.of(), args);
+  }
+
+  /** {@link #startWithClockAhead(Path, Duration, String...)} with JVM options. */
+  public static ServiceProcess startWithClockAhead(
+      Path workDir, Duration ahead, List<String> jvmOptions, String... args) throws Exception {
     return start(
-        workDir, List.of("faketime", "-f", "+" + ahead.toSeconds() + "s"), List.of(), args);
+        workDir, List.of("faketime", "-f", "+" + ahead.toSeconds() + "s"), jvmOptions, args);
   }
 
   private static ServiceProcess start(
@@ -149,6 +157,11 @@ public final class ServiceProcess implements AutoCloseable {
 
   public Process process() {
     return process;
+  }
+
+  /** The directory it runs in. */
+  public Path workDir() {
+    return workDir;
   }
 
   /** An HTTP client for this instance, admin token included. */

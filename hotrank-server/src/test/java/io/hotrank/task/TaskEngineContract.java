@@ -723,7 +723,7 @@ abstract class TaskEngineContract {
    * Two engines whose instance clocks (the {@code Clock} their jobs' decorators read) disagree by
    * two hours share a task on one database: the fire times run are the database's grid, each once,
    * and nothing is taken over. The task platform reads no instance clock; the process-level version
-   * of this, a JVM whose wall clock is ten minutes ahead, is in {@link TasksAcrossProcessesTest}.
+   * of this, a JVM whose wall clock is ten minutes ahead, is in {@link TasksProcessTest}.
    */
   @Test
   void skewedInstanceClocks_changeNothing() {

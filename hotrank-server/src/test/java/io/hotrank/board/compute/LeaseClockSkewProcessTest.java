@@ -3,10 +3,8 @@ package io.hotrank.board.compute;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.hotrank.support.H2ServerProcess;
-import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
-import java.nio.file.Files;
+import io.hotrank.support.ServiceProcesses;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,12 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two instances whose wall clocks disagree by ten minutes (one runs under libfaketime) share leader
@@ -40,12 +37,12 @@ class LeaseClockSkewProcessTest {
   private static final Duration TTL = Duration.ofSeconds(2);
   private static final List<String> JOBS = List.of("board-skew-jdbc", "board-skew-redis");
 
-  @TempDir Path dir;
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
 
   /** Runs by cycle, as each instance named it. */
-  private static Map<String, Map<Instant, List<String>>> runs(List<ServiceProcess> processes) {
+  private static Map<String, Map<Instant, List<String>>> runs(List<ServiceProcess> instances) {
     Map<String, Map<Instant, List<String>>> runs = new TreeMap<>();
-    for (ServiceProcess process : processes) {
+    for (ServiceProcess process : instances) {
       for (String line : process.lines()) {
         Matcher m = RUN.matcher(line);
         if (m.find()) {
@@ -65,102 +62,83 @@ class LeaseClockSkewProcessTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         java.nio.file.Files.isExecutable(Path.of("/usr/bin/faketime")),
         "libfaketime's faketime command is not installed (apt-get install faketime)");
-    try (RedisProcess redis = RedisProcess.start();
-        H2ServerProcess db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")))) {
-      CompletableFuture<ServiceProcess> skewed = start("skewed", redis, db, true);
-      CompletableFuture<ServiceProcess> exact = start("exact", redis, db, false);
-      try (ServiceProcess s = skewed.join();
-          ServiceProcess e = exact.join()) {
-        List<ServiceProcess> both = List.of(s, e);
-        Instant from = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS);
-        Instant to = from.plusSeconds(12);
-        await("12 cycles")
-            .atMost(Duration.ofSeconds(40))
-            .until(
-                () ->
-                    JOBS.stream()
-                        .allMatch(
-                            j ->
-                                runs(both).getOrDefault(j, Map.of()).keySet().stream()
-                                    .anyMatch(c -> !c.isBefore(to))));
-        Map<String, Map<Instant, List<String>>> runs = runs(both);
-        assertThat(s.output())
-            .as("the skewed instance noticed")
-            .containsPattern("This instance's clock is (599|600)\\d{3} ms ahead of jdbc's")
-            .containsPattern("This instance's clock is (599|600)\\d{3} ms ahead of redis's");
-        assertThat(s.lines().stream().filter(l -> l.contains(" cycle=")))
-            .as("the skewed instance's cycles, named by the stores' clocks")
-            .allSatisfy(
-                l ->
-                    assertThat(Instant.parse(l.replaceAll(".* cycle=(\\S+) .*", "$1")))
-                        .isBefore(Instant.now().plusSeconds(60)));
-        for (String job : JOBS) {
-          List<String> leaders = new ArrayList<>();
-          for (Instant c = from; c.isBefore(to); c = c.plusSeconds(1)) {
-            List<String> by = runs.get(job).get(c);
-            assertThat(by).as("%s cycle %s computed by", job, c).hasSize(1);
-            leaders.add(by.getFirst());
-          }
-          assertThat(leaders.stream().distinct()).as("%s: one leader throughout", job).hasSize(1);
-        }
-
-        String leader = runs.get(JOBS.getFirst()).get(from).getFirst();
-        ServiceProcess victim = leader.equals("skewed") ? s : e;
-        String survivor = leader.equals("skewed") ? "exact" : "skewed";
-        Instant killedAt = Instant.now();
-        victim.signal("KILL");
-        victim.process().waitFor();
-        Instant bound = killedAt.plus(TTL).plusSeconds(1).plusMillis(500);
-        await("the " + survivor + " instance takes over")
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () ->
-                    runs(both).get(JOBS.getFirst()).entrySet().stream()
-                        .anyMatch(
-                            r -> r.getKey().isAfter(killedAt) && r.getValue().contains(survivor)));
-        Instant takeover =
-            runs(both).get(JOBS.getFirst()).entrySet().stream()
-                .filter(r -> r.getKey().isAfter(killedAt) && r.getValue().contains(survivor))
-                .findFirst()
-                .orElseThrow()
-                .getKey();
-        assertThat(takeover)
-            .as("takeover by %s (killed at %s)", survivor, killedAt)
-            .isBefore(bound);
+    Map<String, ServiceProcess> started =
+        processes.startTogether(List.of(instance("skewed", true), instance("exact", false)));
+    ServiceProcess s = started.get("skewed");
+    ServiceProcess e = started.get("exact");
+    List<ServiceProcess> both = List.of(s, e);
+    Instant from = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS);
+    Instant to = from.plusSeconds(12);
+    await("12 cycles")
+        .atMost(Duration.ofSeconds(40))
+        .until(
+            () ->
+                JOBS.stream()
+                    .allMatch(
+                        j ->
+                            runs(both).getOrDefault(j, Map.of()).keySet().stream()
+                                .anyMatch(c -> !c.isBefore(to))));
+    Map<String, Map<Instant, List<String>>> runs = runs(both);
+    assertThat(s.output())
+        .as("the skewed instance noticed")
+        .containsPattern("This instance's clock is (599|600)\\d{3} ms ahead of jdbc's")
+        .containsPattern("This instance's clock is (599|600)\\d{3} ms ahead of redis's");
+    assertThat(s.lines().stream().filter(l -> l.contains(" cycle=")))
+        .as("the skewed instance's cycles, named by the stores' clocks")
+        .allSatisfy(
+            l ->
+                assertThat(Instant.parse(l.replaceAll(".* cycle=(\\S+) .*", "$1")))
+                    .isBefore(Instant.now().plusSeconds(60)));
+    for (String job : JOBS) {
+      List<String> leaders = new ArrayList<>();
+      for (Instant c = from; c.isBefore(to); c = c.plusSeconds(1)) {
+        List<String> by = runs.get(job).get(c);
+        assertThat(by).as("%s cycle %s computed by", job, c).hasSize(1);
+        leaders.add(by.getFirst());
       }
+      assertThat(leaders.stream().distinct()).as("%s: one leader throughout", job).hasSize(1);
     }
+
+    String leader = runs.get(JOBS.getFirst()).get(from).getFirst();
+    ServiceProcess victim = leader.equals("skewed") ? s : e;
+    String survivor = leader.equals("skewed") ? "exact" : "skewed";
+    Instant killedAt = Instant.now();
+    victim.signal("KILL");
+    victim.process().waitFor();
+    Instant bound = killedAt.plus(TTL).plusSeconds(1).plusMillis(500);
+    await("the " + survivor + " instance takes over")
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                runs(both).get(JOBS.getFirst()).entrySet().stream()
+                    .anyMatch(
+                        r -> r.getKey().isAfter(killedAt) && r.getValue().contains(survivor)));
+    Instant takeover =
+        runs(both).get(JOBS.getFirst()).entrySet().stream()
+            .filter(r -> r.getKey().isAfter(killedAt) && r.getValue().contains(survivor))
+            .findFirst()
+            .orElseThrow()
+            .getKey();
+    assertThat(takeover).as("takeover by %s (killed at %s)", survivor, killedAt).isBefore(bound);
   }
 
-  private CompletableFuture<ServiceProcess> start(
-      String name, RedisProcess redis, H2ServerProcess db, boolean skew) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try {
-            Path work = Files.createDirectories(dir.resolve(name));
-            List<String> args =
-                new ArrayList<>(
-                    List.of(
-                        "--spring.data.redis.url=" + redis.url(),
-                        "--spring.datasource.url=" + db.url(),
-                        "--spring.datasource.username=sa",
-                        "--spring.datasource.password=",
-                        "--hotrank.instance-id=" + name,
-                        "--hotrank.job.mode=leader",
-                        "--hotrank.job.lease-ttl=" + TTL.toMillis() + "ms",
-                        "--hotrank.jobs.board-skew-jdbc.store=jdbc",
-                        "--hotrank.jobs.board-skew-redis.store=redis"));
-            for (int i = 0; i < 2; i++) {
-              String board = i == 0 ? "skew-jdbc" : "skew-redis";
-              args.add("--hotrank.boards[" + i + "].name=" + board);
-              args.add("--hotrank.boards[" + i + "].biz=skew");
-              args.add("--hotrank.boards[" + i + "].refresh=* * * * * *");
-            }
-            return skew
-                ? ServiceProcess.startWithClockAhead(work, SKEW, args.toArray(String[]::new))
-                : ServiceProcess.start(work, args.toArray(String[]::new));
-          } catch (Exception e) {
-            throw new IllegalStateException("starting " + name, e);
-          }
-        });
+  /** An instance on the test's Redis and database, its clock ten minutes ahead if {@code skew}. */
+  private static ServiceProcesses.Instance instance(String name, boolean skew) throws Exception {
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.instance-id=" + name,
+            "--hotrank.job.mode=leader",
+            "--hotrank.job.lease-ttl=" + TTL.toMillis() + "ms",
+            "--hotrank.jobs.board-skew-jdbc.store=jdbc",
+            "--hotrank.jobs.board-skew-redis.store=redis"));
+    for (int i = 0; i < 2; i++) {
+      String board = i == 0 ? "skew-jdbc" : "skew-redis";
+      args.add("--hotrank.boards[" + i + "].name=" + board);
+      args.add("--hotrank.boards[" + i + "].biz=skew");
+      args.add("--hotrank.boards[" + i + "].refresh=* * * * * *");
+    }
+    ServiceProcesses.Instance instance = ServiceProcesses.instance(name).withArgs(args);
+    return skew ? instance.withClockAhead(SKEW) : instance;
   }
 }

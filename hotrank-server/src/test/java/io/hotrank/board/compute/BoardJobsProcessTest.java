@@ -8,6 +8,7 @@ import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.ServiceProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,11 +26,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -51,7 +50,7 @@ import tools.jackson.databind.JsonNode;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("process")
-class BoardJobsAcrossProcessesTest {
+class BoardJobsProcessTest {
 
   private static final Pattern RUN =
       Pattern.compile(
@@ -73,12 +72,12 @@ class BoardJobsAcrossProcessesTest {
   private static final Duration INTERVAL = Duration.ofSeconds(1);
   private static final int CYCLES = 61;
 
-  @TempDir static Path dir;
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
 
   private RedisProcess redis;
   private H2ServerProcess db;
   private final Map<String, ServiceProcess> alive = new LinkedHashMap<>();
-  private final List<ServiceProcess> everyProcess = new ArrayList<>();
+  private final Map<String, Path> faults = new HashMap<>();
   private Instant allUp;
 
   /** One run as an instance logged it. */
@@ -87,31 +86,17 @@ class BoardJobsAcrossProcessesTest {
 
   @BeforeAll
   void startProcesses() throws Exception {
-    redis = RedisProcess.start();
-    db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
-    Map<String, CompletableFuture<ServiceProcess>> starting = new LinkedHashMap<>();
+    redis = processes.redis();
+    db = processes.h2Server();
+    List<ServiceProcesses.Instance> instances = new ArrayList<>();
     for (String name : List.of("a", "b", "c")) {
-      starting.put(
-          name,
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  Path work = Files.createDirectories(dir.resolve(name));
-                  Files.createDirectories(faults(name));
-                  return ServiceProcess.start(
-                      work,
-                      List.of("-Dhotrank.fault.dir=" + faults(name)),
-                      args(name).toArray(String[]::new));
-                } catch (Exception e) {
-                  throw new IllegalStateException("starting instance " + name, e);
-                }
-              }));
+      faults.put(name, processes.dir("faults-" + name));
+      instances.add(
+          ServiceProcesses.instance(name)
+              .withJvmOptions("-Dhotrank.fault.dir=" + faults(name))
+              .withArgs(args(name)));
     }
-    for (var entry : starting.entrySet()) {
-      ServiceProcess process = entry.getValue().join();
-      alive.put(entry.getKey(), process);
-      everyProcess.add(process);
-    }
+    alive.putAll(processes.startTogether(instances));
     allUp = Instant.now();
     HttpJson http = alive.get("a").http();
     for (int id = 1; id <= 5; id++) {
@@ -123,39 +108,18 @@ class BoardJobsAcrossProcessesTest {
     }
   }
 
-  @AfterAll
-  void stopProcesses() throws Exception {
-    for (ServiceProcess process : everyProcess) {
-      try {
-        process.signal("CONT");
-      } catch (Exception alreadyGone) {
-        // killed by a test
-      }
-      process.close();
-    }
-    if (db != null) {
-      db.close();
-    }
-    if (redis != null) {
-      redis.close();
-    }
-  }
-
+  /** The directory of an instance's fault points ({@code -Dhotrank.fault.dir}). */
   private Path faults(String instance) {
-    return dir.resolve("faults-" + instance);
+    return faults.get(instance);
   }
 
-  private List<String> args(String instance) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--spring.data.redis.url=" + redis.url(),
-                "--spring.datasource.url=" + db.url(),
-                "--spring.datasource.username=sa",
-                "--spring.datasource.password=",
-                "--hotrank.instance-id=" + instance,
-                "--hotrank.job.lease-ttl=" + TTL.toMillis() + "ms",
-                "--hotrank.board.check-interval=1s"));
+  private List<String> args(String instance) throws Exception {
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.instance-id=" + instance,
+            "--hotrank.job.lease-ttl=" + TTL.toMillis() + "ms",
+            "--hotrank.board.check-interval=1s"));
     int i = 0;
     for (var board : BOARDS.entrySet()) {
       String job = "board-" + board.getKey();
@@ -173,7 +137,7 @@ class BoardJobsAcrossProcessesTest {
   /** Every run every instance (dead or alive) has logged so far. */
   private List<Run> runs() {
     List<Run> runs = new ArrayList<>();
-    for (ServiceProcess process : everyProcess) {
+    for (ServiceProcess process : processes.instances()) {
       for (String line : process.lines()) {
         Matcher m = RUN.matcher(line);
         if (m.find()) {
@@ -382,7 +346,7 @@ class BoardJobsAcrossProcessesTest {
 
     Map<String, Set<String>> contentsByVersion = new HashMap<>();
     int published = 0;
-    for (ServiceProcess process : everyProcess) {
+    for (ServiceProcess process : processes.instances()) {
       for (String line : process.lines()) {
         Matcher m = PUBLISHED.matcher(line);
         if (m.find()) {

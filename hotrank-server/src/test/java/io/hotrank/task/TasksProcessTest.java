@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.hotrank.support.H2ServerProcess;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
-import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.ServiceProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,16 +19,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -46,7 +44,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("process")
-class TasksAcrossProcessesTest {
+class TasksProcessTest {
 
   private static final int TASKS = 20;
 
@@ -59,12 +57,10 @@ class TasksAcrossProcessesTest {
 
   private static final Pattern SKIPPED_UNTIL = Pattern.compile("next at (\\S+)$");
 
-  @TempDir static Path dir;
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
 
-  private RedisProcess redis;
-  private H2ServerProcess db;
   private JdbcTemplate jdbc;
-  private final Map<String, ServiceProcess> processes = new LinkedHashMap<>();
+  private final Map<String, ServiceProcess> instances = new LinkedHashMap<>();
   private boolean clockSkewed;
 
   record Effect(String task, long fireTime, long fence, String owner, String phase, long at) {}
@@ -81,63 +77,33 @@ class TasksAcrossProcessesTest {
 
   @BeforeAll
   void startProcesses() throws Exception {
-    redis = RedisProcess.start();
-    db = H2ServerProcess.start(Files.createDirectories(dir.resolve("db")));
+    H2ServerProcess db = processes.h2Server();
     DriverManagerDataSource data = new DriverManagerDataSource(db.url(), "sa", "");
     jdbc = new JdbcTemplate(data);
     clockSkewed = Files.isExecutable(Path.of("/usr/bin/faketime"));
-    Map<String, CompletableFuture<ServiceProcess>> starting = new LinkedHashMap<>();
+    List<ServiceProcesses.Instance> starting = new ArrayList<>();
     for (String name : List.of("a", "b", "c")) {
-      starting.put(
-          name,
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  Path work = Files.createDirectories(dir.resolve(name));
-                  String[] args = args(name);
-                  return name.equals("b") && clockSkewed
-                      ? ServiceProcess.startWithClockAhead(work, Duration.ofMinutes(10), args)
-                      : ServiceProcess.start(work, args);
-                } catch (Exception e) {
-                  throw new IllegalStateException("starting instance " + name, e);
-                }
-              }));
+      ServiceProcesses.Instance instance = ServiceProcesses.instance(name).withArgs(args(name));
+      starting.add(
+          name.equals("b") && clockSkewed
+              ? instance.withClockAhead(Duration.ofMinutes(10))
+              : instance);
     }
-    starting.forEach((name, process) -> processes.put(name, process.join()));
+    instances.putAll(processes.startTogether(starting));
   }
 
-  private String[] args(String instance) {
-    return new String[] {
-      "--spring.data.redis.url=" + redis.url(),
-      "--spring.datasource.url=" + db.url(),
-      "--spring.datasource.username=sa",
-      "--spring.datasource.password=",
-      "--hotrank.instance-id=" + instance,
-      "--hotrank.board.scheduling=false",
-      "--hotrank.task.poll-interval=500ms",
-      "--hotrank.task.heartbeat-interval=500ms",
-      "--hotrank.task.heartbeat-timeout=2s",
-      "--hotrank.task.max-concurrent=8",
-      "--hotrank-test.probe-tasks=true"
-    };
-  }
-
-  @AfterAll
-  void stopProcesses() throws Exception {
-    for (ServiceProcess process : processes.values()) {
-      try {
-        process.signal("CONT");
-      } catch (Exception alreadyGone) {
-        // killed by the test
-      }
-      process.close();
-    }
-    if (db != null) {
-      db.close();
-    }
-    if (redis != null) {
-      redis.close();
-    }
+  private static List<String> args(String instance) throws Exception {
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.instance-id=" + instance,
+            "--hotrank.board.scheduling=false",
+            "--hotrank.task.poll-interval=500ms",
+            "--hotrank.task.heartbeat-interval=500ms",
+            "--hotrank.task.heartbeat-timeout=2s",
+            "--hotrank.task.max-concurrent=8",
+            "--hotrank-test.probe-tasks=true"));
+    return args;
   }
 
   private static String taskName(int i) {
@@ -147,7 +113,7 @@ class TasksAcrossProcessesTest {
   @Test
   void killAndStall_noConcurrentRuns_noCompletionByANonOwner_everyFireTimeCovered()
       throws Exception {
-    HttpJson a = processes.get("a").http();
+    HttpJson a = instances.get("a").http();
     for (int i = 0; i < TASKS; i++) {
       String misfire = i % 2 == 0 ? "skip" : "fire-once";
       Answer created =
@@ -179,7 +145,7 @@ class TasksAcrossProcessesTest {
                                 + " 'succeeded'")
                         > 0);
     whileRunning("a"); // a fault that hits no run would prove nothing
-    processes.get("a").signal("KILL");
+    instances.get("a").signal("KILL");
     await("a's runs taken over")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
@@ -188,7 +154,7 @@ class TasksAcrossProcessesTest {
                 count("SELECT COUNT(*) FROM hr_task WHERE owner = 'a' AND status = 'running'")
                     == 0);
     whileRunning("c");
-    processes.get("c").signal("STOP");
+    instances.get("c").signal("STOP");
     // Stalled past the heartbeat timeout: c's runs are taken over (judged on the database's
     // clock), which c learns when it wakes; the one that started just before the stop is at work,
     // holding no lock, and is taken over for sure. (A run of c stopped inside a transaction, its
@@ -210,7 +176,7 @@ class TasksAcrossProcessesTest {
                         String.class)
                     .stream()
                     .anyMatch(held::contains));
-    processes.get("c").signal("CONT");
+    instances.get("c").signal("CONT");
     long resumed = dbNow();
     await("c back at work, and fire times spanning a minute")
         .atMost(Duration.ofSeconds(90))
@@ -226,7 +192,7 @@ class TasksAcrossProcessesTest {
                             "SELECT MAX(fire_time) - MIN(fire_time) FROM hr_task_run WHERE"
                                 + " task_name LIKE 'chaos-%'")
                         >= RUN_FOR.toMillis());
-    HttpJson b = processes.get("b").http();
+    HttpJson b = instances.get("b").http();
     long pauseFrom = dbNow();
     for (int i = 0; i < TASKS; i++) {
       assertThat(
@@ -428,7 +394,7 @@ class TasksAcrossProcessesTest {
             .collect(
                 Collectors.groupingBy(r -> r.owner() + ":" + r.outcome(), Collectors.counting()));
     StringBuilder warnings = new StringBuilder();
-    processes.forEach(
+    instances.forEach(
         (name, process) ->
             process.lines().stream()
                 .filter(line -> line.contains(" WARN ") || line.contains(" ERROR "))

@@ -26,7 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * and both processes must have held the lease.
  */
 @Tag("process")
-class LeaseAcrossProcessesTest {
+class LeasesProcessTest {
 
   private static final long MILLIS = 3000;
 

@@ -33,7 +33,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * without one it is abandoned before publishing. Either way the context closes.
  */
 @Tag("process")
-class GracefulShutdownTest {
+class GracefulShutdownProcessTest {
 
   @TempDir Path dir;
 
