@@ -138,9 +138,21 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       return port;
     }
 
+    /**
+     * Nothing the first time: the environment post-processor started the server before the context.
+     * Started again, on the same port, when the context is restarted after a stop (Spring's test
+     * context cache stops the contexts it is not using and restarts them when a test takes one
+     * back); the other beans then meet an empty Redis, as after a Redis restart.
+     */
     @Override
-    public void start() {
-      // started before the context, by the environment post-processor
+    public synchronized void start() {
+      if (!server.isActive()) {
+        try {
+          server.start();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot restart the embedded Redis on port " + port, e);
+        }
+      }
     }
 
     @Override
