@@ -10,14 +10,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The task store's statements that no single SQL text serves on every engine, one subclass per
- * engine: claiming due tasks in a batch and writing runs' completions. The portable way is here (a
- * transaction of several statements); PostgreSQL's single statements override it ({@link
- * PostgresTaskSql}). Every comparison with the current time reads the database's clock inside the
- * statement; every write of a run's end holds only while the row carries the run's fence.
- * Thread-safe.
+ * The task store's statements that no single SQL text serves on every engine: claiming due tasks in
+ * a batch and writing runs' completions. The portable way is here, used as it is on H2 and
+ * MySQL/MariaDB; PostgreSQL's single statements override it ({@link PostgresTaskSql}). Every
+ * comparison with the current time reads the database's clock inside the statement; every write of
+ * a run's end holds only while the row carries the run's fence. Thread-safe.
+ *
+ * <p>The portable way: a batch claim is a transaction of three statements, since H2 takes no {@code
+ * FOR UPDATE} in a subquery and MySQL's {@code UPDATE} returns no rows and takes no {@code LIMIT}
+ * in a subquery on its own table. It runs at {@code READ COMMITTED} (H2's default): under InnoDB's
+ * {@code REPEATABLE READ} its locking read would also lock the gaps and every row it scans, holding
+ * up other instances' completions until it commits. A completion is two statements in one
+ * transaction (no writing {@code WITH}), and a group of completions is written one by one:
+ * MariaDB's driver sends a JDBC batch in its bulk protocol, which takes no {@code INSERT ...
+ * SELECT}.
  */
-abstract sealed class TaskSql permits H2TaskSql, MySqlTaskSql, PostgresTaskSql {
+sealed class TaskSql permits PostgresTaskSql {
 
   /** How many of a completion's parameters {@link #completeTask} takes. */
   private static final int COMPLETE_TASK_ARITY = 12;
@@ -61,8 +69,7 @@ abstract sealed class TaskSql permits H2TaskSql, MySqlTaskSql, PostgresTaskSql {
   static TaskSql of(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
     return switch (dialect.name()) {
       case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx);
-      case "MySQL", "MariaDB" -> new MySqlTaskSql(dialect, jdbc, tx);
-      case "H2" -> new H2TaskSql(dialect, jdbc, tx);
+      case "MySQL", "MariaDB", "H2" -> new TaskSql(dialect, jdbc, tx, true);
       default -> throw new IllegalStateException("No task statements for " + dialect.name());
     };
   }
