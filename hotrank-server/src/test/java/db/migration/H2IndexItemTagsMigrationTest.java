@@ -1,13 +1,15 @@
 package db.migration;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.hotrank.support.TestDatabase;
+import org.jspecify.annotations.Nullable;
 
 /** The tag index backfill on H2: a fresh in-memory database per test. */
 class H2IndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
 
   @Override
-  String engine() {
-    return "H2";
+  TestDatabase database() {
+    return TestDatabase.H2;
   }
 
   @Override
@@ -19,9 +21,14 @@ class H2IndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
   HikariConfig connectTo(String schema) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:h2:mem:" + schema);
-    config.setUsername("sa");
-    config.setPassword("");
+    config.setUsername(database().user());
+    config.setPassword(database().password());
     return config;
+  }
+
+  @Override
+  @Nullable String useSchema(String schema) {
+    return null;
   }
 
   @Override

@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.hotrank.support.TestDatabase;
 import io.hotrank.support.TestEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationVersion;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * {@link V7__IndexItemTags} on a database the service created before V7: the schema is migrated up
@@ -33,14 +36,14 @@ abstract class IndexItemTagsMigrationContract {
   private JdbcTemplate jdbc;
   private Flyway flyway;
 
-  /** The engine's name for the report. */
-  abstract String engine();
+  /** The engine, its connection settings and its name for the report. */
+  abstract TestDatabase database();
 
   /** The engine's migrations, as {@code SqlDialect.migrationLocation()} names them. */
   abstract String location();
 
-  /** A data source whose connections use {@link #schema}, created by {@link #createSchema}. */
-  abstract HikariConfig connectTo(String schema);
+  /** The statement that makes a connection use {@link #schema}, or null where the URL does. */
+  abstract @Nullable String useSchema(String schema);
 
   /** Creates {@link #schema} (nothing to do where the URL makes a fresh database). */
   abstract void createSchema();
@@ -48,13 +51,29 @@ abstract class IndexItemTagsMigrationContract {
   /** Drops {@link #schema} and everything in it. */
   abstract void dropSchema();
 
+  /** A data source whose connections use {@link #schema}, created by {@link #createSchema}. */
+  HikariConfig connectTo(String schema) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(database().url());
+    config.setUsername(database().user());
+    config.setPassword(database().password());
+    config.setConnectionInitSql(useSchema(schema));
+    return config;
+  }
+
+  /** A connection to the configured database itself, to create and drop schemas. */
+  JdbcTemplate admin() {
+    return new JdbcTemplate(
+        new DriverManagerDataSource(database().url(), database().user(), database().password()));
+  }
+
   @BeforeEach
   void migrateToV6() {
-    TestEngines.exercised(engine());
+    TestEngines.exercised(database().engine());
     createSchema();
     HikariConfig config = connectTo(schema);
     config.setMaximumPoolSize(2);
-    config.setPoolName("v7-" + engine());
+    config.setPoolName("v7-" + database().engine());
     dataSource = new HikariDataSource(config);
     jdbc = new JdbcTemplate(dataSource);
     Flyway.configure()

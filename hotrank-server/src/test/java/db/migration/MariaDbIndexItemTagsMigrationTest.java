@@ -1,10 +1,7 @@
 package db.migration;
 
-import com.zaxxer.hikari.HikariConfig;
-import io.hotrank.support.TestEngines;
+import io.hotrank.support.TestDatabase;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The tag index backfill on MariaDB or MySQL ({@code HOTRANK_TEST_MYSQL_URL}), in a database of its
@@ -13,13 +10,9 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_MYSQL_URL", matches = ".+")
 class MariaDbIndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
 
-  private static final String URL = TestEngines.env("HOTRANK_TEST_MYSQL_URL").orElse("");
-  private static final String USER = TestEngines.env("HOTRANK_TEST_MYSQL_USER").orElse("root");
-  private static final String PASSWORD = TestEngines.env("HOTRANK_TEST_MYSQL_PASSWORD").orElse("");
-
   @Override
-  String engine() {
-    return "MariaDB/MySQL";
+  TestDatabase database() {
+    return TestDatabase.MARIADB;
   }
 
   @Override
@@ -28,13 +21,8 @@ class MariaDbIndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
   }
 
   @Override
-  HikariConfig connectTo(String schema) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(URL);
-    config.setUsername(USER);
-    config.setPassword(PASSWORD);
-    config.setConnectionInitSql("USE " + schema);
-    return config;
+  String useSchema(String schema) {
+    return "USE " + schema;
   }
 
   @Override
@@ -45,9 +33,5 @@ class MariaDbIndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
   @Override
   void dropSchema() {
     admin().execute("DROP DATABASE IF EXISTS " + schema);
-  }
-
-  private static JdbcTemplate admin() {
-    return new JdbcTemplate(new DriverManagerDataSource(URL, USER, PASSWORD));
   }
 }
