@@ -43,30 +43,20 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code io.hotrank.HotrankApplication} with the given {@code --name=value} arguments
-   * (plus a random HTTP port and the admin token) in {@code workDir}, and waits until it listens
+   * Starts {@code io.hotrank.HotrankApplication} from the test classpath with JVM options such as
+   * {@code -Dname=value} and the given {@code --name=value} arguments (after those {@link
+   * #startCommand} adds, and with rate limits off) in {@code workDir}, and waits until it listens
    * and reports ready on {@code /actuator/health/readiness}.
    */
-  public static ServiceProcess start(Path workDir, String... args) throws Exception {
-    return start(workDir, List.of(), args);
-  }
-
-  /** {@link #start(Path, String...)} with JVM options such as {@code -Dname=value}. */
   public static ServiceProcess start(Path workDir, List<String> jvmOptions, String... args)
       throws Exception {
     return start(workDir, List.of(), jvmOptions, args);
   }
 
   /**
-   * {@link #start(Path, String...)} with the process's wall clock set {@code ahead} of the real one
-   * by libfaketime (Debian package {@code faketime}); its monotonic clock is left alone.
+   * {@link #start(Path, List, String...)} with the process's wall clock set {@code ahead} of the
+   * real one by libfaketime (Debian package {@code faketime}); its monotonic clock is left alone.
    */
-  public static ServiceProcess startWithClockAhead(Path workDir, Duration ahead, String... args)
-      throws Exception {
-    return startWithClockAhead(workDir, ahead, List.of(), args);
-  }
-
-  /** {@link #startWithClockAhead(Path, Duration, String...)} with JVM options. */
   public static ServiceProcess startWithClockAhead(
       Path workDir, Duration ahead, List<String> jvmOptions, String... args) throws Exception {
     return start(
@@ -85,23 +75,19 @@ public final class ServiceProcess implements AutoCloseable {
             "-Xmx256m",
             "-XX:TieredStopAtLevel=1"));
     command.addAll(jvmOptions);
-    command.addAll(
-        List.of(
-            "-cp",
-            classpath,
-            "io.hotrank.HotrankApplication",
-            "--server.port=0",
-            "--hotrank.admin.token=" + ADMIN_TOKEN,
-            // These processes drive the API far faster than one client should.
-            "--hotrank.limits.enabled=false"));
-    command.addAll(List.of(args));
-    return launch(workDir, command);
+    command.addAll(List.of("-cp", classpath, "io.hotrank.HotrankApplication"));
+    List<String> all = new ArrayList<>();
+    // These processes drive the API far faster than one client should.
+    all.add("--hotrank.limits.enabled=false");
+    all.addAll(List.of(args));
+    return startCommand(workDir, command, all.toArray(String[]::new));
   }
 
   /**
    * Starts hotrank with a command line of the caller's, such as a container image's entry point
    * (the launcher, its JVM options and its main class), followed by a random HTTP port, the admin
-   * token and {@code args}, in {@code workDir}; waits as {@link #start(Path, String...)} does.
+   * token and {@code args}, in {@code workDir}; waits as {@link #start(Path, List, String...)}
+   * does.
    */
   public static ServiceProcess startCommand(Path workDir, List<String> command, String... args)
       throws Exception {

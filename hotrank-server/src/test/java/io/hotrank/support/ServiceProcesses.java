@@ -61,8 +61,8 @@ public final class ServiceProcesses
   /**
    * How to start one instance: its name (of its work directory, and of its log in failure reports),
    * JVM options, how far its wall clock runs ahead of the real one (libfaketime; null: not), and
-   * its {@code --name=value} arguments. {@link ServiceProcess#start(Path, String...)} adds those
-   * every instance gets: a random HTTP port, the admin token, rate limits off.
+   * its {@code --name=value} arguments. {@link ServiceProcess#start(Path, List, String...)} adds
+   * those every instance gets: a random HTTP port, the admin token, rate limits off.
    */
   public record Instance(
       String name, List<String> jvmOptions, Duration clockAhead, List<String> args) {
@@ -75,11 +75,6 @@ public final class ServiceProcesses
     /** These arguments after the ones already given. */
     public Instance withArgs(List<String> more) {
       return new Instance(name, jvmOptions, clockAhead, concat(args, more));
-    }
-
-    /** These arguments after the ones already given. */
-    public Instance withArgs(String... more) {
-      return withArgs(List.of(more));
     }
 
     /** These JVM options ({@code -Dname=value}) after the ones already given. */
@@ -110,11 +105,6 @@ public final class ServiceProcesses
   /** Starts an instance in its directory and waits until it is ready; stopped with its scope. */
   public ServiceProcess start(Instance instance) throws Exception {
     return start(current(), instance);
-  }
-
-  /** {@link #start(Instance)} with just a name and arguments. */
-  public ServiceProcess start(String name, String... args) throws Exception {
-    return start(instance(name).withArgs(args));
   }
 
   /** {@link #start(Instance)} with just a name and arguments. */
@@ -220,8 +210,7 @@ public final class ServiceProcesses
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    Path classDir = ROOT.resolve(context.getRequiredTestClass().getSimpleName());
-    testScope = new Scope(classDir.resolve(context.getRequiredTestMethod().getName()));
+    testScope = new Scope(classScope.dir.resolve(context.getRequiredTestMethod().getName()));
   }
 
   @Override
