@@ -13,11 +13,6 @@ class H2IndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
   }
 
   @Override
-  String location() {
-    return "classpath:db/migration/h2";
-  }
-
-  @Override
   HikariConfig connectTo(String schema) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:h2:mem:" + schema);

@@ -1,23 +1,16 @@
 package db.migration;
 
 import io.hotrank.support.TestDatabase;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * The tag index backfill on MariaDB or MySQL ({@code HOTRANK_TEST_MYSQL_URL}), in a database of its
  * own beside the configured one (the user must be allowed to create databases).
  */
-@EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_MYSQL_URL", matches = ".+")
 class MariaDbIndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
 
   @Override
   TestDatabase database() {
     return TestDatabase.MARIADB;
-  }
-
-  @Override
-  String location() {
-    return "classpath:db/migration/mysql";
   }
 
   @Override

@@ -1,23 +1,16 @@
 package db.migration;
 
 import io.hotrank.support.TestDatabase;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * The tag index backfill on PostgreSQL ({@code HOTRANK_TEST_POSTGRES_URL}), in a schema of its own
  * in the configured database.
  */
-@EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_POSTGRES_URL", matches = ".+")
 class PostgresIndexItemTagsMigrationTest extends IndexItemTagsMigrationContract {
 
   @Override
   TestDatabase database() {
     return TestDatabase.POSTGRES;
-  }
-
-  @Override
-  String location() {
-    return "classpath:db/migration/postgresql";
   }
 
   @Override
