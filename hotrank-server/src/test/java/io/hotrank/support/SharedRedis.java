@@ -2,6 +2,8 @@ package io.hotrank.support;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -27,24 +29,16 @@ public final class SharedRedis implements AutoCloseable {
   private final String url;
 
   public SharedRedis() {
-    this(startOwnUnlessNamed());
+    this(named().orElse(null));
   }
 
-  private SharedRedis(@Nullable RedisProcess own) {
-    this(
-        own,
-        TestEngines.redisCluster()
-            .map(nodes -> "cluster:" + nodes)
-            .orElseGet(
-                () ->
-                    own == null
-                        ? TestEngines.env("HOTRANK_TEST_REDIS_URL").orElseThrow()
-                        : own.url()));
+  private SharedRedis(@Nullable String namedUrl) {
+    this(namedUrl == null ? startOwn() : null, namedUrl);
   }
 
-  private SharedRedis(@Nullable RedisProcess own, String url) {
+  private SharedRedis(@Nullable RedisProcess own, @Nullable String namedUrl) {
     this.own = own;
-    this.url = url;
+    this.url = own == null ? Objects.requireNonNull(namedUrl) : own.url();
     if (url.startsWith("cluster:")) {
       connections =
           new LettuceConnectionFactory(
@@ -62,11 +56,14 @@ public final class SharedRedis implements AutoCloseable {
     TestEngines.exercised("Redis");
   }
 
-  private static @Nullable RedisProcess startOwnUnlessNamed() {
-    if (TestEngines.redisCluster().isPresent()
-        || TestEngines.env("HOTRANK_TEST_REDIS_URL").isPresent()) {
-      return null;
-    }
+  /** The Redis the environment names: the test cluster, else the shared Redis. */
+  private static Optional<String> named() {
+    return TestEngines.redisCluster()
+        .map(nodes -> "cluster:" + nodes)
+        .or(() -> TestEngines.env("HOTRANK_TEST_REDIS_URL"));
+  }
+
+  private static RedisProcess startOwn() {
     try {
       return RedisProcess.start();
     } catch (java.io.IOException e) {
