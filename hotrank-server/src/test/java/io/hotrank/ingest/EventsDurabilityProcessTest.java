@@ -8,6 +8,7 @@ import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.ServiceProcess;
 import io.hotrank.support.ServiceProcesses;
+import io.hotrank.support.TestDatabase;
 import io.hotrank.support.TestEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,10 +209,10 @@ class EventsDurabilityProcessTest {
   @Test
   @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_POSTGRES_URL", matches = ".+")
   void acceptedBatches_surviveKill9_onPostgres() throws Exception {
-    TestEngines.exercised("PostgreSQL");
-    String url = TestEngines.env("HOTRANK_TEST_POSTGRES_URL").orElseThrow();
-    String user = TestEngines.env("HOTRANK_TEST_POSTGRES_USER").orElse("postgres");
-    String password = TestEngines.env("HOTRANK_TEST_POSTGRES_PASSWORD").orElse("");
+    TestEngines.exercised(TestDatabase.POSTGRES.engine());
+    String url = TestDatabase.POSTGRES.url();
+    String user = TestDatabase.POSTGRES.user();
+    String password = TestDatabase.POSTGRES.password();
     String database = "hotrank_durability_test";
     try (Connection c = DriverManager.getConnection(url, user, password)) {
       c.createStatement().execute("DROP DATABASE IF EXISTS " + database);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.support.SharedRedis;
+import io.hotrank.support.TestDatabase;
 import io.hotrank.support.TestEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,9 +55,9 @@ class LeasesProcessTest {
   @Test
   @EnabledIfEnvironmentVariable(named = "HOTRANK_TEST_POSTGRES_URL", matches = ".+")
   void twoProcessesOnPostgres_neverHoldALeaseAtOnce() throws Exception {
-    String url = TestEngines.env("HOTRANK_TEST_POSTGRES_URL").orElseThrow();
-    String user = TestEngines.env("HOTRANK_TEST_POSTGRES_USER").orElse("postgres");
-    TestEngines.exercised("PostgreSQL");
+    String url = TestDatabase.POSTGRES.url();
+    String user = TestDatabase.POSTGRES.user();
+    TestEngines.exercised(TestDatabase.POSTGRES.engine());
     try (HikariDataSource dataSource = LeaseHammer.dataSource(url, user)) {
       SqlDialect dialect = SqlDialect.detect(dataSource);
       Flyway.configure()

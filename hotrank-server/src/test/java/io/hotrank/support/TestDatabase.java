@@ -169,6 +169,14 @@ public enum TestDatabase {
     return engine + " skipped: " + urlVariable + " unset";
   }
 
+  /** How the engine is reached, for the end-of-run report: its URL, or why it is not. */
+  public String describe() {
+    if (urlVariable == null) {
+      return "always";
+    }
+    return TestEngines.env(urlVariable).orElse("skipped: " + urlVariable + " unset");
+  }
+
   /**
    * The JDBC URL; a new database each call for H2.
    *

@@ -63,13 +63,9 @@ public final class TestEngines implements TestExecutionListener {
   @Override
   public void testPlanExecutionFinished(TestPlan testPlan) {
     Map<String, String> planned = new TreeMap<>();
-    planned.put("H2", "always");
-    planned.put(
-        "MariaDB/MySQL",
-        env("HOTRANK_TEST_MYSQL_URL").orElse("skipped: HOTRANK_TEST_MYSQL_URL unset"));
-    planned.put(
-        "PostgreSQL",
-        env("HOTRANK_TEST_POSTGRES_URL").orElse("skipped: HOTRANK_TEST_POSTGRES_URL unset"));
+    for (TestDatabase database : TestDatabase.values()) {
+      planned.put(database.engine(), database.describe());
+    }
     StringBuilder report = new StringBuilder("\n==== hotrank test engines ====\n");
     report.append("Redis: ").append(redisDescription()).append('\n');
     planned.forEach(
