@@ -6,12 +6,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Rate limits, under {@code hotrank.limits.*}: one policy per route group, each a quota of requests
- * per window for one client. A client is its {@code clientHeader} value (an API key) if it sends
- * one, else its remote address.
+ * per window for one client. A client is its {@code clientHeader} value if that is one of {@code
+ * apiKeys}, else its remote address: a key not listed counts as the address it comes from.
  *
  * @param enabled false admits every request and sends no rate limit headers
- * @param clientHeader the request header naming the client (an API key); without it a client is its
- *     remote address
+ * @param clientHeader the request header naming the client (an API key); without it, or with a key
+ *     not in {@code apiKeys}, a client is its remote address
+ * @param apiKeys the API keys that name a client of their own; empty, the default: none does, every
+ *     client is its remote address
  * @param ingestQuota requests each client may make per {@code ingestWindow} to the write endpoints
  *     (events, items, follows: every method but GET and HEAD under {@code /api/v1/}); 0 for no
  *     limit

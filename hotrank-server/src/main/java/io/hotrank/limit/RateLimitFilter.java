@@ -29,9 +29,12 @@ import java.util.Set;
  * limit gets a 429 problem with {@code Retry-After}, and one refused because Redis is down and the
  * instance fails closed a 503 with {@code Retry-After}.
  *
- * <p>The client is the value of the configured header (an API key, one of {@code
- * hotrank.limits.api-keys} if any are listed), else the remote address. API keys are hashed before
- * they name a Redis key, so Redis never holds a client's secret.
+ * <p>The client is the value of the configured header when it is one of {@code
+ * hotrank.limits.api-keys}, else the remote address: a key not listed (and any key while none is
+ * listed) counts as its address, so a client cannot dodge its limit by sending a new key with each
+ * request. Behind a proxy the remote address is the one Tomcat's {@code RemoteIpValve} takes from
+ * {@code X-Forwarded-For} ({@code server.forward-headers-strategy=native}). API keys are hashed
+ * before they name a Redis key, so Redis never holds a client's secret.
  */
 final class RateLimitFilter implements Filter {
 
@@ -43,8 +46,7 @@ final class RateLimitFilter implements Filter {
   private final Set<String> apiKeys;
 
   /**
-   * @param apiKeys the keys that name a client; empty: every key does (behind a gateway that checks
-   *     them)
+   * @param apiKeys the keys that name a client; empty: none does, every client is its address
    */
   RateLimitFilter(RateLimits limits, String clientHeader, Set<String> apiKeys) {
     this.limits = limits;
@@ -105,9 +107,9 @@ final class RateLimitFilter implements Filter {
 
   private String client(HttpServletRequest request) {
     String key = clientHeader.isEmpty() ? null : request.getHeader(clientHeader);
-    // An unknown key is no client of its own: a client sending a new key each time would never be
-    // limited.
-    if (key != null && !key.isEmpty() && (apiKeys.isEmpty() || apiKeys.contains(key))) {
+    // An unknown key is no client of its own, and without a list every key is unknown: a client
+    // sending a new key each time would never be limited.
+    if (key != null && apiKeys.contains(key)) {
       return "k:" + hash(key);
     }
     return "a:" + request.getRemoteAddr();
