@@ -10,7 +10,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Wires the rate limits in front of every other filter, unless {@code hotrank.limits.enabled}. */
+/**
+ * Wires the rate limits in front of every other filter but the request body limit (which refuses an
+ * oversized body before it costs a Redis round trip), unless {@code hotrank.limits.enabled}.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "hotrank.limits.enabled", matchIfMissing = true)
 class LimitConfiguration {
@@ -39,7 +42,8 @@ class LimitConfiguration {
         new FilterRegistrationBean<>(
             new RateLimitFilter(limits, properties.clientHeader().strip(), properties.apiKeys()));
     registration.addUrlPatterns("/api/v1/*");
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    // Right after the body limit (HIGHEST_PRECEDENCE), before the admin guard (+ 20).
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }
 }

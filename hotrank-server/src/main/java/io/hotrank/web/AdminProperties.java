@@ -6,8 +6,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The admin endpoints' credentials, under {@code hotrank.admin.*}.
  *
- * @param token the bearer token {@code /api/v1/admin/**} requires; when blank, one is generated
- *     once, stored in {@code <hotrank.data-dir>/admin-token} and logged at start
+ * @param token the bearer token {@code /api/v1/admin/**} and {@code /actuator/metrics} require;
+ *     when blank, one is generated once, stored in {@code <hotrank.data-dir>/admin-token} and
+ *     logged at start
  */
 @ConfigurationProperties("hotrank.admin")
 record AdminProperties(@DefaultValue("") String token) {}

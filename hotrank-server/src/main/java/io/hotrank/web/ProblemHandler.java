@@ -35,8 +35,9 @@ import tools.jackson.core.JacksonException;
  * The servlet path's one exception handler: a {@link HotrankException} answers the problem it
  * describes; a storage failure (the database or Redis failed, a connection or a transaction could
  * not be had) answers 503 with {@code Retry-After}; Spring's own refusals (malformed JSON, a wrong
- * parameter type, an unsupported method) answer in the same format; anything else is logged and
- * answers a 500 problem, never Spring's bare error page. Every answer is rendered by {@link
+ * parameter type, an unsupported method) answer in the same format; a body cut off at {@code
+ * hotrank.web.max-body-size}, whatever reader wrapped the cut, answers 413; anything else is logged
+ * and answers a 500 problem, never Spring's bare error page. Every answer is rendered by {@link
  * ProblemRenderer}.
  */
 @RestControllerAdvice
@@ -73,6 +74,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(Exception.class)
   ResponseEntity<byte[]> unexpected(Exception e, HttpServletRequest request) {
+    BodyTooLargeException tooLarge = BodyTooLargeException.in(e);
+    if (tooLarge != null) {
+      return answer(tooLarge.problem(), request.getRequestURI());
+    }
     log.error("Request to {} failed", request.getRequestURI(), e);
     return answer(Problem.internal(), request.getRequestURI());
   }
@@ -84,6 +89,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
+    // The body limit cut the body off while the converter read it.
+    BodyTooLargeException tooLarge = BodyTooLargeException.in(e);
+    if (tooLarge != null) {
+      return widen(answer(tooLarge.problem(), path(request)));
+    }
     String field = "body";
     String message = "is not valid JSON";
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {

@@ -1,17 +1,24 @@
 package io.hotrank.web;
 
 import io.hotrank.HotrankProperties;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.core.Ordered;
 
-/** Guards {@code /api/v1/admin/**} with the admin bearer token. */
+/**
+ * The servlet port's own filters: the request body limit, first of all, and the admin bearer token
+ * guarding {@code /api/v1/admin/**} and {@code /actuator/metrics}, after the rate limits (which
+ * count admin requests before the token is checked).
+ */
 @Configuration(proxyBeanMethods = false)
-class WebConfiguration implements WebMvcConfigurer {
+class WebConfiguration {
+
+  /** Before every other filter, the rate limits' ({@code HIGHEST_PRECEDENCE + 10}) included. */
+  private static final int BODY_LIMIT_ORDER = Ordered.HIGHEST_PRECEDENCE;
+
+  /** After the rate limits, before Spring's own filters. */
+  private static final int ADMIN_GUARD_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
   private final AdminToken adminToken;
 
@@ -24,20 +31,21 @@ class WebConfiguration implements WebMvcConfigurer {
     return adminToken;
   }
 
-  @Override
-  public void addInterceptors(InterceptorRegistry registry) {
-    registry.addInterceptor(new AdminGuard(adminToken)).addPathPatterns("/api/v1/admin/**");
+  @Bean
+  FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(WebProperties web) {
+    FilterRegistrationBean<BodyLimitFilter> registration =
+        new FilterRegistrationBean<>(new BodyLimitFilter(web.maxBodySize().toBytes()));
+    registration.addUrlPatterns("/*");
+    registration.setOrder(BODY_LIMIT_ORDER);
+    return registration;
   }
 
-  private record AdminGuard(AdminToken token) implements HandlerInterceptor {
-    @Override
-    public boolean preHandle(
-        HttpServletRequest request, HttpServletResponse response, Object handler) {
-      if (!token.matchesAuthorizationHeader(request.getHeader("Authorization"))) {
-        throw new UnauthorizedException(
-            "Admin endpoints need 'Authorization: Bearer <hotrank.admin.token>'");
-      }
-      return true;
-    }
+  @Bean
+  FilterRegistrationBean<AdminGuardFilter> adminGuardFilter() {
+    FilterRegistrationBean<AdminGuardFilter> registration =
+        new FilterRegistrationBean<>(new AdminGuardFilter(adminToken));
+    registration.addUrlPatterns("/api/v1/*", "/actuator/*");
+    registration.setOrder(ADMIN_GUARD_ORDER);
+    return registration;
   }
 }
