@@ -135,8 +135,8 @@ for round in $(seq 1 "$ROUNDS"); do
   run_wrk hotrank $MEASURED_PORT $HOTRANK_PID
 done
 
-HEAP_USED=$(curl -s "localhost:$HOTRANK_PORT/actuator/metrics/jvm.memory.used?tag=area:heap" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["measurements"][0]["value"]/1048576,1))')
-GC_PAUSES=$(curl -s "localhost:$HOTRANK_PORT/actuator/metrics/jvm.gc.pause" | python3 -c 'import json,sys; m={x["statistic"]:x["value"] for x in json.load(sys.stdin)["measurements"]}; print("%d pauses, %.2f s total" % (m.get("COUNT",0), m.get("TOTAL_TIME",0)))' 2>/dev/null || echo "n/a")
+HEAP_USED=$(curl -s -H 'Authorization: Bearer bench-token' "localhost:$HOTRANK_PORT/actuator/metrics/jvm.memory.used?tag=area:heap" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["measurements"][0]["value"]/1048576,1))')
+GC_PAUSES=$(curl -s -H 'Authorization: Bearer bench-token' "localhost:$HOTRANK_PORT/actuator/metrics/jvm.gc.pause" | python3 -c 'import json,sys; m={x["statistic"]:x["value"] for x in json.load(sys.stdin)["measurements"]}; print("%d pauses, %.2f s total" % (m.get("COUNT",0), m.get("TOTAL_TIME",0)))' 2>/dev/null || echo "n/a")
 SOURCE=$(curl -sI "localhost:$MEASURED_PORT$PATH_UNDER_TEST" | awk -F': ' 'tolower($1)=="x-hotrank-source" {print $2}' | tr -d '\r')
 
 python3 - "$WORK/results" "$REPORT" "$BYTES" "$HEAP" "$HEAP_USED" "$GC_PAUSES" "$SOURCE" \

@@ -458,7 +458,9 @@ abstract class HotrankApiContract extends ApiTestSupport {
       JsonNode dbReads =
           third
               .http()
-              .get("/actuator/metrics/hotrank.board.reads?tag=source:db&tag=board:fallback")
+              .get(
+                  "/actuator/metrics/hotrank.board.reads?tag=source:db&tag=board:fallback",
+                  third.http().adminHeader())
               .json();
       assertThat(dbReads.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
     }

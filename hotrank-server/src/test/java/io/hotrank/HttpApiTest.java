@@ -142,7 +142,7 @@ class HttpApiTest extends ApiTestSupport {
   void concurrentReadsOfABoardNoLayerHas_costTheLayersAboutOneLookup() throws Exception {
     java.util.function.DoubleSupplier loads =
         () ->
-            http.get("/actuator/metrics/hotrank.board.read.loads")
+            http.get("/actuator/metrics/hotrank.board.read.loads", http.adminHeader())
                 .json()
                 .get("measurements")
                 .get(0)

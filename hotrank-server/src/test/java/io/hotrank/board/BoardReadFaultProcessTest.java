@@ -237,7 +237,8 @@ class BoardReadFaultProcessTest {
               Answer breaker =
                   impatient.get(
                       "/actuator/metrics/resilience4j.circuitbreaker.state"
-                          + "?tag=name:redis-read&tag=state:open");
+                          + "?tag=name:redis-read&tag=state:open",
+                      impatient.adminHeader());
               return breaker.status() == 200
                   && breaker.json().get("measurements").get(0).get("value").asDouble() == 1.0;
             });

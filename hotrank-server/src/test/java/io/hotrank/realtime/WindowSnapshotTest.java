@@ -156,7 +156,10 @@ class WindowSnapshotTest {
 
   /** Snapshot builds counted by an instance's metrics. */
   private static double builds(HttpJson http) {
-    Answer metric = http.get("/actuator/metrics/hotrank.realtime.window.builds?tag=board:seconds");
+    Answer metric =
+        http.get(
+            "/actuator/metrics/hotrank.realtime.window.builds?tag=board:seconds",
+            http.adminHeader());
     if (metric.status() == 404) {
       return 0; // none yet
     }
