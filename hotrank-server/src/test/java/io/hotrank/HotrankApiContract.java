@@ -257,6 +257,59 @@ abstract class HotrankApiContract extends ApiTestSupport {
         .isEqualTo(409);
   }
 
+  /** 2^53 - 1: the largest item id, exact in a JavaScript client. */
+  private static final long MAX_ID = 9007199254740991L;
+
+  @Test
+  void explicitIdsAboveTheCap_areRefused_andGeneratedIdsGoOnWorking() {
+    for (long id : new long[] {Long.MAX_VALUE - 1, MAX_ID + 1}) {
+      Answer refused =
+          http.post(
+              "/api/v1/items",
+              "{\"biz\":\"news\",\"id\":" + id + ",\"authorId\":1,\"title\":\"t\"}");
+      assertFieldProblem(refused, "id");
+      assertThat(refused.body()).contains("must be at most " + MAX_ID);
+    }
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Long.class)).isZero();
+    assertThat(createItem("news", null, "generated", 1, null).json().get("id").asLong())
+        .isEqualTo(1);
+    assertThat(createItem("news", null, "generated", 1, null).json().get("id").asLong())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void anExplicitIdAtTheCap_exhaustsGeneratedIds_a409NotA500_andExplicitIdsStillWork() {
+    createItem("news", MAX_ID, "last", 1, null);
+    for (int i = 0; i < 3; i++) {
+      Answer exhausted =
+          http.post("/api/v1/items", "{\"biz\":\"news\",\"authorId\":1,\"title\":\"t\"}");
+      assertThat(exhausted.status()).as(exhausted.body()).isEqualTo(409);
+      assertThat(exhausted.json().get("type").asString())
+          .isEqualTo("https://hotrank.io/problems/item-ids-exhausted");
+    }
+    // A refused take leaves the sequence where it was.
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT next_id FROM hr_id_sequence WHERE biz = ?", Long.class, "news"))
+        .isEqualTo(MAX_ID + 1);
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Long.class)).isEqualTo(1);
+    createItem("news", 5L, "explicit", 1, null);
+    assertThat(http.get("/api/v1/items/news/" + MAX_ID).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aSequenceRaisedPastTheCapBeforeIdsWereCapped_answers409_neverOverflows() {
+    // What a database holds after the old code accepted id 9223372036854775806.
+    jdbc.update("INSERT INTO hr_id_sequence (biz, next_id) VALUES (?, ?)", "news", Long.MAX_VALUE);
+    Answer exhausted =
+        http.post("/api/v1/items", "{\"biz\":\"news\",\"authorId\":1,\"title\":\"t\"}");
+    assertThat(exhausted.status()).as(exhausted.body()).isEqualTo(409);
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT next_id FROM hr_id_sequence WHERE biz = ?", Long.class, "news"))
+        .isEqualTo(Long.MAX_VALUE);
+  }
+
   @Test
   void concurrentCreatesWithoutId_ofANewBiz_allSucceedWithDistinctIds() throws Exception {
     int threads = 6;

@@ -5,16 +5,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -37,6 +44,11 @@ import redis.embedded.RedisServer;
 public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered {
 
   static final String SOURCE_NAME = "hotrank-embedded-defaults";
+
+  private static final Set<PosixFilePermission> OWNER_DIRECTORY =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> OWNER_FILE =
+      PosixFilePermissions.fromString("rw-------");
 
   private final Log log;
 
@@ -72,7 +84,10 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       defaults.put("spring.datasource.url", url);
       defaults.put("spring.datasource.username", "sa");
       defaults.put("spring.datasource.password", "");
+      // The URL holds no password (that is a property of its own), so it may be logged.
       log.info("No datasource configured: using H2 file database " + url);
+      // H2 creates its files (Flyway's first connection) while the context refreshes.
+      application.addListeners(new H2FilesOwnerOnly(dataDir, log));
     }
     if (!defaults.isEmpty()) {
       // First, so that a property set but blank (SPRING_DATA_REDIS_URL="") counts as unset; only
@@ -88,11 +103,62 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
         || StringUtils.hasText(env.getProperty("spring.data.redis.sentinel.master"));
   }
 
-  private static void createDirectories(Path dir) {
+  /**
+   * Creates the data directory when missing: 0700 on a POSIX file system, since it holds the H2
+   * database (with the cursor signing key) and the admin token. An existing directory is left as it
+   * is.
+   */
+  private void createDirectories(Path dir) {
     try {
-      Files.createDirectories(dir);
+      if (Files.isDirectory(dir)) {
+        return;
+      }
+      if (isPosix(dir)) {
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_DIRECTORY));
+      } else {
+        log.debug(
+            "hotrank.data-dir " + dir + " is not on a POSIX file system: default permissions");
+        Files.createDirectories(dir);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create hotrank.data-dir " + dir, e);
+    }
+  }
+
+  private static boolean isPosix(Path path) {
+    return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+  }
+
+  /**
+   * Once the context is refreshed (H2 and Flyway have created the database files), narrows every
+   * {@code <data-dir>/hotrank*.db} file to 0600 on a POSIX file system. H2 creates them with the
+   * process's umask (usually 0644); the 0700 directory already hides them, this hides them too
+   * where the directory was created by someone else.
+   */
+  static final class H2FilesOwnerOnly implements ApplicationListener<ContextRefreshedEvent> {
+    private final Path dataDir;
+    private final Log log;
+
+    H2FilesOwnerOnly(Path dataDir, Log log) {
+      this.dataDir = dataDir;
+      this.log = log;
+    }
+
+    @Override
+    public void onApplicationEvent(ContextRefreshedEvent event) {
+      if (!isPosix(dataDir)) {
+        log.debug("hotrank.data-dir " + dataDir + " is not on a POSIX file system: H2 files kept");
+        return;
+      }
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(dataDir, "hotrank*.db")) {
+        for (Path file : files) {
+          if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            Files.setPosixFilePermissions(file, OWNER_FILE);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot restrict the H2 files in " + dataDir, e);
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.hotrank.event;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /api/v1/events}: 1 to 1000 interaction events, applied all or none.
@@ -10,11 +11,15 @@ import org.jspecify.annotations.Nullable;
  */
 public record EventBatch(@Nullable List<Event> events) {
 
-  /** One interaction. {@code at} defaults to the time of receipt. */
+  /**
+   * One interaction. {@code at} defaults to the time of receipt; when given it is an RFC 3339
+   * string (never a number, see {@link Rfc3339Instant}) from {@link EventValidator#EARLIEST} to a
+   * few minutes ahead of the server's clock.
+   */
   public record Event(
       @Nullable String biz,
       @Nullable Long itemId,
       @Nullable String type,
       @Nullable Long userId,
-      @Nullable Instant at) {}
+      @JsonDeserialize(using = Rfc3339Instant.class) @Nullable Instant at) {}
 }

@@ -16,6 +16,9 @@ public final class EventValidator {
   /** How far in the future an event's {@code at} may lie (clocks disagree a little). */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
 
+  /** The earliest {@code at} an event may carry: the epoch, as for an item's createdAt. */
+  public static final Instant EARLIEST = Instant.EPOCH;
+
   private EventValidator() {}
 
   /**
@@ -45,7 +48,7 @@ public final class EventValidator {
       }
       ItemService.validateBiz(e.biz(), at + ".biz", violations);
       if (violations.check(e.itemId() != null, at + ".itemId", "is required")) {
-        violations.check(e.itemId() > 0, at + ".itemId", "must be a positive integer");
+        ItemService.validateId(e.itemId(), at + ".itemId", violations);
       }
       EventType type = null;
       if (violations.check(e.type() != null, at + ".type", "is required")) {
@@ -63,6 +66,8 @@ public final class EventValidator {
             !e.at().isAfter(latest),
             at + ".at",
             "must not lie more than " + FUTURE_TOLERANCE.toMinutes() + " minutes in the future");
+        // Also keeps toEpochMilli below from overflowing on a far past.
+        violations.check(!e.at().isBefore(EARLIEST), at + ".at", "must not be before " + EARLIEST);
       }
       if (violations.isEmpty()) {
         long userId = e.userId() == null ? 0 : e.userId();

@@ -60,7 +60,8 @@ class ItemController {
   }
 
   /**
-   * The ids of a batch read: 1 to {@value ItemReads#MAX_BATCH} positive integers, comma-separated.
+   * The ids of a batch read: 1 to {@value ItemReads#MAX_BATCH} item ids (1 to {@link
+   * ItemService#MAX_ID}), comma-separated.
    */
   private static List<Long> parseIds(String biz, @Nullable String ids) {
     Violations violations = new Violations();
@@ -75,8 +76,10 @@ class ItemController {
       for (String part : parts) {
         try {
           long id = Long.parseLong(part.strip());
-          if (id < 1) {
-            violations.add("ids", "must be positive integers, got '" + part + "'");
+          if (id < 1 || id > ItemService.MAX_ID) {
+            violations.add(
+                "ids",
+                "must be positive integers at most " + ItemService.MAX_ID + ", got '" + part + "'");
             break;
           }
           parsed.add(id);

@@ -68,7 +68,7 @@ public class ItemReads {
   public Found get(String biz, long id) {
     Violations violations = new Violations();
     ItemService.validateBiz(biz, "biz", violations);
-    violations.check(id > 0, "id", "must be a positive integer");
+    ItemService.validateId(id, "id", violations);
     violations.throwIfAny();
     ItemKey key = new ItemKey(biz, id);
     if (!enabled) {

@@ -31,6 +31,13 @@ public class ItemService {
   /** How far a client clock may run ahead before a createdAt counts as in the future. */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
 
+  /**
+   * The largest item id: 2^53 - 1, the largest integer a JavaScript client holds exactly. Explicit
+   * ids above it are refused, so id arithmetic (the sequence's next value) never overflows; when a
+   * biz's generated ids reach it, creating without an id answers {@link ItemIdsExhaustedException}.
+   */
+  public static final long MAX_ID = (1L << 53) - 1;
+
   private static final int ID_ATTEMPTS = 5;
 
   private final ItemStore store;
@@ -72,7 +79,7 @@ public class ItemService {
     Violations violations = new Violations();
     validateBiz(request.biz(), "biz", violations);
     if (request.id() != null) {
-      violations.check(request.id() > 0, "id", "must be a positive integer");
+      validateId(request.id(), "id", violations);
     }
     validateFields(request, violations);
     if (request.createdAt() != null) {
@@ -239,9 +246,16 @@ public class ItemService {
     }
   }
 
+  /** Records a violation unless {@code id} is a valid item id: 1 to {@link #MAX_ID}. */
+  public static void validateId(long id, String field, Violations violations) {
+    if (violations.check(id > 0, field, "must be a positive integer")) {
+      violations.check(id <= MAX_ID, field, "must be at most " + MAX_ID);
+    }
+  }
+
   private static void validatePath(String biz, long id, Violations violations) {
     validateBiz(biz, "biz", violations);
-    violations.check(id > 0, "id", "must be a positive integer");
+    validateId(id, "id", violations);
   }
 
   private static void validateFields(ItemRequest r, Violations violations) {

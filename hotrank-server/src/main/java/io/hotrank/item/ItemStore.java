@@ -372,14 +372,33 @@ public class ItemStore {
   /**
    * Takes the next generated id of a biz. Must run in its own short transaction: the sequence row
    * stays locked until it commits.
+   *
+   * @throws ItemIdsExhaustedException if the next id would exceed {@link ItemService#MAX_ID}; the
+   *     sequence is then left as it was (the caller's transaction rolls back)
    */
   public long nextId(String biz) {
-    return dialect.takeNextInSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz);
+    // A sequence already past the cap (raised by an explicit id before ids were capped) is not
+    // advanced: next_id + 1 could overflow in the database.
+    List<Long> next =
+        jdbc.queryForList(
+            "SELECT next_id FROM " + SEQUENCE + " WHERE " + SEQUENCE_KEY + " = ?", Long.class, biz);
+    if (!next.isEmpty() && next.getFirst() > ItemService.MAX_ID) {
+      throw new ItemIdsExhaustedException(biz);
+    }
+    long taken = dialect.takeNextInSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz);
+    if (taken > ItemService.MAX_ID) {
+      // Thrown inside the caller's transaction, which rolls the step back.
+      throw new ItemIdsExhaustedException(biz);
+    }
+    return taken;
   }
 
-  /** Keeps generated ids of a biz above an id a client chose. In the insert's transaction. */
+  /**
+   * Keeps generated ids of a biz above an id a client chose (at most {@link ItemService#MAX_ID}, so
+   * the sequence ends at most one above it). In the insert's transaction.
+   */
   public void reserveId(String biz, long id) {
-    dialect.raiseSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz, id + 1);
+    dialect.raiseSequence(jdbc, SEQUENCE, SEQUENCE_KEY, biz, Math.addExact(id, 1));
   }
 
   private static Stored stored(ResultSet rs, int row) throws SQLException {

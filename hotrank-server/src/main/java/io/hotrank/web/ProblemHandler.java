@@ -4,6 +4,7 @@ import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.Problem;
 import io.hotrank.problem.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,7 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 /**
  * The servlet path's one exception handler: a {@link HotrankException} answers the problem it
@@ -82,7 +84,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return answer(Problem.internal(), request.getRequestURI());
   }
 
-  /** Malformed JSON, or a value of the wrong JSON type: name the field where Jackson can. */
+  /**
+   * Malformed JSON, or a value of the wrong JSON type: name the field where Jackson can, and say
+   * what a timestamp must look like when an instant could not be read.
+   */
   @Override
   protected ResponseEntity<Object> handleHttpMessageNotReadable(
       HttpMessageNotReadableException e,
@@ -101,7 +106,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         String path = jsonPath(jackson.getPath());
         if (!path.isEmpty()) {
           field = path;
-          message = "has the wrong type or format";
+          message =
+              jackson instanceof MismatchedInputException mismatch
+                      && mismatch.getTargetType() == Instant.class
+                  ? "must be an RFC 3339 timestamp such as 2026-12-01T10:00:00Z"
+                  : "has the wrong type or format";
         }
         break;
       }
