@@ -34,15 +34,17 @@ import tools.jackson.core.JacksonException;
 /**
  * The servlet path's one exception handler: a {@link HotrankException} answers the problem it
  * describes; a storage failure (the database or Redis failed, a connection or a transaction could
- * not be had) answers 503 with {@code Retry-After}; Spring's own refusals (malformed JSON, a wrong
- * parameter type, an unsupported method) answer in the same format; anything else is logged and
- * answers a 500 problem, never Spring's bare error page. Every answer is rendered by {@link
- * ProblemRenderer}.
+ * not be had, Redis full) answers 503 with {@code Retry-After}; Spring's own refusals (malformed
+ * JSON, a wrong parameter type, an unsupported method) answer in the same format; anything else is
+ * logged and answers a 500 problem, never Spring's bare error page. Every answer is rendered by
+ * {@link ProblemRenderer}.
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+  private final RedisFull redisFull = new RedisFull();
 
   @ExceptionHandler(HotrankException.class)
   ResponseEntity<byte[]> hotrank(HotrankException e, HttpServletRequest request) {
@@ -71,8 +73,17 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return answer(Problem.storageUnavailable(), request.getRequestURI());
   }
 
+  /**
+   * Anything else: a 500, logged with its stack trace; except Redis refusing a write because it is
+   * full (over its maxmemory), which is a storage failure: 503 with {@code Retry-After} and a WARN
+   * naming the setting, at most once a minute ({@link RedisFull}).
+   */
   @ExceptionHandler(Exception.class)
   ResponseEntity<byte[]> unexpected(Exception e, HttpServletRequest request) {
+    if (RedisFull.causedBy(e)) {
+      redisFull.warn(request.getRequestURI());
+      return answer(Problem.storageUnavailable(), request.getRequestURI());
+    }
     log.error("Request to {} failed", request.getRequestURI(), e);
     return answer(Problem.internal(), request.getRequestURI());
   }
