@@ -3,6 +3,7 @@ package io.hotrank.web;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.Problem;
 import io.hotrank.problem.ProblemType;
+import io.hotrank.time.Ticker;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +45,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
-  private final RedisFull redisFull = new RedisFull();
+  private final RedisFull redisFull;
+
+  ProblemHandler(Ticker ticker) {
+    this.redisFull = new RedisFull(ticker);
+  }
 
   @ExceptionHandler(HotrankException.class)
   ResponseEntity<byte[]> hotrank(HotrankException e, HttpServletRequest request) {

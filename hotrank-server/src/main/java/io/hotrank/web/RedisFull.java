@@ -1,5 +1,6 @@
 package io.hotrank.web;
 
+import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -21,6 +22,11 @@ final class RedisFull {
   private static final long NEVER = Long.MIN_VALUE;
 
   private final AtomicLong lastWarned = new AtomicLong(NEVER);
+  private final Ticker ticker;
+
+  RedisFull(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   /** Whether {@code e}, or one of its causes, is Redis's answer that it is over its maxmemory. */
   static boolean causedBy(Throwable e) {
@@ -38,7 +44,7 @@ final class RedisFull {
 
   /** Logs a WARN naming the setting, unless one was logged less than {@link #WARN_EVERY} ago. */
   void warn(String path) {
-    long now = System.nanoTime();
+    long now = ticker.read();
     long last = lastWarned.get();
     if ((last == NEVER || now - last >= WARN_EVERY.toNanos())
         && lastWarned.compareAndSet(last, now)) {

@@ -4,7 +4,7 @@
  * {@code HotrankException}'s own problem, 503 for storage failures, 500 for the unexpected); and
  * the admin bearer token guarding {@code /api/v1/admin/**}. Knows no capability.
  */
-@ApplicationModule(allowedDependencies = {"storage"})
+@ApplicationModule(allowedDependencies = {"storage", "time"})
 @NullMarked
 package io.hotrank.web;
 

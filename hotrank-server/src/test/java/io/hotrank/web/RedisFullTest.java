@@ -78,10 +78,12 @@ class RedisFullTest {
   @Test
   void aWriteRefusedByAFullRedis_answers503_andWarnsOncePerMinuteNamingTheSetting() {
     RuntimeException refused = fill();
-    ProblemHandler handler = new ProblemHandler();
+    java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+    ProblemHandler handler = new ProblemHandler(nanos::get);
     ListAppender<ILoggingEvent> logged = capture();
     try {
       ResponseEntity<byte[]> first = handler.unexpected(refused, request());
+      nanos.addAndGet(RedisFull.WARN_EVERY.toNanos() - 1);
       ResponseEntity<byte[]> second = handler.unexpected(refused, request());
 
       for (ResponseEntity<byte[]> answer : java.util.List.of(first, second)) {
@@ -97,6 +99,11 @@ class RedisFullTest {
           .contains("hotrank.embedded.redis-max-memory")
           .contains("maxmemory")
           .contains("/api/v1/items");
+
+      // A minute after the first, the next refusal is logged again.
+      nanos.addAndGet(1);
+      assertThat(handler.unexpected(refused, request()).getStatusCode().value()).isEqualTo(503);
+      assertThat(logged.list).hasSize(2);
     } finally {
       release(logged);
     }
@@ -113,7 +120,11 @@ class RedisFullTest {
       wrongType = e;
     }
     assertThat(RedisFull.causedBy(wrongType)).isFalse();
-    assertThat(new ProblemHandler().unexpected(wrongType, request()).getStatusCode().value())
+    assertThat(
+            new ProblemHandler(io.hotrank.time.Ticker.system())
+                .unexpected(wrongType, request())
+                .getStatusCode()
+                .value())
         .isEqualTo(500);
   }
 
