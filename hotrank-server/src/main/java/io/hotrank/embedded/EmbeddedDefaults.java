@@ -3,8 +3,6 @@ package io.hotrank.embedded;
 import io.hotrank.HotrankProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -18,25 +16,26 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.StringUtils;
-import redis.embedded.RedisServer;
 
 /**
  * Fills in the embedded default before Spring Boot configures Redis and the datasource.
  *
  * <p>When no Redis is configured ({@code spring.data.redis.url}, {@code .host}, {@code
- * .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary is started on
- * a free loopback port; when no {@code spring.datasource.url} is configured an H2 file database
- * under {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the user configures
- * wins. The Redis process is stopped when the application context closes, after everything that may
- * still use it, and, as a last resort, by a JVM shutdown hook, so SIGTERM leaves no orphan process.
+ * .cluster.nodes} and {@code .sentinel.master} all absent) a real Redis server binary ({@link
+ * RedisBinary}: the configured one, a Redis 7+ on PATH, else the bundled one with a warning) is
+ * started on a free loopback port, with a random password and a {@code maxmemory} ({@link
+ * EmbeddedRedis}); when no {@code spring.datasource.url} is configured an H2 file database under
+ * {@code hotrank.data-dir} (default {@code ./data}) is used. Anything the user configures wins. The
+ * Redis process is stopped when the application context closes, after everything that may still use
+ * it, and, as a last resort, by a JVM shutdown hook, so SIGTERM leaves no orphan process.
  *
  * <p>This runs as an {@link EnvironmentPostProcessor} rather than as a bean because Boot's Redis
  * and datasource auto-configuration read their properties before any of our beans exist.
@@ -68,15 +67,9 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
     Binder binder = Binder.get(env);
     Path dataDir =
         binder.bindOrCreate("hotrank", HotrankProperties.class).dataDir().toAbsolutePath();
-    boolean embeddedRedis =
-        binder.bindOrCreate("hotrank.embedded", EmbeddedProperties.class).redis();
-    if (!redisConfigured(env) && embeddedRedis) {
-      EmbeddedRedis redis = EmbeddedRedis.launch();
-      defaults.put("spring.data.redis.url", "redis://127.0.0.1:" + redis.port());
-      // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
-      application.addInitializers(
-          context -> context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));
-      log.info("No Redis configured: started embedded Redis on 127.0.0.1:" + redis.port());
+    EmbeddedProperties embedded = binder.bindOrCreate("hotrank.embedded", EmbeddedProperties.class);
+    if (!redisConfigured(env) && embedded.redis()) {
+      startRedis(embedded, defaults, application);
     }
     if (!StringUtils.hasText(env.getProperty("spring.datasource.url"))) {
       createDirectories(dataDir);
@@ -94,6 +87,53 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
       // keys the user left without a value are in this source.
       env.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, defaults));
     }
+  }
+
+  /**
+   * Starts the embedded Redis and points Spring's Redis client at it. The environment gets {@code
+   * spring.data.redis.host}, {@code .port} and {@code .password}, never a URL with the password in
+   * it (a URL is what gets logged); the client itself is given a {@link DataRedisConnectionDetails}
+   * bean, which Spring Boot prefers to the properties, because a blank {@code
+   * spring.data.redis.url} (set but empty, as {@code SPRING_DATA_REDIS_URL=""}) cannot be unset by
+   * a property source and Boot would take the URL, without a password, over the rest.
+   */
+  private void startRedis(
+      EmbeddedProperties embedded, Map<String, Object> defaults, SpringApplication application) {
+    RedisBinary binary = RedisBinary.choose(embedded.redisBinary(), System.getenv("PATH"));
+    if (binary.outdated()) {
+      log.warn(
+          "Using the Redis "
+              + binary.version()
+              + " binary bundled with embedded-redis: it lacks years of Redis security fixes."
+              + " Install Redis 7 or newer (Debian and Ubuntu: apt-get install redis-server) so"
+              + " that a redis-server on PATH is used, or name one with"
+              + " hotrank.embedded.redis-binary, or configure an external Redis"
+              + " (spring.data.redis.url)");
+    }
+    EmbeddedRedis redis = EmbeddedRedis.launch(binary.path(), embedded.redisMaxMemory().toBytes());
+    defaults.put("spring.data.redis.host", "127.0.0.1");
+    defaults.put("spring.data.redis.port", redis.port());
+    defaults.put("spring.data.redis.password", redis.password());
+    // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
+    application.addInitializers(
+        context -> {
+          context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis);
+          context
+              .getBeanFactory()
+              .registerSingleton("hotrankEmbeddedRedisConnection", redis.connectionDetails());
+        });
+    log.info(
+        "No Redis configured: started embedded Redis on 127.0.0.1:"
+            + redis.port()
+            + " ("
+            + binary.path()
+            + ", Redis "
+            + binary.version()
+            + ", "
+            + binary.source()
+            + "; password required, maxmemory "
+            + embedded.redisMaxMemory()
+            + " with noeviction)");
   }
 
   private static boolean redisConfigured(ConfigurableEnvironment env) {
@@ -158,95 +198,6 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot restrict the H2 files in " + dataDir, e);
-      }
-    }
-  }
-
-  /**
-   * A Redis server process owned by this JVM. As a lifecycle bean it is stopped when the context
-   * closes, after every other lifecycle bean.
-   */
-  static final class EmbeddedRedis implements SmartLifecycle {
-    private final RedisServer server;
-    private final int port;
-
-    private EmbeddedRedis(RedisServer server, int port) {
-      this.server = server;
-      this.port = port;
-    }
-
-    static EmbeddedRedis launch() {
-      IOException last = null;
-      // A free port found by binding can be taken before Redis binds it; try a few.
-      for (int attempt = 0; attempt < 5; attempt++) {
-        int port = freeLoopbackPort();
-        try {
-          RedisServer server =
-              RedisServer.newRedisServer()
-                  .port(port)
-                  .bind("127.0.0.1")
-                  .setting("save \"\"")
-                  .setting("appendonly no")
-                  .onShutdownForceStop(true)
-                  .build();
-          server.start();
-          EmbeddedRedis redis = new EmbeddedRedis(server, port);
-          Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "embedded-redis-stop"));
-          return redis;
-        } catch (IOException | RuntimeException e) {
-          last = e instanceof IOException io ? io : new IOException(e);
-        }
-      }
-      throw new UncheckedIOException("Cannot start the embedded Redis server", last);
-    }
-
-    int port() {
-      return port;
-    }
-
-    /**
-     * Nothing the first time: the environment post-processor started the server before the context.
-     * Started again, on the same port, when the context is restarted after a stop (Spring's test
-     * context cache stops the contexts it is not using and restarts them when a test takes one
-     * back); the other beans then meet an empty Redis, as after a Redis restart.
-     */
-    @Override
-    public synchronized void start() {
-      if (!server.isActive()) {
-        try {
-          server.start();
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot restart the embedded Redis on port " + port, e);
-        }
-      }
-    }
-
-    @Override
-    public boolean isRunning() {
-      return server.isActive();
-    }
-
-    @Override
-    public int getPhase() {
-      return Integer.MIN_VALUE;
-    }
-
-    @Override
-    public synchronized void stop() {
-      try {
-        if (server.isActive()) {
-          server.stop();
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot stop the embedded Redis on port " + port, e);
-      }
-    }
-
-    private static int freeLoopbackPort() {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        return socket.getLocalPort();
-      } catch (IOException e) {
-        throw new UncheckedIOException("No free loopback port", e);
       }
     }
   }

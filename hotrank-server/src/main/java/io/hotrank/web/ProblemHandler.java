@@ -3,6 +3,7 @@ package io.hotrank.web;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.Problem;
 import io.hotrank.problem.ProblemType;
+import io.hotrank.time.Ticker;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.List;
@@ -36,16 +37,22 @@ import tools.jackson.databind.exc.MismatchedInputException;
 /**
  * The servlet path's one exception handler: a {@link HotrankException} answers the problem it
  * describes; a storage failure (the database or Redis failed, a connection or a transaction could
- * not be had) answers 503 with {@code Retry-After}; Spring's own refusals (malformed JSON, a wrong
- * parameter type, an unsupported method) answer in the same format; a body cut off at {@code
- * hotrank.web.max-body-size}, whatever reader wrapped the cut, answers 413; anything else is logged
- * and answers a 500 problem, never Spring's bare error page. Every answer is rendered by {@link
- * ProblemRenderer}.
+ * not be had, Redis full) answers 503 with {@code Retry-After}; Spring's own refusals (malformed
+ * JSON, a wrong parameter type, an unsupported method) answer in the same format; a body cut off at
+ * {@code hotrank.web.max-body-size}, whatever reader wrapped the cut, answers 413; anything else is
+ * logged and answers a 500 problem, never Spring's bare error page. Every answer is rendered by
+ * {@link ProblemRenderer}.
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+  private final RedisFull redisFull;
+
+  ProblemHandler(Ticker ticker) {
+    this.redisFull = new RedisFull(ticker);
+  }
 
   @ExceptionHandler(HotrankException.class)
   ResponseEntity<byte[]> hotrank(HotrankException e, HttpServletRequest request) {
@@ -74,11 +81,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return answer(Problem.storageUnavailable(), request.getRequestURI());
   }
 
+  /**
+   * Anything else: a 500, logged with its stack trace; except Redis refusing a write because it is
+   * full (over its maxmemory), which is a storage failure: 503 with {@code Retry-After} and a WARN
+   * naming the setting, at most once a minute ({@link RedisFull}).
+   */
   @ExceptionHandler(Exception.class)
   ResponseEntity<byte[]> unexpected(Exception e, HttpServletRequest request) {
     BodyTooLargeException tooLarge = BodyTooLargeException.in(e);
     if (tooLarge != null) {
       return answer(tooLarge.problem(), request.getRequestURI());
+    }
+    if (RedisFull.causedBy(e)) {
+      redisFull.warn(request.getRequestURI());
+      return answer(Problem.storageUnavailable(), request.getRequestURI());
     }
     log.error("Request to {} failed", request.getRequestURI(), e);
     return answer(Problem.internal(), request.getRequestURI());

@@ -6,7 +6,7 @@
  * the admin bearer token guarding {@code /api/v1/admin/**} and {@code /actuator/metrics}. Knows no
  * capability.
  */
-@ApplicationModule(allowedDependencies = {"storage"})
+@ApplicationModule(allowedDependencies = {"storage", "time"})
 @NullMarked
 package io.hotrank.web;
 

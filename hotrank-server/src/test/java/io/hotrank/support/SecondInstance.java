@@ -38,12 +38,15 @@ public final class SecondInstance implements AutoCloseable {
           "spring.data.redis.url",
           "spring.data.redis.host",
           "spring.data.redis.port",
+          "spring.data.redis.password",
           "spring.data.redis.cluster.nodes",
           "hotrank.redis.key-prefix",
           "hotrank.data-dir"
         }) {
       String value = environment.getProperty(key);
-      if (value != null) {
+      // Not a blank one: the embedded default's Redis is named by host and port, its URL left
+      // blank.
+      if (value != null && !value.isBlank()) {
         args.add("--" + key + "=" + value);
       }
     }

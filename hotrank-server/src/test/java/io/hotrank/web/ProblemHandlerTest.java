@@ -43,7 +43,7 @@ class ProblemHandlerTest {
 
   private final MockMvc mvc =
       MockMvcBuilders.standaloneSetup(new Failing())
-          .setControllerAdvice(new ProblemHandler())
+          .setControllerAdvice(new ProblemHandler(io.hotrank.time.Ticker.system()))
           .build();
 
   @Test
