@@ -16,7 +16,6 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -90,12 +89,12 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
   }
 
   /**
-   * Starts the embedded Redis and points Spring's Redis client at it. The environment gets {@code
-   * spring.data.redis.host}, {@code .port} and {@code .password}, never a URL with the password in
-   * it (a URL is what gets logged); the client itself is given a {@link DataRedisConnectionDetails}
-   * bean, which Spring Boot prefers to the properties, because a blank {@code
-   * spring.data.redis.url} (set but empty, as {@code SPRING_DATA_REDIS_URL=""}) cannot be unset by
-   * a property source and Boot would take the URL, without a password, over the rest.
+   * Starts the embedded Redis and points Spring's Redis client at it with {@code
+   * spring.data.redis.url}, password included: Boot reads the password from the URL when one is
+   * set, and this source comes first, so that a blank {@code spring.data.redis.url} (set but empty,
+   * as {@code SPRING_DATA_REDIS_URL=""}) counts as unset. The URL stays in memory: hotrank never
+   * logs it, Actuator's {@code env} endpoint is not exposed, and Lettuce's {@code RedisURI} prints
+   * no password. A property source added later and first (a test's dynamic properties) still wins.
    */
   private void startRedis(
       EmbeddedProperties embedded, Map<String, Object> defaults, SpringApplication application) {
@@ -111,17 +110,11 @@ public final class EmbeddedDefaults implements EnvironmentPostProcessor, Ordered
               + " (spring.data.redis.url)");
     }
     EmbeddedRedis redis = EmbeddedRedis.launch(binary.path(), embedded.redisMaxMemory().toBytes());
-    defaults.put("spring.data.redis.host", "127.0.0.1");
-    defaults.put("spring.data.redis.port", redis.port());
-    defaults.put("spring.data.redis.password", redis.password());
+    defaults.put(
+        "spring.data.redis.url", "redis://:" + redis.password() + "@127.0.0.1:" + redis.port());
     // A lifecycle in the lowest phase stops last: after the scheduler, which may still publish.
     application.addInitializers(
-        context -> {
-          context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis);
-          context
-              .getBeanFactory()
-              .registerSingleton("hotrankEmbeddedRedisConnection", redis.connectionDetails());
-        });
+        context -> context.getBeanFactory().registerSingleton("hotrankEmbeddedRedis", redis));
     log.info(
         "No Redis configured: started embedded Redis on 127.0.0.1:"
             + redis.port()

@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -98,21 +97,6 @@ final class EmbeddedRedis implements SmartLifecycle {
   /** The password clients must give; never logged. */
   String password() {
     return password;
-  }
-
-  /** Where and how Spring's Redis client connects to this server. */
-  DataRedisConnectionDetails connectionDetails() {
-    return new DataRedisConnectionDetails() {
-      @Override
-      public String getPassword() {
-        return password;
-      }
-
-      @Override
-      public Standalone getStandalone() {
-        return Standalone.of("127.0.0.1", port);
-      }
-    };
   }
 
   /** What the process reads on its standard input. */

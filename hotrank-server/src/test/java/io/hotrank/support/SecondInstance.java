@@ -44,8 +44,7 @@ public final class SecondInstance implements AutoCloseable {
           "hotrank.data-dir"
         }) {
       String value = environment.getProperty(key);
-      // Not a blank one: the embedded default's Redis is named by host and port, its URL left
-      // blank.
+      // Not a blank one (a test may blank a URL to name its Redis otherwise).
       if (value != null && !value.isBlank()) {
         args.add("--" + key + "=" + value);
       }
