@@ -112,6 +112,11 @@ public class Bizes {
     return configured.contains(biz) || stored.containsKey(biz) || reread(biz);
   }
 
+  /** Whether the configuration names the biz ({@code hotrank.bizes} or a board's biz). */
+  public boolean configured(String biz) {
+    return configured.contains(biz);
+  }
+
   /**
    * Refuses a read of an unknown biz with a 404.
    *
