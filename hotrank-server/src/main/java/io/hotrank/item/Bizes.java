@@ -16,6 +16,8 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -37,6 +39,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class Bizes {
+
+  private static final Logger log = LoggerFactory.getLogger(Bizes.class);
 
   /** How often a miss may re-read the stored bizes at most. */
   static final Duration REREAD_EVERY = Duration.ofSeconds(1);
@@ -76,6 +80,8 @@ public class Bizes {
       this.stored = Map.copyOf(store.all());
     } catch (RuntimeException e) {
       // Configured bizes work without the database; the first miss reads the table again.
+      log.warn(
+          "Stored bizes not read at start ({}); a request naming one reads them", e.toString());
     }
   }
 
