@@ -17,7 +17,7 @@ WORK=$(mktemp -d /tmp/hotrank-cpu-XXXXXX)
 "$JAVA" -Xmx1g -jar "$JAR" --server.port=$PORT --hotrank.data-dir="$WORK" \
   --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$DB" \
   --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url=redis://127.0.0.1:6379 \
-  --hotrank.redis.key-prefix="cpu-$$:" --hotrank.admin.token=t --hotrank.limits.enabled=false --logging.level.root=WARN > "$WORK/app.log" 2>&1 &
+  --hotrank.redis.key-prefix="cpu-$$:" --hotrank.admin.token=t --hotrank.bizes=probe --hotrank.limits.enabled=false --logging.level.root=WARN > "$WORK/app.log" 2>&1 &
 APP=$!
 bench_redis_url redis://127.0.0.1:6379
 bench_on_exit 'bench_stop "$APP"; bench_redis_delete_prefix "cpu-$$:"'

@@ -53,7 +53,7 @@ start_app() { # arguments: extra --name=value settings
   (cd "$WORK/app" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$JAR" --server.port=$PORT \
     --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$PGDB" \
     --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url="$REDIS_URL" \
-    --hotrank.admin.token=bench-token --hotrank.board.scheduling=false \
+    --hotrank.admin.token=bench-token --hotrank.board.scheduling=false --hotrank.bizes=post \
     --hotrank.limits.enabled=false --logging.level.root=WARN "$@" > app.log 2>&1) &
   APP=$!
   bench_await_ready "$PORT" "$WORK/app/app.log"

@@ -64,7 +64,8 @@ start_app() { # $1 = port; the rest: arguments
     --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$PGDB" \
     --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url="$REDIS_URL" \
     --hotrank.redis.key-prefix="$PREFIX" --hotrank.admin.token=bench-token \
-    --hotrank.board.scheduling=false --hotrank.limits.enabled=false --logging.level.root=WARN "$@" > app.log 2>&1) &
+    --hotrank.board.scheduling=false --hotrank.bizes=bench --hotrank.limits.enabled=false \
+    --logging.level.root=WARN "$@" > app.log 2>&1) &
   PIDS[$port]=$!
   bench_await_ready "$port" "$WORK/$port/app.log"
 }

@@ -1,18 +1,28 @@
 -- Ends a rebuild: the bits read from the database, OR the adds made meanwhile, become the filter,
--- and its count of ids the ids read plus the adds (an id created during the read may count twice:
--- the count errs high, never low).
--- KEYS[1]  the filter; KEYS[2] the filter being rebuilt (the adds); KEYS[3] the bits built;
---          KEYS[4] the filter's count; KEYS[5] the rebuilt filter's count (the adds)
--- ARGV[1]  how many ids were read from the database
+-- its count of ids the ids read plus the adds (an id created during the read may count twice: the
+-- count errs high, never low), and the shape pointer names it; a filter of another shape that it
+-- replaces is deleted.
+-- KEYS[1]  the shape pointer; KEYS[2] the pointer to the shape being rebuilt; KEYS[3] the filter;
+--          KEYS[4] the filter being rebuilt (the adds); KEYS[5] the bits built;
+--          KEYS[6] the filter's count; KEYS[7] the rebuilt filter's count (the adds) (one tag)
+-- ARGV[1]  how many ids were read from the database; ARGV[2] the shape, "<m>x<k>";
+--          ARGV[3] the keys' common start, "<prefix>{bloom:<space>}:"
 -- Returns  1 if swapped in, 0 if the rebuild's keys expired (the rebuild took too long).
-if redis.call('EXISTS', KEYS[2]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then
+if redis.call('EXISTS', KEYS[4]) == 0 or redis.call('EXISTS', KEYS[5]) == 0
+    or redis.call('GET', KEYS[2]) ~= ARGV[2] then
   return 0
 end
-redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])
-redis.call('DEL', KEYS[3])
-redis.call('RENAME', KEYS[2], KEYS[1])
-redis.call('PERSIST', KEYS[1])
-local adds = tonumber(redis.call('GET', KEYS[5]) or '0')
-redis.call('SET', KEYS[4], adds + tonumber(ARGV[1]))
+redis.call('BITOP', 'OR', KEYS[4], KEYS[4], KEYS[5])
 redis.call('DEL', KEYS[5])
+redis.call('RENAME', KEYS[4], KEYS[3])
+redis.call('PERSIST', KEYS[3])
+local adds = tonumber(redis.call('GET', KEYS[7]) or '0')
+redis.call('SET', KEYS[6], adds + tonumber(ARGV[1]))
+redis.call('DEL', KEYS[7])
+local old = redis.call('GET', KEYS[1])
+if old and old ~= ARGV[2] then
+  redis.call('DEL', ARGV[3] .. old, ARGV[3] .. old .. ':n')
+end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
 return 1

@@ -1,5 +1,6 @@
 package io.hotrank.feed;
 
+import io.hotrank.item.Bizes;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemReads;
 import io.hotrank.item.ItemService;
@@ -31,8 +32,11 @@ class TimeFeeds {
   private final ItemReads reads;
   private final Cursors cursors;
   private final FeedProperties properties;
+  private final Bizes bizes;
 
-  TimeFeeds(ItemStore store, ItemReads reads, Cursors cursors, FeedProperties properties) {
+  TimeFeeds(
+      ItemStore store, ItemReads reads, Cursors cursors, FeedProperties properties, Bizes bizes) {
+    this.bizes = bizes;
     this.store = store;
     this.reads = reads;
     this.cursors = cursors;
@@ -55,6 +59,7 @@ class TimeFeeds {
     }
     int size = PageSizes.of(limit, properties, violations);
     violations.throwIfAny();
+    bizes.requireReadable(java.util.Objects.requireNonNull(biz), "biz");
     return page(java.util.Objects.requireNonNull(biz), tag, size, cursor);
   }
 

@@ -3,6 +3,7 @@ package io.hotrank.ingest;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventBatch;
 import io.hotrank.event.EventValidator;
+import io.hotrank.item.Bizes;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.LiveItems;
 import java.time.Clock;
@@ -19,11 +20,13 @@ import java.util.Map;
 public final class EventIngest {
 
   private final LiveItems liveItems;
+  private final Bizes bizes;
   private final EventAppender appender;
   private final Clock clock;
 
-  EventIngest(LiveItems liveItems, EventAppender appender, Clock clock) {
+  EventIngest(LiveItems liveItems, Bizes bizes, EventAppender appender, Clock clock) {
     this.liveItems = liveItems;
+    this.bizes = bizes;
     this.appender = appender;
     this.clock = clock;
   }
@@ -33,6 +36,7 @@ public final class EventIngest {
    *
    * @return the number of events accepted (all of them)
    * @throws io.hotrank.problem.InvalidRequestException naming every invalid field
+   * @throws io.hotrank.item.UnknownBizException naming every event whose biz is not known
    * @throws ItemNotFoundException naming the first event whose item is absent or deleted
    * @throws IngestOverloadedException when the log is not keeping up
    */
@@ -42,6 +46,7 @@ public final class EventIngest {
     for (Event e : events) {
       idsByBiz.computeIfAbsent(e.biz(), b -> new ArrayList<>()).add(e.itemId());
     }
+    bizes.requireWritable(events, Event::biz, e -> "events[" + e.index() + "].biz");
     Map<String, List<Long>> notLive = new LinkedHashMap<>();
     idsByBiz.forEach(
         (biz, ids) -> {

@@ -1,5 +1,6 @@
 package io.hotrank.ingest;
 
+import io.hotrank.item.Bizes;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemStore;
@@ -40,8 +41,8 @@ class IngestConfiguration {
   }
 
   @Bean
-  EventIngest eventIngest(LiveItems liveItems, EventAppender appender, Clock clock) {
-    return new EventIngest(liveItems, appender, clock);
+  EventIngest eventIngest(LiveItems liveItems, Bizes bizes, EventAppender appender, Clock clock) {
+    return new EventIngest(liveItems, bizes, appender, clock);
   }
 
   @Bean

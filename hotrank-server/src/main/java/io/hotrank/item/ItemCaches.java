@@ -84,11 +84,7 @@ class ItemCaches {
     String prefix = redisProperties.keyPrefix();
     this.store = store;
     this.counters = counters;
-    this.filter =
-        new RedisBloomFilter(
-            redis,
-            prefix,
-            RedisBloomFilter.Shape.of(properties.filterExpected(), properties.filterRate()));
+    this.filter = new RedisBloomFilter(redis, prefix);
     RedisLoadLeases leases = new RedisLoadLeases(redis, prefix + "load:", properties.leaseTtl());
     RedisRound round = new RedisRound(redis);
     TieredCacheBuilder<ItemKey, ItemStore.Stored> metadataBuilder =

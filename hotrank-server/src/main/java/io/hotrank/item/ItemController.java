@@ -27,10 +27,12 @@ class ItemController {
 
   private final ItemService items;
   private final ItemReads reads;
+  private final Bizes bizes;
 
-  ItemController(ItemService items, ItemReads reads) {
+  ItemController(ItemService items, ItemReads reads, Bizes bizes) {
     this.items = items;
     this.reads = reads;
+    this.bizes = bizes;
   }
 
   /** A batch read's body. */
@@ -53,6 +55,7 @@ class ItemController {
   ResponseEntity<BatchBody> getAll(
       @PathVariable String biz, @RequestParam(required = false) @Nullable String ids) {
     List<Long> asked = parseIds(biz, ids);
+    bizes.requireReadable(biz, "biz");
     ItemReads.Batch batch = reads.getAll(biz, asked);
     return ResponseEntity.ok()
         .header(SOURCE_HEADER, batch.source().header())

@@ -14,11 +14,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * The job {@code item-filter}: on {@code hotrank.items.cache.filter-check}, under its lease (one
- * instance at a time), builds the Bloom filter of every biz that has none (never built, a new biz,
- * a changed shape, or lost with Redis's data), or whose count of ids is below the database's (an
- * add was lost), from the ids in the database. Otherwise a filter is kept: creates add to it, and
- * ids are never removed. After loading items behind hotrank's back, delete the filter's key ({@code
- * <prefix>{bloom:<biz>}:*}) and the next run rebuilds it.
+ * instance at a time), builds the Bloom filter of every known biz ({@link Bizes}: configured or
+ * created by an admin; no other) that has none (never built, a new biz, or lost with Redis's data),
+ * whose shape is not the one its count of ids in the database calls for ({@link
+ * ItemCacheProperties#filterShape}: the count outgrew the filter, or the settings changed), or
+ * whose count of ids is below the database's (an add was lost), from the ids in the database.
+ * Otherwise a filter is kept: creates add to it, and ids are never removed. After loading items
+ * behind hotrank's back, delete the filter's shape pointer ({@code <prefix>{bloom:<biz>}:shape})
+ * and the next run rebuilds it.
  */
 @Component
 class ItemFilterJobs implements JobSource {
@@ -35,11 +38,15 @@ class ItemFilterJobs implements JobSource {
 
   private final ItemStore store;
   private final RedisBloomFilter filter;
+  private final Bizes bizes;
+  private final ItemCacheProperties properties;
   private final CronExpression cron;
 
-  ItemFilterJobs(ItemStore store, ItemCaches caches, ItemCacheProperties properties) {
+  ItemFilterJobs(ItemStore store, ItemCaches caches, Bizes bizes, ItemCacheProperties properties) {
     this.store = store;
     this.filter = caches.filter();
+    this.bizes = bizes;
+    this.properties = properties;
     this.cron = CronExpression.parse(properties.filterCheck());
   }
 
@@ -62,25 +69,36 @@ class ItemFilterJobs implements JobSource {
 
     @Override
     public void run(JobContext context) {
-      for (String biz : store.bizes()) {
+      for (Bizes.Biz known : bizes.all()) {
         if (context.cancelled()) {
           return;
         }
-        long held = filter.count(biz);
-        if (held < 0) {
-          rebuild(biz, context, "none built");
-        } else if (held < store.count(biz)) {
-          rebuild(biz, context, "it holds " + held + " ids, fewer than the database");
+        String biz = known.name();
+        RedisBloomFilter.Held held = filter.held(biz);
+        long ids = store.count(biz);
+        RedisBloomFilter.Shape shape = properties.filterShape(ids);
+        if (held == null) {
+          rebuild(biz, shape, context, "none built");
+        } else if (!held.shape().equals(shape)) {
+          rebuild(
+              biz,
+              shape,
+              context,
+              "resized from " + held.shape().name() + " for " + ids + " ids in the database");
+        } else if (held.count() < ids) {
+          rebuild(
+              biz, shape, context, "it holds " + held.count() + " ids, fewer than the database");
         }
       }
     }
 
-    private void rebuild(String biz, JobContext context, String why) {
-      log.info("Bloom filter of '{}': rebuilding ({})", biz, why);
+    private void rebuild(String biz, RedisBloomFilter.Shape shape, JobContext context, String why) {
+      log.info("Bloom filter of '{}': rebuilding at {} ({})", biz, shape.name(), why);
       long[] count = {0};
       boolean swapped =
           filter.rebuild(
               biz,
+              shape,
               ids ->
                   store.forEachId(
                       biz,
@@ -97,8 +115,8 @@ class ItemFilterJobs implements JobSource {
             "Bloom filter of '{}' built from {} ids ({} bits, {} hashes)",
             biz,
             count[0],
-            filter.shape().bits(),
-            filter.shape().hashes());
+            shape.bits(),
+            shape.hashes());
       } else {
         log.warn(
             "Bloom filter of '{}': rebuild took over {}; retried next run", biz, REBUILD_TIMEOUT);

@@ -45,13 +45,15 @@ public class ItemReads {
   private record WithCounts(ItemStore.Stored meta, Interactions counts) {}
 
   private final ItemCaches caches;
+  private final Bizes bizes;
   private final TieredCache<ItemKey, ItemStore.Stored> metadata;
   private final TieredCache<ItemKey, Interactions> counts;
   private final boolean enabled;
   private final Counter uncachedQueries;
 
-  ItemReads(ItemCaches caches, ItemCacheProperties properties, MeterRegistry meters) {
+  ItemReads(ItemCaches caches, ItemCacheProperties properties, MeterRegistry meters, Bizes bizes) {
     this.caches = caches;
+    this.bizes = bizes;
     this.metadata = caches.metadata();
     this.counts = caches.counts();
     this.enabled = properties.enabled();
@@ -62,6 +64,7 @@ public class ItemReads {
    * A live item.
    *
    * @throws io.hotrank.problem.InvalidRequestException if the biz or id is malformed
+   * @throws UnknownBizException (404) if the biz is not known
    * @throws ItemNotFoundException if absent or deleted
    * @throws io.hotrank.cache.OriginBusyException if it had to come from a busy database
    */
@@ -70,6 +73,7 @@ public class ItemReads {
     ItemService.validateBiz(biz, "biz", violations);
     ItemService.validateId(id, "id", violations);
     violations.throwIfAny();
+    bizes.requireReadable(biz, "biz");
     ItemKey key = new ItemKey(biz, id);
     if (!enabled) {
       Batch batch = getAll(biz, List.of(id));

@@ -45,6 +45,7 @@ public class ItemService {
   private final LiveItems liveItems;
   private final ItemCacheWrites cacheWrites;
   private final ItemOutbox outbox;
+  private final Bizes bizes;
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
@@ -55,6 +56,7 @@ public class ItemService {
       LiveItems liveItems,
       ItemCacheWrites cacheWrites,
       ItemOutbox outbox,
+      Bizes bizes,
       Clock clock,
       PlatformTransactionManager transactions) {
     this.store = store;
@@ -62,6 +64,7 @@ public class ItemService {
     this.liveItems = liveItems;
     this.cacheWrites = cacheWrites;
     this.outbox = outbox;
+    this.bizes = bizes;
     this.clock = clock;
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
@@ -72,6 +75,7 @@ public class ItemService {
    * Creates an item. Without an id, the next free id of the biz is assigned.
    *
    * @throws io.hotrank.problem.InvalidRequestException naming every invalid field
+   * @throws UnknownBizException if the biz is neither configured nor created by an admin
    * @throws ItemExistsException if an explicit id is taken
    */
   public Item create(ItemRequest request) {
@@ -93,6 +97,7 @@ public class ItemService {
           "must not be before 1970-01-01T00:00:00Z");
     }
     violations.throwIfAny();
+    bizes.requireWritable(request.biz(), "biz");
     Instant createdAt =
         request.createdAt() == null ? now : request.createdAt().truncatedTo(ChronoUnit.MILLIS);
     List<String> tags = tags(request);
@@ -186,6 +191,7 @@ public class ItemService {
     }
     validateFields(request, violations);
     violations.throwIfAny();
+    bizes.requireWritable(biz, "biz");
     ItemStore.Stored updated =
         tx.execute(
             status -> {
@@ -217,6 +223,7 @@ public class ItemService {
     Violations violations = new Violations();
     validatePath(biz, id, violations);
     violations.throwIfAny();
+    bizes.requireWritable(biz, "biz");
     Long deletedAt =
         tx.execute(
             status -> {

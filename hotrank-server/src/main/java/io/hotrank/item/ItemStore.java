@@ -342,11 +342,6 @@ public class ItemStore {
     return n == null ? 0 : n;
   }
 
-  /** Every biz that ever had an item: each has a row in the id sequence. */
-  public List<String> bizes() {
-    return jdbc.queryForList("SELECT biz FROM " + SEQUENCE + " ORDER BY biz", String.class);
-  }
-
   /**
    * Hands every id of a biz, live or deleted, to {@code ids}, in ascending order, read in pages of
    * {@code page} by the primary key (each page an index range scan).

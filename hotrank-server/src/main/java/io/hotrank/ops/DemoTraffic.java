@@ -2,6 +2,7 @@ package io.hotrank.ops;
 
 import io.hotrank.event.EventBatch;
 import io.hotrank.ingest.EventIngest;
+import io.hotrank.item.Bizes;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.ItemRequest;
@@ -28,7 +29,9 @@ import org.springframework.stereotype.Component;
  * Demo mode ({@code --hotrank.demo.enabled=true}): seeds a few hundred items of the demo biz and
  * sends a steady, Zipf-distributed stream of interactions, so that a new user watches the default
  * board change from one minute to the next. Which items are popular drifts every minute, and a new
- * item appears every minute. Uses the same services as the HTTP API.
+ * item appears every minute. Uses the same services as the HTTP API, so its biz must be known like
+ * any other ({@code hotrank.bizes} or a configured board's; the shipped {@code article} is): the
+ * service refuses to start in demo mode with an unknown one rather than log refusals forever.
  */
 @Component
 @ConditionalOnBooleanProperty("hotrank.demo.enabled")
@@ -53,7 +56,15 @@ class DemoTraffic implements SmartLifecycle {
   private final List<Long> ids = new ArrayList<>();
   private double @Nullable [] cumulative;
 
-  DemoTraffic(ItemService items, EventIngest events, Clock clock, DemoProperties properties) {
+  DemoTraffic(
+      ItemService items, EventIngest events, Clock clock, DemoProperties properties, Bizes bizes) {
+    if (!bizes.known(properties.biz())) {
+      throw new IllegalStateException(
+          "hotrank.demo.biz="
+              + properties.biz()
+              + " is not a known biz: add it to hotrank.bizes, or create it with POST"
+              + " /api/v1/admin/bizes");
+    }
     this.items = items;
     this.events = events;
     this.clock = clock;

@@ -25,7 +25,8 @@ class RenamedSettings {
           "hotrank.demo-items", "hotrank.demo.items",
           "hotrank.demo-events-per-second", "hotrank.demo.events-per-second",
           "hotrank.demo-zipf-exponent", "hotrank.demo.zipf-exponent",
-          "hotrank.board.shutdown-grace", "hotrank.job.shutdown-grace");
+          "hotrank.board.shutdown-grace", "hotrank.job.shutdown-grace",
+          "hotrank.items.cache.filter-expected", "hotrank.items.cache.filter-max-capacity");
 
   /** The environment variable of the old switch; the others share theirs with the new names. */
   static final String OLD_SWITCH_VARIABLE = "HOTRANK_DEMO";

@@ -3,13 +3,13 @@ package io.hotrank.redis;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -22,17 +22,22 @@ import org.springframework.data.redis.core.types.Expiration;
  * double hashing; a filter with all of an id's bits set says "may exist", one with any unset says
  * "certainly absent". Bits are only ever set, so deletions never make an existing id look absent.
  *
- * <p>Keys share the hash tag {@code {bloom:<space>}} (one Cluster slot, since rebuild scripts use
- * several): {@code <prefix>{bloom:<space>}:<m>x<k>} is the filter, named by its shape so that a
- * changed configuration starts a new filter instead of misreading the old one; {@code ...:next}
- * takes the adds made during a rebuild; {@code ...:built} holds the bits read from the database
- * until the rebuild swaps them in.
+ * <p>Each space has a filter of its own size ({@link Shape}): its rebuild job sizes it from the
+ * space's count of ids, and rebuilds it larger once the count outgrows it. Keys share the hash tag
+ * {@code {bloom:<space>}} (one Cluster slot, since the scripts use several): {@code
+ * <prefix>{bloom:<space>}:<m>x<k>} is the filter, named by its shape, and {@code ...:shape} holds
+ * that name (the shape pointer); {@code ...:<m>x<k>:n} counts the ids it took. During a rebuild,
+ * {@code ...:next-shape} names the shape being built, {@code ...:<m>x<k>:next} takes the adds made
+ * meanwhile and {@code ...:<m>x<k>:built} holds the bits read from the database until the rebuild
+ * swaps them in (and deletes a filter of another shape it replaces).
  *
- * <p>A filter answers only once built: a space without one (never built, or lost with Redis's data)
- * answers "may exist" for every id until {@link #rebuild} ran. An add that is lost would let the
- * filter deny an existing id: callers add before the id's row commits, {@link #add} failing drops
- * the filter, and each filter keeps a count of the ids it took ({@link #count}) for its rebuild job
- * to compare with the origin's.
+ * <p>Readers do not know a space's shape: the client sends two 32-bit hashes per id and the scripts
+ * read the shape pointer and compute the positions (position {@code j} is {@code (h1 + j * h2) mod
+ * m}), so a check is still one round trip, and a space without a pointer or filter (never built, or
+ * lost with Redis's data) answers "may exist" for every id until {@link #rebuild} ran. An add that
+ * is lost would let the filter deny an existing id: callers add before the id's row commits, {@link
+ * #add} failing drops the filter's pointer, and each filter keeps a count of the ids it took
+ * ({@link #held}) for its rebuild job to compare with the origin's.
  *
  * <p>Why by hand: the RedisBloom module is not part of Redis; Redisson's filter is a whole client
  * beside Lettuce, and neither rebuilds while adds go on. The sizing formulas are the textbook ones.
@@ -47,6 +52,9 @@ public final class RedisBloomFilter {
   /** The golden-ratio increment of SplitMix64, which seeds the second hash. */
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
+  /** The most bits a Redis bit string holds. */
+  public static final long MAX_BITS = 1L << 32;
+
   /**
    * A filter's size.
    *
@@ -55,45 +63,122 @@ public final class RedisBloomFilter {
    */
   public record Shape(long bits, int hashes) {
 
+    public Shape {
+      if (bits < 1 || bits > MAX_BITS || hashes < 1) {
+        throw new IllegalArgumentException(
+            "a Bloom filter needs 1 to 2^32 bits and at least one hash, got "
+                + bits
+                + "x"
+                + hashes);
+      }
+    }
+
     /** The textbook optimum for {@code expected} ids at false-positive rate {@code rate}. */
     public static Shape of(long expected, double rate) {
       if (expected < 1 || rate <= 0 || rate >= 1) {
         throw new IllegalArgumentException(
             "a Bloom filter needs expected ids >= 1 and a rate in (0, 1)");
       }
-      long bits = (long) Math.ceil(-expected * Math.log(rate) / (Math.log(2) * Math.log(2)));
+      long bits = bitsFor(expected, rate);
       int hashes = (int) Math.max(1, Math.round((double) bits / expected * Math.log(2)));
       return new Shape(Math.max(bits, 64), hashes);
     }
+
+    /** The textbook optimum of bits for {@code expected} ids at {@code rate}. */
+    public static long bitsFor(long expected, double rate) {
+      return (long) Math.ceil(-expected * Math.log(rate) / (Math.log(2) * Math.log(2)));
+    }
+
+    /** The shape's name, {@code <m>x<k>}: the last part of its filter's key. */
+    public String name() {
+      return bits + "x" + hashes;
+    }
+
+    /** The bytes of its bit string. */
+    public long bytes() {
+      return (bits + 7) / 8;
+    }
+
+    /** The shape a name stands for, or null if it is none. */
+    static @Nullable Shape parse(@Nullable String name) {
+      if (name == null) {
+        return null;
+      }
+      int x = name.indexOf('x');
+      try {
+        return new Shape(
+            Long.parseLong(name.substring(0, x)), Integer.parseInt(name.substring(x + 1)));
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
   }
+
+  /**
+   * A space's built filter.
+   *
+   * @param shape its size
+   * @param count the ids it took (the ids read by its last rebuild plus every add since; it may
+   *     count an id twice, never none)
+   */
+  public record Held(Shape shape, long count) {}
 
   private final StringRedisTemplate redis;
   private final RedisRound round;
   private final String prefix;
-  private final Shape shape;
 
-  public RedisBloomFilter(StringRedisTemplate redis, String keyPrefix, Shape shape) {
-    if (shape.bits() > (1L << 32)) {
-      throw new IllegalArgumentException("a Redis bit string holds at most 2^32 bits");
-    }
+  public RedisBloomFilter(StringRedisTemplate redis, String keyPrefix) {
     this.redis = redis;
     this.round = new RedisRound(redis);
     this.prefix = keyPrefix;
-    this.shape = shape;
   }
 
-  public Shape shape() {
-    return shape;
+  /** The start of every key of a space: {@code <prefix>{bloom:<space>}:}. */
+  private String base(String space) {
+    return prefix + "{bloom:" + space + "}:";
   }
 
-  /** The filter's key for a space. */
-  public String key(String space) {
-    return prefix + "{bloom:" + space + "}:" + shape.bits() + "x" + shape.hashes();
+  /** The space's shape pointer: the name of its filter's shape. */
+  public String shapeKey(String space) {
+    return base(space) + "shape";
+  }
+
+  private String nextShapeKey(String space) {
+    return base(space) + "next-shape";
+  }
+
+  /** The key of the space's filter of this shape. */
+  public String key(String space, Shape shape) {
+    return base(space) + shape.name();
+  }
+
+  /** The space's built filter: its shape and count of ids; null when none is built. */
+  public @Nullable Held held(String space) {
+    Shape shape = Shape.parse(redis.opsForValue().get(shapeKey(space)));
+    if (shape == null) {
+      return null;
+    }
+    String key = key(space, shape);
+    String n = redis.opsForValue().get(key + ":n");
+    if (n == null || !Boolean.TRUE.equals(redis.hasKey(key))) {
+      return null;
+    }
+    return new Held(shape, Long.parseLong(n));
   }
 
   /** Whether the space's filter is built (answers anything but "may exist"). */
   public boolean built(String space) {
-    return Boolean.TRUE.equals(redis.hasKey(key(space)));
+    return held(space) != null;
+  }
+
+  /**
+   * How many ids the space's filter took (see {@link Held#count}): fewer than the origin holds
+   * means an add was lost (the process died between a create and its add, or Redis lost a write),
+   * and the filter must be rebuilt. -1 when not built.
+   */
+  public long count(String space) {
+    Held held = held(space);
+    return held == null ? -1 : held.count();
   }
 
   /**
@@ -115,20 +200,19 @@ public final class RedisBloomFilter {
       if (ids.isEmpty()) {
         return () -> into.accept(Set.of());
       }
-      byte[][] args = new byte[1 + ids.size() * shape.hashes()][];
+      byte[][] args = new byte[1 + ids.size() * 2][];
       int next = 0;
-      args[next++] = RedisRound.bytes(Integer.toString(shape.hashes()));
+      args[next++] = RedisRound.bytes(base(space));
       for (long id : ids) {
-        for (long position : positions(id)) {
-          args[next++] = RedisRound.bytes(Long.toString(position));
-        }
+        args[next++] = RedisRound.bytes(Long.toString(h1(id)));
+        args[next++] = RedisRound.bytes(Long.toString(h2(id)));
       }
       Supplier<List<?>> answer =
           RedisRound.script(
               commands,
               CHECK,
               ScriptOutputType.MULTI,
-              new byte[][] {RedisRound.bytes(key(space))},
+              new byte[][] {RedisRound.bytes(shapeKey(space))},
               args);
       return () -> {
         List<?> answers = answer.get();
@@ -146,51 +230,48 @@ public final class RedisBloomFilter {
   }
 
   /**
-   * Adds an id to the space's filter, and to a rebuild in progress. If Redis fails, the filter is
-   * dropped so that it cannot deny the id; if dropping fails too, the exception says so.
+   * Adds an id to the space's filter, and to a rebuild in progress. If Redis fails, the filter's
+   * pointers are dropped so that it cannot deny the id (it answers "may exist" until rebuilt); if
+   * dropping fails too, the exception says so.
    *
    * @throws org.springframework.dao.DataAccessException if neither the add nor the drop went
    *     through
    */
   public void add(String space, long id) {
-    String key = key(space);
-    List<String> positions = new ArrayList<>(shape.hashes());
-    for (long position : positions(id)) {
-      positions.add(Long.toString(position));
-    }
+    List<String> pointers = List.of(shapeKey(space), nextShapeKey(space));
     try {
-      redis.execute(
-          ADD, List.of(key, key + ":next", key + ":n", key + ":next:n"), positions.toArray());
+      redis.execute(ADD, pointers, base(space), Long.toString(h1(id)), Long.toString(h2(id)));
     } catch (RuntimeException e) {
-      redis.delete(List.of(key, key + ":next", key + ":n", key + ":next:n"));
+      redis.delete(pointers);
       throw e;
     }
   }
 
   /**
-   * Rebuilds the space's filter from every id the origin holds, while adds go on: they go to both
-   * the live filter and the one being rebuilt, and the bits read here are OR-ed into the latter
-   * when it is swapped in.
+   * Rebuilds the space's filter at {@code shape} from every id the origin holds, while adds go on:
+   * they go to both the live filter and the one being rebuilt, and the bits read here are OR-ed
+   * into the latter when it is swapped in (replacing a filter of another shape).
    *
    * @param ids supplies every id of the space to the given consumer
    * @param timeout how long the rebuild may take before its keys expire and it fails
    * @return whether the new filter was swapped in
    */
-  public boolean rebuild(String space, Consumer<LongConsumer> ids, Duration timeout) {
-    String key = key(space);
+  public boolean rebuild(String space, Shape shape, Consumer<LongConsumer> ids, Duration timeout) {
+    String key = key(space, shape);
     String next = key + ":next";
     String built = key + ":built";
     redis.execute(
         BEGIN,
-        List.of(next, next + ":n"),
+        List.of(nextShapeKey(space), next, next + ":n"),
+        shape.name(),
         Long.toString(shape.bits() - 1),
         Long.toString(timeout.toMillis()));
-    byte[] bits = new byte[(int) ((shape.bits() + 7) / 8)];
+    byte[] bits = new byte[(int) shape.bytes()];
     long[] read = {0};
     ids.accept(
         id -> {
           read[0]++;
-          for (long position : positions(id)) {
+          for (long position : positions(id, shape)) {
             bits[(int) (position >>> 3)] |= (byte) (0x80 >>> (position & 7));
           }
         });
@@ -207,30 +288,37 @@ public final class RedisBloomFilter {
                         RedisStringCommands.SetOption.upsert()));
     Long swapped =
         redis.execute(
-            SWAP, List.of(key, next, built, key + ":n", next + ":n"), Long.toString(read[0]));
+            SWAP,
+            List.of(
+                shapeKey(space), nextShapeKey(space), key, next, built, key + ":n", next + ":n"),
+            Long.toString(read[0]),
+            shape.name(),
+            base(space));
     return swapped != null && swapped == 1;
   }
 
   /**
-   * How many ids the space's filter took (the ids read by its last rebuild plus every add since; it
-   * may count an id twice, never none): fewer than the origin holds means an add was lost (the
-   * process died between a create and its add, or Redis lost a write), and the filter must be
-   * rebuilt. -1 when not built.
+   * The id's k bit positions in a filter of this shape: {@code (h1 + j * h2) mod m} for j below k,
+   * as the scripts compute them.
    */
-  public long count(String space) {
-    String n = redis.opsForValue().get(key(space) + ":n");
-    return n == null || !built(space) ? -1 : Long.parseLong(n);
-  }
-
-  /** The id's k bit positions, by double hashing of two SplitMix64 mixes of it. */
-  long[] positions(long id) {
-    long h1 = mix(id);
-    long h2 = mix(id + GOLDEN) | 1;
+  static long[] positions(long id, Shape shape) {
+    long h1 = h1(id);
+    long h2 = h2(id);
     long[] positions = new long[shape.hashes()];
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = Math.floorMod(h1 + i * h2, shape.bits());
+    for (int j = 0; j < positions.length; j++) {
+      positions[j] = (h1 + j * h2) % shape.bits();
     }
     return positions;
+  }
+
+  /** The first hash of an id: 32 bits of a SplitMix64 mix of it. */
+  static long h1(long id) {
+    return mix(id) >>> 32;
+  }
+
+  /** The second hash: 32 bits of another mix, odd (so that it never repeats one position). */
+  static long h2(long id) {
+    return (mix(id + GOLDEN) >>> 32) | 1;
   }
 
   /** SplitMix64's finaliser: a fast 64-bit mix with good avalanche. */

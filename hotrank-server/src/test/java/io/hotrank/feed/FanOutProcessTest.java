@@ -54,6 +54,7 @@ class FanOutProcessTest {
         List.of(
             "--spring.data.redis.url=" + redis.url(),
             "--hotrank.redis.key-prefix=fanout:",
+            "--hotrank.bizes=post",
             "--hotrank.data-dir=" + processes.dir("data"),
             "--hotrank.feeds.fanout-interval=50ms",
             // The killed instance's lease on the job lapses soon: the next takes over then.

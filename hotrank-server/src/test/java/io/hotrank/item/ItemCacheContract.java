@@ -13,6 +13,7 @@ import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.job.JobContext;
 import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.RedisBloomFilter;
 import io.hotrank.redis.RedisReadGuard;
 import io.hotrank.redis.RedisReconnects;
 import io.hotrank.storage.SqlDialect;
@@ -21,6 +22,7 @@ import io.hotrank.support.TestEngines;
 import io.hotrank.time.Ticker;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -113,6 +115,7 @@ abstract class ItemCacheContract {
   @Autowired CounterStore counterStore;
   @Autowired LiveItems liveItems;
   @Autowired HotKeys hotKeys;
+  @Autowired Bizes bizes;
 
   @Autowired
   @Qualifier("cacheRefreshes")
@@ -239,7 +242,7 @@ abstract class ItemCacheContract {
               background,
               meters,
               hotKeys);
-      reads = new ItemReads(caches, properties, meters);
+      reads = new ItemReads(caches, properties, meters, bizes);
       writes = new ItemCacheWrites(caches, notices, reconnects);
     }
 
@@ -301,8 +304,8 @@ abstract class ItemCacheContract {
     }
   }
 
-  /** Settings as shipped, but for the Bloom filter's size and the lease wait. */
-  static ItemCacheProperties properties(long filterExpected, Duration leaseWait) {
+  /** Settings as shipped, but for the Bloom filter's largest size and the lease wait. */
+  static ItemCacheProperties properties(long filterMaxCapacity, Duration leaseWait) {
     return new ItemCacheProperties(
         100_000,
         Duration.ofSeconds(30),
@@ -313,7 +316,8 @@ abstract class ItemCacheContract {
         0.2,
         Duration.ofSeconds(10),
         leaseWait,
-        filterExpected,
+        1024,
+        filterMaxCapacity,
         0.01,
         "0 0 0 1 1 *",
         Duration.ofSeconds(2),
@@ -500,8 +504,9 @@ abstract class ItemCacheContract {
   @Test
   void tenThousandAbsentIds_reachTheDatabaseOnlyForBloomFalsePositives() throws Exception {
     insert(1, 1_000);
-    Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
+    Instance a = new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8);
+    ItemFilterJobs jobs =
+        new ItemFilterJobs(a.store, a.caches, bizes, properties(1_000_000, Duration.ZERO));
     jobs.jobs()
         .getFirst()
         .job()
@@ -550,6 +555,7 @@ abstract class ItemCacheContract {
             0.2,
             Duration.ofSeconds(2),
             Duration.ofMillis(300),
+            1024,
             1_000_000,
             0.01,
             "0 0 0 1 1 *",
@@ -667,11 +673,70 @@ abstract class ItemCacheContract {
     assertThat(new Instance().reads.get(BIZ, 11).item().title()).isEqualTo("after");
   }
 
+  /**
+   * Each biz's filter is sized from its count of ids: a biz of 10 items gets the smallest (1,024
+   * ids at 1%, 1.2 KB), not a filter for a million ids (1.2 MB: what every new biz name cost
+   * before), and the job rebuilds it at the next size once the count passes its capacity.
+   */
+  @Test
+  void aFilter_isSizedFromItsBizsCount_andRebuiltLargerOnceOutgrown() {
+    insert(1, 10);
+    ItemCacheProperties properties = properties(1_000_000, Duration.ZERO);
+    Instance a = new Instance(properties, 8);
+    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, bizes, properties);
+    Runnable check =
+        () -> {
+          try {
+            jobs.jobs()
+                .getFirst()
+                .job()
+                .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    check.run();
+    RedisBloomFilter filter = a.caches.filter();
+    RedisBloomFilter.Held small = filter.held(BIZ);
+    assertThat(small).isNotNull();
+    assertThat(small.shape()).isEqualTo(RedisBloomFilter.Shape.of(1024, 0.01));
+    assertThat(small.count()).isEqualTo(10);
+    Long bytes = strlen(filter.key(BIZ, small.shape()));
+    assertThat(bytes).isEqualTo(small.shape().bytes()).isLessThanOrEqualTo(4096);
+    assertThat(filter.certainlyAbsent(BIZ, List.of(1L, 5L, 10L))).isEmpty();
+
+    insert(11, 1_100);
+    check.run();
+    RedisBloomFilter.Held grown = filter.held(BIZ);
+    assertThat(grown).isNotNull();
+    assertThat(grown.shape()).isEqualTo(RedisBloomFilter.Shape.of(2048, 0.01));
+    assertThat(grown.count()).isEqualTo(1_100);
+    assertThat(strlen(filter.key(BIZ, grown.shape()))).isEqualTo(grown.shape().bytes());
+    assertThat(redis.hasKey(filter.key(BIZ, small.shape()))).as("the outgrown filter").isFalse();
+    List<Long> all = new ArrayList<>();
+    for (long id = 1; id <= 1_100; id++) {
+      all.add(id);
+    }
+    assertThat(filter.certainlyAbsent(BIZ, all)).isEmpty();
+    List<Long> absent = new ArrayList<>();
+    for (long id = 100_001; id <= 101_000; id++) {
+      absent.add(id);
+    }
+    assertThat(filter.certainlyAbsent(BIZ, absent).size()).isGreaterThan(900);
+  }
+
+  private Long strlen(String key) {
+    return redis.execute(
+        (org.springframework.data.redis.core.RedisCallback<Long>)
+            connection -> connection.stringCommands().strLen(key.getBytes(StandardCharsets.UTF_8)));
+  }
+
   @Test
   void aLostBloomAdd_isFoundByTheCountCheck_andTheFilterRebuilt() {
     insert(1, 100);
-    Instance a = new Instance(properties(1_000, Duration.ofSeconds(10)), 8);
-    ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, properties(1_000, Duration.ZERO));
+    Instance a = new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8);
+    ItemFilterJobs jobs =
+        new ItemFilterJobs(a.store, a.caches, bizes, properties(1_000_000, Duration.ZERO));
     Runnable check =
         () -> {
           try {

@@ -1,0 +1,261 @@
+package io.hotrank.item;
+
+import io.hotrank.problem.FieldViolation;
+import io.hotrank.problem.Violations;
+import io.hotrank.time.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * The registry of bizes, the namespaces items live in: a biz is known if it is configured ({@code
+ * hotrank.bizes}, plus every biz a configured board names) or was created by an admin ({@code POST
+ * /api/v1/admin/bizes}, stored in {@code hr_biz}). Every write and read that names a biz asks here
+ * first, so that nobody can make the service (and its per-biz Bloom filter in Redis) grow a new
+ * namespace without the admin token.
+ *
+ * <p>Configured bizes are known from the configuration, never stored. The check is a lookup in an
+ * in-memory set. A name not in the set may have been created on another instance since this one
+ * read the table: a miss re-reads {@code hr_biz}, at most once per {@link #REREAD_EVERY} and by one
+ * thread at a time (the others wait for its answer), so random names sent by a client cost at most
+ * one query a second. If that query fails, the miss answers a storage failure (503), while known
+ * bizes keep working. Thread-safe.
+ */
+@Component
+public class Bizes {
+
+  private static final Logger log = LoggerFactory.getLogger(Bizes.class);
+
+  /** How often a miss may re-read the stored bizes at most. */
+  static final Duration REREAD_EVERY = Duration.ofSeconds(1);
+
+  /** A known biz, as the admin API lists it. */
+  public record Biz(String name, boolean configured, @Nullable Instant createdAt) {}
+
+  /** One biz of {@code hotrank.boards}; the rest of a board's settings are the board module's. */
+  record BoardBiz(@Nullable String biz) {}
+
+  private final BizStore store;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final Set<String> configured;
+  private final ReentrantLock rereading = new ReentrantLock();
+
+  /** Stored bizes by name, with their creation time (epoch ms). Replaced whole, never mutated. */
+  private volatile Map<String, Long> stored = Map.of();
+
+  /** When the stored bizes were last read on a miss (ticker nanos); none yet when null. */
+  private @Nullable Long lastReread;
+
+  /** Whether that read failed: misses until the next one answer a storage failure. */
+  private @Nullable RuntimeException lastFailure;
+
+  Bizes(
+      BizStore store,
+      BizProperties properties,
+      Clock clock,
+      Ticker ticker,
+      Environment environment) {
+    this.store = store;
+    this.clock = clock;
+    this.ticker = ticker;
+    this.configured = configured(properties.bizes(), Binder.get(environment));
+    try {
+      this.stored = Map.copyOf(store.all());
+    } catch (RuntimeException e) {
+      // Configured bizes work without the database; the first miss reads the table again.
+      log.warn(
+          "Stored bizes not read at start ({}); a request naming one reads them", e.toString());
+    }
+  }
+
+  /** {@code hotrank.bizes} and the boards' bizes, validated. */
+  static Set<String> configured(List<String> bizes, Binder binder) {
+    Set<String> names = new TreeSet<>(bizes);
+    binder
+        .bind("hotrank.boards", Bindable.listOf(BoardBiz.class))
+        .orElse(List.of())
+        .forEach(
+            board -> {
+              if (board.biz() != null) {
+                names.add(board.biz());
+              }
+            });
+    Violations violations = new Violations();
+    for (String name : names) {
+      ItemService.validateBiz(name, "hotrank.bizes", violations);
+    }
+    if (!violations.isEmpty()) {
+      throw new IllegalStateException(
+          "hotrank.bizes: every biz must match " + ItemService.BIZ.pattern() + ", got " + names);
+    }
+    return Set.copyOf(names);
+  }
+
+  /**
+   * Whether the biz is known. A lookup in memory, except on a miss, which may re-read the stored
+   * bizes (see the class comment).
+   *
+   * @throws org.springframework.dao.DataAccessException if that read failed (503)
+   */
+  public boolean known(String biz) {
+    return configured.contains(biz) || stored.containsKey(biz) || reread(biz);
+  }
+
+  /** Whether the configuration names the biz ({@code hotrank.bizes} or a board's biz). */
+  public boolean configured(String biz) {
+    return configured.contains(biz);
+  }
+
+  /**
+   * Refuses a read of an unknown biz with a 404.
+   *
+   * @throws UnknownBizException (404) unless the biz is known
+   */
+  public void requireReadable(String biz, String field) {
+    if (!known(biz)) {
+      throw UnknownBizException.read(biz, field);
+    }
+  }
+
+  /**
+   * Refuses a write of an unknown biz with a 400 naming the field.
+   *
+   * @throws UnknownBizException (400) unless the biz is known
+   */
+  public void requireWritable(String biz, String field) {
+    if (!known(biz)) {
+      throw UnknownBizException.write(List.of(UnknownBizException.violation(biz, field)));
+    }
+  }
+
+  /**
+   * Refuses a batch of writes (events) that names any unknown biz, naming the field of each write
+   * that does. A known biz costs a set lookup per write, nothing more.
+   *
+   * @param writes the batch, in request order
+   * @param biz the biz each write names
+   * @param field the request field of that biz, for example {@code events[3].biz}
+   * @throws UnknownBizException (400) unless every biz is known
+   */
+  public <T> void requireWritable(
+      List<T> writes, Function<T, String> biz, Function<T, String> field) {
+    Set<String> unknown = null;
+    for (T write : writes) {
+      String name = biz.apply(write);
+      if (!known(name)) {
+        (unknown == null ? unknown = new HashSet<>() : unknown).add(name);
+      }
+    }
+    if (unknown != null) {
+      List<FieldViolation> violations = new ArrayList<>();
+      for (T write : writes) {
+        String name = biz.apply(write);
+        if (unknown.contains(name)) {
+          violations.add(UnknownBizException.violation(name, field.apply(write)));
+        }
+      }
+      throw UnknownBizException.write(violations);
+    }
+  }
+
+  /**
+   * Creates a biz (an admin's call): stored unless configured or stored already.
+   *
+   * @return the biz, and whether this call created it
+   * @throws io.hotrank.problem.InvalidRequestException naming {@code name} if it is not a biz name
+   */
+  public Created create(@Nullable String name) {
+    Violations violations = new Violations();
+    ItemService.validateBiz(name, "name", violations);
+    violations.throwIfAny();
+    if (configured.contains(name)) {
+      return new Created(biz(name), false);
+    }
+    long now = clock.millis();
+    boolean inserted = store.insert(name, now);
+    rereading.lock();
+    try {
+      Map<String, Long> all = new LinkedHashMap<>(store.all());
+      all.putIfAbsent(name, now);
+      stored = Map.copyOf(all);
+    } finally {
+      rereading.unlock();
+    }
+    return new Created(biz(name), inserted);
+  }
+
+  /** The outcome of {@link #create}. */
+  public record Created(Biz biz, boolean created) {}
+
+  /**
+   * Every known biz, by name, read afresh from the database (the admin's list and the filter
+   * job's).
+   */
+  public List<Biz> all() {
+    rereading.lock();
+    try {
+      stored = Map.copyOf(store.all());
+    } finally {
+      rereading.unlock();
+    }
+    Set<String> names = new TreeSet<>(configured);
+    names.addAll(stored.keySet());
+    return names.stream().map(this::biz).toList();
+  }
+
+  private Biz biz(String name) {
+    Long createdAt = stored.get(name);
+    return new Biz(
+        name,
+        configured.contains(name),
+        createdAt == null ? null : Instant.ofEpochMilli(createdAt));
+  }
+
+  /**
+   * On a miss: re-reads the stored bizes unless that was done less than {@link #REREAD_EVERY} ago,
+   * one thread at a time, and answers whether the biz is among them.
+   */
+  private boolean reread(String biz) {
+    rereading.lock();
+    try {
+      if (stored.containsKey(biz)) {
+        return true; // read by the thread this one waited for
+      }
+      long now = ticker.read();
+      if (lastReread != null && now - lastReread < REREAD_EVERY.toNanos()) {
+        if (lastFailure != null) {
+          throw lastFailure;
+        }
+        return false;
+      }
+      lastReread = now;
+      try {
+        stored = Map.copyOf(store.all());
+        lastFailure = null;
+      } catch (RuntimeException e) {
+        lastFailure = e;
+        throw e;
+      }
+      return stored.containsKey(biz);
+    } finally {
+      rereading.unlock();
+    }
+  }
+}
