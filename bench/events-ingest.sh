@@ -12,7 +12,8 @@
 # Environment: DBS (postgresql h2), DURATION (20s: each wrk phase), CONNECTIONS (16), ITEMS
 # (10000), RATE_POSTGRESQL / RATE_H2 (events per second of the paced phase in which the lag is
 # measured: 30000 / 15000), REDIS_URL (redis://127.0.0.1:6379, for PostgreSQL runs; the embedded
-# default starts its own), HOTRANK_BENCH_PG* (bench/lib.sh), HEAP (1g), SKIP_BUILD=1.
+# default starts its own), HOTRANK_BENCH_PG* (bench/lib.sh), HEAP (1g), SKIP_BUILD=1, LIMITS (off:
+# rate limits disabled; on: the default limits, wrk and the probe being one client by address).
 # Redis is never flushed: this run's keys carry their own prefix and are deleted at the end.
 # Everything runs on loopback and stops by itself (about 3 minutes per database).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
@@ -25,6 +26,7 @@ RATE_POSTGRESQL=${RATE_POSTGRESQL:-30000}
 RATE_H2=${RATE_H2:-15000}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 HEAP=${HEAP:-1g}
+LIMITS=${LIMITS:-off}
 PORT=${PORT:-18090}
 PGDB=hotrank_bench_events
 PREFIX="evbench-$$:"
@@ -59,7 +61,8 @@ start_app() { # $1 = database name; the rest: arguments
   local db=$1; shift
   mkdir -p "$WORK/$db"
   (cd "$WORK/$db" && exec "$JAVA" -Xms$HEAP -Xmx$HEAP -jar "$JAR" --server.port=$PORT \
-    --hotrank.admin.token=bench-token --hotrank.limits.enabled=false --logging.level.root=WARN \
+    --hotrank.admin.token=bench-token --hotrank.limits.enabled=$([ "$LIMITS" = on ] && echo true || echo false) \
+    --logging.level.root=WARN \
     "${BOARDS[@]}" "$@" > app.log 2>&1) &
   APP_PID=$!
   bench_await_ready "$PORT" "$WORK/$db/app.log"

@@ -125,6 +125,21 @@ class InputLimitsHttpTest extends ApiTestSupport {
         "events[0].at");
   }
 
+  @Test
+  void itemCreationTimes_thatAreNotRfc3339Strings_are400sNamingTheField_andCreateNothing() {
+    for (String createdAt : List.of("0", "1780315200000", "\"0\"", "\"x\"")) {
+      Answer answer =
+          http.post(
+              "/api/v1/items",
+              "{\"biz\":\"news\",\"id\":5,\"authorId\":1,\"title\":\"t\",\"tags\":[],"
+                  + "\"createdAt\":"
+                  + createdAt
+                  + "}");
+      assertFieldProblem(answer, "createdAt");
+    }
+    assertThat(http.get("/api/v1/items/news/5").status()).isEqualTo(404);
+  }
+
   private long likes(long id) {
     JsonNode item = http.get("/api/v1/items/news/" + id).json();
     return item.get("counts").get("like").asLong();

@@ -1,5 +1,6 @@
 package io.hotrank.event;
 
+import io.hotrank.item.Rfc3339Instant;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -3,10 +3,12 @@ package io.hotrank.item;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /api/v1/items} and {@code PUT /api/v1/items/{biz}/{id}}. Every field is
- * nullable here so that validation, not JSON binding, reports what is missing.
+ * nullable here so that validation, not JSON binding, reports what is missing; {@code createdAt} is
+ * an RFC 3339 string, never a number ({@link Rfc3339Instant}).
  */
 public record ItemRequest(
     @Nullable String biz,
@@ -14,4 +16,4 @@ public record ItemRequest(
     @Nullable Long authorId,
     @Nullable String title,
     @Nullable List<String> tags,
-    @Nullable Instant createdAt) {}
+    @JsonDeserialize(using = Rfc3339Instant.class) @Nullable Instant createdAt) {}

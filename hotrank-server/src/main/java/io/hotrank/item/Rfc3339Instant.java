@@ -1,4 +1,4 @@
-package io.hotrank.event;
+package io.hotrank.item;
 
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -9,13 +9,14 @@ import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.ValueDeserializer;
 
 /**
- * Reads an event's {@code at}: only a JSON string holding an RFC 3339 timestamp such as {@code
- * 2026-12-01T10:00:00Z} (an offset instead of {@code Z} is allowed). A JSON number is refused, as
- * is a string of digits: whether it counts seconds or milliseconds is ambiguous, and Jackson's
- * default would read {@code 0} as 1970. Either refusal is a mismatch naming the field (see {@code
- * ProblemHandler}), never a stored event.
+ * Reads an instant of a request body (an event's {@code at}, an item's {@code createdAt}): only a
+ * JSON string holding an RFC 3339 timestamp such as {@code 2026-12-01T10:00:00Z} (an offset instead
+ * of {@code Z} is allowed). A JSON number is refused, as is a string of digits: whether it counts
+ * seconds or milliseconds is ambiguous, and Jackson's default would read {@code 0} as 1970. Either
+ * refusal is a mismatch naming the field (see {@code ProblemHandler}), never a stored event or
+ * item.
  */
-final class Rfc3339Instant extends ValueDeserializer<Instant> {
+public final class Rfc3339Instant extends ValueDeserializer<Instant> {
 
   @Override
   public Instant deserialize(JsonParser parser, DeserializationContext context) {
