@@ -9,9 +9,11 @@ import io.hotrank.storage.SqlDialect;
 import io.hotrank.support.TestDatabase;
 import io.hotrank.support.TestEngines;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jspecify.annotations.Nullable;
@@ -143,7 +145,8 @@ abstract class IndexItemTagsMigrationContract {
                     + "|"
                     + rs.getLong(4));
     assertThat(indexed).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
-    assertThat(flyway.info().current().getVersion()).isEqualTo(MigrationVersion.fromVersion("7"));
+    assertThat(Arrays.stream(flyway.info().applied()).map(MigrationInfo::getVersion))
+        .contains(MigrationVersion.fromVersion("7"));
   }
 
   @Test
@@ -151,6 +154,7 @@ abstract class IndexItemTagsMigrationContract {
     flyway.migrate();
 
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item_tag", Long.class)).isZero();
-    assertThat(flyway.info().current().getVersion()).isEqualTo(MigrationVersion.fromVersion("7"));
+    assertThat(Arrays.stream(flyway.info().applied()).map(MigrationInfo::getVersion))
+        .contains(MigrationVersion.fromVersion("7"));
   }
 }

@@ -2,12 +2,12 @@ package io.hotrank.limit;
 
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.RedisReadGuard;
+import io.hotrank.web.FilterOrder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -42,8 +42,9 @@ class LimitConfiguration {
         new FilterRegistrationBean<>(
             new RateLimitFilter(limits, properties.clientHeader().strip(), properties.apiKeys()));
     registration.addUrlPatterns("/api/v1/*");
-    // Right after the body limit (HIGHEST_PRECEDENCE), before the admin guard (+ 20).
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+    // /actuator/metrics takes the admin token: its guesses count as admin calls.
+    registration.addUrlPatterns("/actuator/metrics", "/actuator/metrics/*");
+    registration.setOrder(FilterOrder.RATE_LIMITS);
     return registration;
   }
 }

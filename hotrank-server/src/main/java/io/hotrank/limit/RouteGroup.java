@@ -9,14 +9,18 @@ public enum RouteGroup {
   INGEST,
   /** GET and HEAD under {@code /api/v1/}, admin excepted. */
   READS,
-  /** {@code /api/v1/admin/**}. */
+  /** {@code /api/v1/admin/**}, and {@code /actuator/metrics}, which takes the admin token too. */
   ADMIN;
 
   private static final String API = "/api/v1/";
   private static final String ADMIN_PATHS = "/api/v1/admin/";
+  private static final String METRICS = "/actuator/metrics";
 
-  /** The group of a request, or null for paths no policy covers (health, metrics). */
+  /** The group of a request, or null for paths no policy covers (health, Prometheus). */
   static @Nullable RouteGroup of(String method, String path) {
+    if (path.equals(METRICS) || path.startsWith(METRICS + "/")) {
+      return ADMIN;
+    }
     if (!path.startsWith(API)) {
       return null;
     }

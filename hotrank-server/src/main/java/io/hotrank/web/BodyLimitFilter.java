@@ -25,8 +25,10 @@ import org.jspecify.annotations.Nullable;
  * and it holds for every path. A declared {@code Content-Length} over the limit answers 413 at
  * once, without reading a byte of the body; a body of unknown length (chunked) is read through a
  * stream that throws {@link BodyTooLargeException} once it passes the limit, which the problem
- * handler answers 413 whichever reader wrapped it. Either answer closes the connection, so Tomcat
- * does not swallow the rest of the body to keep it alive. Thread-safe.
+ * handler answers 413 whichever reader wrapped it (and this filter, for a reader outside Spring
+ * MVC). Either answer closes the connection, so Tomcat does not swallow the rest of the body to
+ * keep it alive. Form posts Tomcat parses itself are bounded by {@code
+ * server.tomcat.max-http-form-post-size}, set to the same size in application.yml. Thread-safe.
  */
 final class BodyLimitFilter implements Filter {
 
@@ -45,7 +47,18 @@ final class BodyLimitFilter implements Filter {
       write((HttpServletResponse) res, new BodyTooLargeException(limit).problem(), request);
       return;
     }
-    chain.doFilter(declared < 0 ? new Limited(request, limit) : request, res);
+    try {
+      chain.doFilter(declared < 0 ? new Limited(request, limit) : request, res);
+    } catch (IOException | ServletException | RuntimeException e) {
+      // A reader outside Spring MVC's handler (Spring's form filter for PUT, PATCH and DELETE)
+      // that hit the limit: the same 413, not the container's error page.
+      BodyTooLargeException tooLarge = BodyTooLargeException.in(e);
+      if (tooLarge == null || res.isCommitted()) {
+        throw e;
+      }
+      res.reset();
+      write((HttpServletResponse) res, tooLarge.problem(), request);
+    }
   }
 
   private static void write(HttpServletResponse response, Problem problem, HttpServletRequest req)

@@ -4,21 +4,14 @@ import io.hotrank.HotrankProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 
 /**
  * The servlet port's own filters: the request body limit, first of all, and the admin bearer token
  * guarding {@code /api/v1/admin/**} and {@code /actuator/metrics}, after the rate limits (which
- * count admin requests before the token is checked).
+ * count admin requests before the token is checked); {@link FilterOrder} orders them.
  */
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration {
-
-  /** Before every other filter, the rate limits' ({@code HIGHEST_PRECEDENCE + 10}) included. */
-  private static final int BODY_LIMIT_ORDER = Ordered.HIGHEST_PRECEDENCE;
-
-  /** After the rate limits, before Spring's own filters. */
-  private static final int ADMIN_GUARD_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
   private final AdminToken adminToken;
 
@@ -36,7 +29,7 @@ class WebConfiguration {
     FilterRegistrationBean<BodyLimitFilter> registration =
         new FilterRegistrationBean<>(new BodyLimitFilter(web.maxBodySize().toBytes()));
     registration.addUrlPatterns("/*");
-    registration.setOrder(BODY_LIMIT_ORDER);
+    registration.setOrder(FilterOrder.BODY_LIMIT);
     return registration;
   }
 
@@ -45,7 +38,7 @@ class WebConfiguration {
     FilterRegistrationBean<AdminGuardFilter> registration =
         new FilterRegistrationBean<>(new AdminGuardFilter(adminToken));
     registration.addUrlPatterns("/api/v1/*", "/actuator/*");
-    registration.setOrder(ADMIN_GUARD_ORDER);
+    registration.setOrder(FilterOrder.ADMIN_GUARD);
     return registration;
   }
 }

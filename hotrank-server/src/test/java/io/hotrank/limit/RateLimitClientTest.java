@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.TestData;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -22,7 +24,8 @@ import org.springframework.test.context.TestPropertySource;
  * names no client, so one sending a new key with each request is limited as its address, in every
  * route group. Behind a trusted proxy (Tomcat's RemoteIpValve, {@code
  * server.forward-headers-strategy=native}, whose default internal proxies include loopback), the
- * address is the one in {@code X-Forwarded-For}.
+ * address is the one in {@code X-Forwarded-For}. Board reads the fast path answers and guesses at
+ * the admin token on {@code /actuator/metrics} are counted like the rest.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
@@ -84,6 +87,44 @@ class RateLimitClientTest {
     assertThat(answers.subList(3, 5))
         .as(group + ": a new key is no new client")
         .allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
+  }
+
+  @Test
+  void boardReadsOnTheFastPath_andMetricsGuesses_areCountedToo() {
+    HttpJson http = http();
+    // Each part as a client of its own (a trusted proxy's X-Forwarded-For, as in the test below).
+    // The board "ticker" publishes every second; once it has, the fast path answers its reads.
+    int[] poll = {0};
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                http.get("/api/v1/boards/ticker", "X-Forwarded-For", "198.18.0." + ++poll[0])
+                        .status()
+                    == 200);
+    List<Answer> reads = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      reads.add(http.get("/api/v1/boards/ticker", "X-Forwarded-For", "203.0.113.20"));
+    }
+    assertThat(reads.subList(0, 3))
+        .allSatisfy(a -> assertThat(a.status()).as(a.body()).isEqualTo(200))
+        .allSatisfy(a -> assertThat(a.header("X-Hotrank-Source")).isEqualTo("local"))
+        .allSatisfy(a -> assertThat(a.header("RateLimit")).startsWith("\"reads\";"));
+    assertThat(reads.subList(3, 5)).allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
+
+    List<Answer> guesses = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      guesses.add(
+          http.get(
+              "/actuator/metrics",
+              "Authorization",
+              "Bearer guess-" + i,
+              "X-Forwarded-For",
+              "203.0.113.21"));
+    }
+    assertThat(guesses.subList(0, 3)).allSatisfy(a -> assertThat(a.status()).isEqualTo(401));
+    assertThat(guesses.get(0).header("RateLimit")).startsWith("\"admin\";r=2;");
+    assertThat(guesses.subList(3, 5)).allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
   }
 
   @Test

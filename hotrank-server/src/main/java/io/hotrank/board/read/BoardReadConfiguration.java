@@ -1,12 +1,12 @@
 package io.hotrank.board.read;
 
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.web.FilterOrder;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /** Installs the read fast path and the optional read port. */
@@ -25,7 +25,7 @@ class BoardReadConfiguration {
     FilterRegistrationBean<BoardReadFilter> registration =
         new FilterRegistrationBean<>(new BoardReadFilter(registry, reader, http));
     registration.addUrlPatterns(BoardReadFilter.PREFIX + "*");
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+    registration.setOrder(FilterOrder.BOARD_FAST_PATH);
     return registration;
   }
 
