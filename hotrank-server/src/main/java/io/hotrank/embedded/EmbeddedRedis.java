@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.SpringApplication;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -69,7 +70,9 @@ final class EmbeddedRedis implements SmartLifecycle {
       EmbeddedRedis redis = new EmbeddedRedis(binary, freeLoopbackPort(), password, maxMemoryBytes);
       try {
         redis.startProcess();
-        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "embedded-redis-stop"));
+        // Spring Boot's shutdown hook runs its handlers after the contexts have closed (requests
+        // drained, the scheduler stopped): a JVM hook of its own would stop Redis meanwhile.
+        SpringApplication.getShutdownHandlers().add(redis::stop);
         return redis;
       } catch (IOException e) {
         last = e;
