@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -32,10 +34,13 @@ import org.springframework.stereotype.Component;
  *
  * <p>Configured bizes are known from the configuration, never stored. The check is a lookup in an
  * in-memory set. A name not in the set may have been created on another instance since this one
- * read the table: a miss re-reads {@code hr_biz}, at most once per {@link #REREAD_EVERY} and by one
- * thread at a time (the others wait for its answer), so random names sent by a client cost at most
- * one query a second. If that query fails, the miss answers a storage failure (503), while known
- * bizes keep working. Thread-safe.
+ * read the table: a miss re-reads {@code hr_biz}, at most once per {@link #REREAD_EVERY} (counted
+ * from the end of the last read) and by one thread at a time, so random names sent by a client cost
+ * at most one query a second. Misses that arrive while a read is in flight wait for it, at most
+ * {@link #WAIT}, and take its answer (or its failure) instead of reading again; one that waits
+ * longer answers a storage failure (503 with Retry-After) rather than queue behind a slow or dead
+ * database. If the read fails, the misses until the next one answer a storage failure too (each its
+ * own exception, caused by the read's), while known bizes keep working. Thread-safe.
  */
 @Component
 public class Bizes {
@@ -44,6 +49,13 @@ public class Bizes {
 
   /** How often a miss may re-read the stored bizes at most. */
   static final Duration REREAD_EVERY = Duration.ofSeconds(1);
+
+  /**
+   * How long a miss (or the full list) waits for another thread's read of the stored bizes before
+   * it answers a storage failure: the wait for a database connection, so that a miss never waits
+   * longer for another's read than it would for its own connection.
+   */
+  static final Duration WAIT = Duration.ofSeconds(2);
 
   /** A known biz, as the admin API lists it. */
   public record Biz(String name, boolean configured, @Nullable Instant createdAt) {}
@@ -60,7 +72,10 @@ public class Bizes {
   /** Stored bizes by name, with their creation time (epoch ms). Replaced whole, never mutated. */
   private volatile Map<String, Long> stored = Map.of();
 
-  /** When the stored bizes were last read on a miss (ticker nanos); none yet when null. */
+  /** How many reads of the stored bizes finished (or failed); guarded by {@link #rereading}. */
+  private volatile long generation;
+
+  /** When the last read of the stored bizes finished (ticker nanos); none yet when null. */
   private @Nullable Long lastReread;
 
   /** Whether that read failed: misses until the next one answer a storage failure. */
@@ -112,7 +127,8 @@ public class Bizes {
    * Whether the biz is known. A lookup in memory, except on a miss, which may re-read the stored
    * bizes (see the class comment).
    *
-   * @throws org.springframework.dao.DataAccessException if that read failed (503)
+   * @throws org.springframework.dao.DataAccessException if that read failed, or another thread's
+   *     read held this one up for longer than {@link #WAIT} (503)
    */
   public boolean known(String biz) {
     return configured.contains(biz) || stored.containsKey(biz) || reread(biz);
@@ -190,9 +206,9 @@ public class Bizes {
     }
     long now = clock.millis();
     boolean inserted = store.insert(name, now);
-    rereading.lock();
+    lock();
     try {
-      Map<String, Long> all = new LinkedHashMap<>(store.all());
+      Map<String, Long> all = new LinkedHashMap<>(read());
       all.putIfAbsent(name, now);
       stored = Map.copyOf(all);
     } finally {
@@ -207,11 +223,14 @@ public class Bizes {
   /**
    * Every known biz, by name, read afresh from the database (the admin's list and the filter
    * job's).
+   *
+   * @throws org.springframework.dao.DataAccessException if the read failed, or another thread's
+   *     read held it up for longer than {@link #WAIT} (503)
    */
   public List<Biz> all() {
-    rereading.lock();
+    lock();
     try {
-      stored = Map.copyOf(store.all());
+      stored = Map.copyOf(read());
     } finally {
       rereading.unlock();
     }
@@ -229,33 +248,76 @@ public class Bizes {
   }
 
   /**
-   * On a miss: re-reads the stored bizes unless that was done less than {@link #REREAD_EVERY} ago,
-   * one thread at a time, and answers whether the biz is among them.
+   * On a miss: re-reads the stored bizes unless that was done less than {@link #REREAD_EVERY} ago
+   * or finished while this thread waited (then that read's answer is this one's), one thread at a
+   * time, and answers whether the biz is among them.
    */
   private boolean reread(String biz) {
-    rereading.lock();
+    long seen = generation;
+    lock();
     try {
       if (stored.containsKey(biz)) {
         return true; // read by the thread this one waited for
       }
-      long now = ticker.read();
-      if (lastReread != null && now - lastReread < REREAD_EVERY.toNanos()) {
-        if (lastFailure != null) {
-          throw lastFailure;
-        }
-        return false;
+      if (generation == seen
+          && (lastReread == null || ticker.read() - lastReread >= REREAD_EVERY.toNanos())) {
+        read();
+        return stored.containsKey(biz);
       }
-      lastReread = now;
-      try {
-        stored = Map.copyOf(store.all());
-        lastFailure = null;
-      } catch (RuntimeException e) {
-        lastFailure = e;
-        throw e;
+      // A read finished while this thread waited, or less than a second ago: its answer.
+      if (lastFailure != null) {
+        throw new DataAccessResourceFailureException(
+            "The stored bizes could not be read: " + lastFailure.getMessage(), lastFailure);
       }
-      return stored.containsKey(biz);
+      return false;
     } finally {
       rereading.unlock();
     }
+  }
+
+  /**
+   * Reads the stored bizes into {@link #stored}, under the lock, and records when it finished and
+   * whether it failed.
+   *
+   * @return what was read
+   */
+  private Map<String, Long> read() {
+    try {
+      Map<String, Long> all = store.all();
+      stored = Map.copyOf(all);
+      lastFailure = null;
+      return all;
+    } catch (RuntimeException e) {
+      lastFailure = e;
+      throw e;
+    } finally {
+      lastReread = ticker.read();
+      generation++;
+    }
+  }
+
+  /**
+   * Takes the lock of the reads, waiting at most {@link #WAIT} for another thread's.
+   *
+   * @throws DataAccessResourceFailureException (503) if that read held it longer
+   */
+  private void lock() {
+    boolean locked;
+    try {
+      locked = rereading.tryLock(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DataAccessResourceFailureException(
+          "Interrupted while waiting for a read of the stored bizes", e);
+    }
+    if (!locked) {
+      throw new DataAccessResourceFailureException(
+          "The stored bizes are being read by another request for over " + WAIT.toMillis() + " ms");
+    }
+  }
+
+  /** How many threads wait for a read of the stored bizes (for tests). */
+  int waiting() {
+    return rereading.getQueueLength();
   }
 }

@@ -20,8 +20,9 @@ import org.springframework.stereotype.Component;
  * ItemCacheProperties#filterShape}: the count outgrew the filter, or the settings changed), or
  * whose count of ids is below the database's (an add was lost), from the ids in the database.
  * Otherwise a filter is kept: creates add to it, and ids are never removed. After loading items
- * behind hotrank's back, delete the filter's shape pointer ({@code <prefix>{bloom:<biz>}:shape})
- * and the next run rebuilds it.
+ * behind hotrank's back, delete the filter's shape pointer ({@code <prefix>{bloom:<biz>}:shape},
+ * and nothing else): the biz answers "may exist" meanwhile, and the next run rebuilds its filter
+ * and deletes the old one, whatever the new one's size ({@code ...:shapes} still names it).
  */
 @Component
 class ItemFilterJobs implements JobSource {

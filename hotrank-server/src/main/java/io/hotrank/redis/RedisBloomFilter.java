@@ -26,10 +26,14 @@ import org.springframework.data.redis.core.types.Expiration;
  * space's count of ids, and rebuilds it larger once the count outgrows it. Keys share the hash tag
  * {@code {bloom:<space>}} (one Cluster slot, since the scripts use several): {@code
  * <prefix>{bloom:<space>}:<m>x<k>} is the filter, named by its shape, and {@code ...:shape} holds
- * that name (the shape pointer); {@code ...:<m>x<k>:n} counts the ids it took. During a rebuild,
- * {@code ...:next-shape} names the shape being built, {@code ...:<m>x<k>:next} takes the adds made
+ * that name (the shape pointer); {@code ...:<m>x<k>:n} counts the ids it took, and {@code
+ * ...:shapes} is the set of the shapes of the filters built. During a rebuild, {@code
+ * ...:next-shape} names the shape being built, {@code ...:<m>x<k>:next} takes the adds made
  * meanwhile and {@code ...:<m>x<k>:built} holds the bits read from the database until the rebuild
- * swaps them in (and deletes a filter of another shape it replaces).
+ * swaps them in. The swap deletes every filter of another shape, the one the pointer names and
+ * every one in the set, so that a filter whose pointer was dropped (a failed add, an operator) is
+ * still deleted by the next rebuild: Redis evicts nothing, and no bit string is left behind. The
+ * keys of a rebuild that never swaps expire.
  *
  * <p>Readers do not know a space's shape: the client sends two 32-bit hashes per id and the scripts
  * read the shape pointer and compute the positions (position {@code j} is {@code (h1 + j * h2) mod
@@ -242,9 +246,18 @@ public final class RedisBloomFilter {
     try {
       redis.execute(ADD, pointers, base(space), Long.toString(h1(id)), Long.toString(h2(id)));
     } catch (RuntimeException e) {
-      redis.delete(pointers);
+      drop(space);
       throw e;
     }
+  }
+
+  /**
+   * Drops the space's pointers, to its filter and to a rebuild in progress: the space answers "may
+   * exist" until rebuilt. The filter stays in the set of the shapes built, so that the rebuild
+   * deletes it whatever its new shape; the rebuild in progress fails and its keys expire.
+   */
+  void drop(String space) {
+    redis.delete(List.of(shapeKey(space), nextShapeKey(space)));
   }
 
   /**
@@ -290,7 +303,14 @@ public final class RedisBloomFilter {
         redis.execute(
             SWAP,
             List.of(
-                shapeKey(space), nextShapeKey(space), key, next, built, key + ":n", next + ":n"),
+                shapeKey(space),
+                nextShapeKey(space),
+                key,
+                next,
+                built,
+                key + ":n",
+                next + ":n",
+                base(space) + "shapes"),
             Long.toString(read[0]),
             shape.name(),
             base(space));

@@ -2,19 +2,26 @@ package io.hotrank.item;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.hotrank.support.MutableTicker;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.mock.env.MockEnvironment;
 
@@ -131,6 +138,121 @@ class BizesTest {
       threads.shutdownNow();
     }
     assertThat(store.reads.get() - before).isEqualTo(1);
+  }
+
+  /**
+   * Misses of random names that queue behind a slow read (longer than {@link Bizes#REREAD_EVERY})
+   * take its answer: one read, not one per waiter after another (which made the k-th waiter wait k
+   * reads, and the filter job's list behind them).
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void missesQueuedBehindASlowRead_takeItsAnswer_withoutReadingAgain() throws Exception {
+    Bizes bizes = bizes();
+    store.rows.put("video", 1L);
+    int before = store.reads.get();
+    store.gate = new CountDownLatch(1);
+    List<String> names = names(16);
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      List<Future<Boolean>> answers =
+          names.stream().map(name -> threads.submit(() -> bizes.known(name))).toList();
+      await().until(() -> store.reads.get() - before == 1 && bizes.waiting() == names.size() - 1);
+      ticker.advance(Duration.ofSeconds(3)); // the read is slow
+      store.gate.countDown();
+      for (int i = 0; i < names.size(); i++) {
+        assertThat(answers.get(i).get()).as(names.get(i)).isEqualTo(names.get(i).equals("video"));
+      }
+    } finally {
+      store.gate.countDown();
+      threads.shutdownNow();
+    }
+    assertThat(store.reads.get() - before).isEqualTo(1);
+  }
+
+  /**
+   * A slow read that fails: the misses that waited for it answer a storage failure each (an
+   * exception of their own, caused by the read's), and nobody reads again.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void missesQueuedBehindAFailingRead_answerAStorageFailureEach_withoutReadingAgain()
+      throws Exception {
+    Bizes bizes = bizes();
+    int before = store.reads.get();
+    store.down = true;
+    store.gate = new CountDownLatch(1);
+    List<String> names = names(16);
+    List<Throwable> failures = new ArrayList<>();
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      List<Future<Boolean>> answers =
+          names.stream().map(name -> threads.submit(() -> bizes.known(name))).toList();
+      await().until(() -> store.reads.get() - before == 1 && bizes.waiting() == names.size() - 1);
+      ticker.advance(Duration.ofSeconds(3));
+      store.gate.countDown();
+      for (Future<Boolean> answer : answers) {
+        failures.add(assertThrows(ExecutionException.class, answer::get).getCause());
+      }
+    } finally {
+      store.gate.countDown();
+      threads.shutdownNow();
+    }
+    assertThat(store.reads.get() - before).isEqualTo(1);
+    assertThat(failures)
+        .allSatisfy(e -> assertThat(e).isInstanceOf(DataAccessResourceFailureException.class));
+    assertThat(failures)
+        .as("each caller its own exception")
+        .doesNotHaveDuplicates()
+        .allSatisfy(
+            e -> assertThat(e.getCause() == null ? e : e.getCause()).hasMessage("database down"));
+  }
+
+  /**
+   * A read that hangs (a database that takes connections but never answers) holds misses up for
+   * {@link Bizes#WAIT} at most: then they answer a storage failure (503 with Retry-After) instead
+   * of queueing, and so does the full list; known bizes keep working meanwhile.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aHangingRead_holdsOtherMissesUpForTheWaitAtMost() throws Exception {
+    Bizes bizes = bizes("news");
+    int before = store.reads.get();
+    store.gate = new CountDownLatch(1);
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      Future<Boolean> reading = threads.submit(() -> bizes.known("first"));
+      await().until(() -> store.reads.get() - before == 1);
+      List<Future<?>> waiting = new ArrayList<>();
+      for (String name : names(8)) {
+        waiting.add(threads.submit(() -> bizes.known(name)));
+      }
+      waiting.add(threads.submit(bizes::all));
+      for (Future<?> waiter : waiting) {
+        // Unbounded, they would wait here until the test's timeout.
+        assertThat(assertThrows(ExecutionException.class, waiter::get).getCause())
+            .isInstanceOf(DataAccessResourceFailureException.class);
+      }
+      assertThat(bizes.known("news")).isTrue();
+      assertThat(reading.isDone()).as("the read still hangs").isFalse();
+      store.gate.countDown();
+      assertThat(reading.get()).isFalse();
+    } finally {
+      store.gate.countDown();
+      threads.shutdownNow();
+    }
+    assertThat(store.reads.get() - before).isEqualTo(1);
+  }
+
+  /** Distinct names that are no biz, in random order. */
+  private static List<String> names(int count) {
+    List<String> names = new ArrayList<>();
+    names.add("video");
+    for (int i = 1; i < count; i++) {
+      names.add("random-" + UUID.randomUUID());
+    }
+    Collections.shuffle(names);
+    return names;
   }
 
   @Test
