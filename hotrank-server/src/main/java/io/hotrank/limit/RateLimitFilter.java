@@ -19,7 +19,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -99,9 +98,9 @@ final class RateLimitFilter implements Filter {
                       + " s for this client; retry after the time in Retry-After")
               .withHeader(
                   "Retry-After", Long.toString(Math.max(1, seconds(decision.retryAfter()))));
-      write(response, problem, request.getRequestURI());
+      ProblemRenderer.write(response, problem, request.getRequestURI());
     } else {
-      write(response, Problem.storageUnavailable(), request.getRequestURI());
+      ProblemRenderer.write(response, Problem.storageUnavailable(), request.getRequestURI());
     }
   }
 
@@ -128,15 +127,5 @@ final class RateLimitFilter implements Filter {
   /** Whole seconds, rounded up: a client waiting that long is admitted. */
   private static long seconds(Duration d) {
     return (d.toMillis() + 999) / 1000;
-  }
-
-  private static void write(HttpServletResponse response, Problem problem, String path)
-      throws IOException {
-    response.setStatus(problem.type().status());
-    response.setContentType(ProblemRenderer.MEDIA_TYPE);
-    for (Map.Entry<String, String> header : problem.headers().entrySet()) {
-      response.setHeader(header.getKey(), header.getValue());
-    }
-    response.getOutputStream().write(ProblemRenderer.json(problem, path));
   }
 }

@@ -10,7 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,13 +50,7 @@ final class AdminGuardFilter implements Filter {
         new UnauthorizedException(
                 "This endpoint needs 'Authorization: Bearer <hotrank.admin.token>'")
             .problem();
-    HttpServletResponse response = (HttpServletResponse) res;
-    response.setStatus(problem.type().status());
-    response.setContentType(ProblemRenderer.MEDIA_TYPE);
-    for (Map.Entry<String, String> header : problem.headers().entrySet()) {
-      response.setHeader(header.getKey(), header.getValue());
-    }
-    response.getOutputStream().write(ProblemRenderer.json(problem, request.getRequestURI()));
+    ProblemRenderer.write((HttpServletResponse) res, problem, request.getRequestURI());
   }
 
   static boolean guarded(String path) {

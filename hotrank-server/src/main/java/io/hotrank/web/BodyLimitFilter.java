@@ -1,6 +1,5 @@
 package io.hotrank.web;
 
-import io.hotrank.problem.Problem;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -16,7 +15,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +42,10 @@ final class BodyLimitFilter implements Filter {
     HttpServletRequest request = (HttpServletRequest) req;
     long declared = request.getContentLengthLong();
     if (declared > limit) {
-      write((HttpServletResponse) res, new BodyTooLargeException(limit).problem(), request);
+      ProblemRenderer.write(
+          (HttpServletResponse) res,
+          new BodyTooLargeException(limit).problem(),
+          request.getRequestURI());
       return;
     }
     try {
@@ -57,18 +58,8 @@ final class BodyLimitFilter implements Filter {
         throw e;
       }
       res.reset();
-      write((HttpServletResponse) res, tooLarge.problem(), request);
+      ProblemRenderer.write((HttpServletResponse) res, tooLarge.problem(), request.getRequestURI());
     }
-  }
-
-  private static void write(HttpServletResponse response, Problem problem, HttpServletRequest req)
-      throws IOException {
-    response.setStatus(problem.type().status());
-    response.setContentType(ProblemRenderer.MEDIA_TYPE);
-    for (Map.Entry<String, String> header : problem.headers().entrySet()) {
-      response.setHeader(header.getKey(), header.getValue());
-    }
-    response.getOutputStream().write(ProblemRenderer.json(problem, req.getRequestURI()));
   }
 
   /** A request whose body of unknown length stops at the limit. */

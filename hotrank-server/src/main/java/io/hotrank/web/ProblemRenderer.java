@@ -1,6 +1,8 @@
 package io.hotrank.web;
 
 import io.hotrank.problem.Problem;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,5 +38,20 @@ public final class ProblemRenderer {
       doc.put("errors", problem.errors());
     }
     return JSON.writeValueAsBytes(doc);
+  }
+
+  /**
+   * Answers a servlet request with the problem: its status, its headers and the document. For the
+   * filters that answer before Spring MVC's problem handler could (body limit, rate limits, admin
+   * guard).
+   *
+   * @param instance the request path the problem occurred on
+   */
+  public static void write(HttpServletResponse response, Problem problem, String instance)
+      throws IOException {
+    response.setStatus(problem.type().status());
+    response.setContentType(MEDIA_TYPE);
+    problem.headers().forEach(response::setHeader);
+    response.getOutputStream().write(json(problem, instance));
   }
 }
