@@ -507,10 +507,7 @@ abstract class ItemCacheContract {
     Instance a = new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8);
     ItemFilterJobs jobs =
         new ItemFilterJobs(a.store, a.caches, bizes, properties(1_000_000, Duration.ZERO));
-    jobs.jobs()
-        .getFirst()
-        .job()
-        .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
+    runFilterJob(jobs);
     assertThat(a.caches.filter().built(BIZ)).isTrue();
     a.reads.getAll(BIZ, List.of(50_000L)); // loads the scripts into Redis
     a.store.perId.clear();
@@ -684,17 +681,7 @@ abstract class ItemCacheContract {
     ItemCacheProperties properties = properties(1_000_000, Duration.ZERO);
     Instance a = new Instance(properties, 8);
     ItemFilterJobs jobs = new ItemFilterJobs(a.store, a.caches, bizes, properties);
-    Runnable check =
-        () -> {
-          try {
-            jobs.jobs()
-                .getFirst()
-                .job()
-                .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        };
+    Runnable check = () -> runFilterJob(jobs);
     check.run();
     RedisBloomFilter filter = a.caches.filter();
     RedisBloomFilter.Held small = filter.held(BIZ);
@@ -737,17 +724,7 @@ abstract class ItemCacheContract {
     Instance a = new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8);
     ItemFilterJobs jobs =
         new ItemFilterJobs(a.store, a.caches, bizes, properties(1_000_000, Duration.ZERO));
-    Runnable check =
-        () -> {
-          try {
-            jobs.jobs()
-                .getFirst()
-                .job()
-                .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        };
+    Runnable check = () -> runFilterJob(jobs);
     check.run();
     assertThat(a.caches.filter().count(BIZ)).isEqualTo(100);
     // Items created without their add (a process that died between the two, a lost write).
@@ -830,5 +807,17 @@ abstract class ItemCacheContract {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> !a.caches.metadata().holdsLocally(new ItemKey(BIZ, 1)));
+  }
+
+  /** One run of the item-filter job, as its lease would start it. */
+  private static void runFilterJob(ItemFilterJobs jobs) {
+    try {
+      jobs.jobs()
+          .getFirst()
+          .job()
+          .run(JobContext.of(ItemFilterJobs.NAME, Instant.now(), true, () -> false));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
