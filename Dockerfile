@@ -37,6 +37,11 @@ RUN java -Djarmode=tools -jar hotrank.jar extract --layers --launcher --destinat
 # --- Runtime: a JRE, a user without privileges -------------------------------------------------
 # Ubuntu-based (glibc): the embedded Redis binary the default starts needs glibc, so no Alpine.
 FROM eclipse-temurin:25-jre
+# A maintained redis-server on PATH, which the embedded default prefers to the outdated Redis 6.2
+# bundled in its jar (docs/security.md).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends redis-server \
+ && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system hotrank \
  && useradd --system --gid hotrank --home-dir /app --no-create-home hotrank \
  && mkdir -p /app/data \
