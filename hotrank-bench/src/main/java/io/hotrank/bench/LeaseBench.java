@@ -714,8 +714,7 @@ public final class LeaseBench {
 
   /** Migrates the bench database, recreating its schema if the history no longer matches. */
   private static void migrate(HikariDataSource dataSource, SqlDialect dialect) {
-    Flyway flyway =
-        Flyway.configure().dataSource(dataSource).locations(dialect.migrationLocation()).load();
+    Flyway flyway = dialect.flyway(dataSource).load();
     ValidateResult result =
         Flyway.configure()
             .configuration(flyway.getConfiguration())

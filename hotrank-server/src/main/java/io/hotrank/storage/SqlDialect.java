@@ -1,8 +1,12 @@
 package io.hotrank.storage;
 
+import db.migration.V7__IndexItemTags;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.springframework.jdbc.core.JdbcOperations;
 
 /**
@@ -28,6 +32,19 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
 
   /** The Flyway location holding this engine's migrations. */
   String migrationLocation();
+
+  /**
+   * Flyway for a database of this engine outside the service (tests, benchmarks): the engine's SQL
+   * migrations and the Java ones every engine shares, which the service hands Flyway as beans.
+   * Without the Java ones, a database the service migrated fails validation ("applied migration not
+   * resolved locally").
+   */
+  default FluentConfiguration flyway(DataSource dataSource) {
+    return Flyway.configure()
+        .dataSource(dataSource)
+        .locations(migrationLocation())
+        .javaMigrations(new V7__IndexItemTags());
+  }
 
   /**
    * Whether {@code SELECT ... FOR UPDATE SKIP LOCKED} is available, so that concurrent claimers

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -60,11 +59,7 @@ class LeasesProcessTest {
     TestEngines.exercised(TestDatabase.POSTGRES.engine());
     try (HikariDataSource dataSource = LeaseHammer.dataSource(url, user)) {
       SqlDialect dialect = SqlDialect.detect(dataSource);
-      Flyway.configure()
-          .dataSource(dataSource)
-          .locations(dialect.migrationLocation())
-          .load()
-          .migrate();
+      dialect.flyway(dataSource).load().migrate();
       String name = "hammer-" + UUID.randomUUID();
       Path record = dir.resolve("jdbc.record");
       Process other = child("jdbc", url, user, "-", name, record);

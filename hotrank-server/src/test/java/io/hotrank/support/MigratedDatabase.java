@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hotrank.storage.SqlDialect;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -62,11 +61,7 @@ public final class MigratedDatabase
     config.setPoolName("compat-" + database.engine());
     dataSource = new HikariDataSource(config);
     dialect = SqlDialect.detect(dataSource);
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations(dialect.migrationLocation())
-        .load()
-        .migrate();
+    dialect.flyway(dataSource).load().migrate();
     jdbc = new JdbcTemplate(dataSource);
     tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
   }

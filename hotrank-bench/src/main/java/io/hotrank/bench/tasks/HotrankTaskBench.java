@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
@@ -78,9 +77,8 @@ public final class HotrankTaskBench implements BenchScheduler {
   @Override
   public void resetTables(DataSource dataSource, BenchDb db) throws SQLException {
     // The bench database holds the other schedulers' tables too: hotrank's go in beside them.
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations(SqlDialect.detect(dataSource).migrationLocation())
+    SqlDialect.detect(dataSource)
+        .flyway(dataSource)
         .baselineOnMigrate(true)
         .baselineVersion("0")
         .load()
