@@ -37,6 +37,7 @@ final class FoldJobs implements JobSource {
   private final Ticker ticker;
   private final IngestProperties properties;
   private final FaultPoints faults;
+  private final InFlightFolds inFlight = new InFlightFolds();
 
   FoldJobs(
       EventFolder folder,
@@ -79,9 +80,18 @@ final class FoldJobs implements JobSource {
       folds++;
       events += fold.events().size();
     }
+    // The scheduled folder of this instance may have folded what this call found gone, and still be
+    // telling the listeners: wait for the attempts begun so far (10 s at most).
+    try {
+      if (!inFlight.awaitBegun(100, 100)) {
+        log.warn("A fold in progress had not told its listeners after 10 s; answering anyway");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     FoldCursor cursor = eventLog.cursor();
-    // A fold another thread or instance committed may not have reached Redis yet: bring the
-    // listeners up to the last one, so that the answer means "applied everywhere".
+    // A fold another instance committed may not have reached Redis yet: bring the listeners up to
+    // the last one, so that the answer means "applied everywhere".
     catchUpListeners(cursor.foldNo());
     return new FoldSummary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
   }
@@ -100,18 +110,23 @@ final class FoldJobs implements JobSource {
   record FoldSummary(int folds, int events, long foldNo, long position, int openGaps) {}
 
   private Fold foldAndTell() {
-    Fold fold = folder.foldOnce();
-    if (fold != null) {
-      faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
-      for (FoldListener listener : listeners) {
-        try {
-          listener.folded(fold);
-        } catch (RuntimeException e) {
-          log.warn("{} failed on fold {}: {}", listener, fold.foldNo(), e.toString());
+    long attempt = inFlight.begin();
+    try {
+      Fold fold = folder.foldOnce();
+      if (fold != null) {
+        faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
+        for (FoldListener listener : listeners) {
+          try {
+            listener.folded(fold);
+          } catch (RuntimeException e) {
+            log.warn("{} failed on fold {}: {}", listener, fold.foldNo(), e.toString());
+          }
         }
       }
+      return fold;
+    } finally {
+      inFlight.end(attempt);
     }
-    return fold;
   }
 
   private final class FoldJob implements Job {

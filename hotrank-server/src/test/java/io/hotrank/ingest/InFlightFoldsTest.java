@@ -1,0 +1,46 @@
+package io.hotrank.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** An admin fold waits for the attempts begun before it, and only for those. */
+class InFlightFoldsTest {
+
+  @Test
+  void awaitBegun_waitsForAnAttemptBegunBefore_untilItEnds() throws Exception {
+    InFlightFolds folds = new InFlightFolds();
+    long telling = folds.begin(); // the scheduled folder, still telling the listeners
+    CountDownLatch waiting = new CountDownLatch(1);
+    CompletableFuture<Boolean> admin =
+        CompletableFuture.supplyAsync(
+            () -> {
+              waiting.countDown();
+              try {
+                return folds.awaitBegun(100, 100);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    waiting.await();
+    Thread.sleep(200); // the admin call is waiting, not done
+    assertThat(admin).isNotDone();
+    folds.end(telling);
+    assertThat(admin.get(5, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void awaitBegun_answersAtOnceWithNothingRunning_andGivesUpWhenBounded() throws Exception {
+    InFlightFolds folds = new InFlightFolds();
+    assertThat(folds.awaitBegun(1, 1)).isTrue();
+    long stuck = folds.begin();
+    assertThat(folds.awaitBegun(3, 10)).as("bounded: gives up on a stuck attempt").isFalse();
+    folds.end(stuck);
+    long later = folds.begin();
+    folds.end(later);
+    assertThat(folds.awaitBegun(1, 1)).isTrue();
+  }
+}
