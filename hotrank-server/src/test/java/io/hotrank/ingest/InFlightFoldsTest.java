@@ -1,10 +1,12 @@
 package io.hotrank.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** An admin fold waits for the attempts begun before it, and only for those. */
@@ -14,19 +16,24 @@ class InFlightFoldsTest {
   void awaitBegun_waitsForAnAttemptBegunBefore_untilItEnds() throws Exception {
     InFlightFolds folds = new InFlightFolds();
     long telling = folds.begin(); // the scheduled folder, still telling the listeners
-    CountDownLatch waiting = new CountDownLatch(1);
+    AtomicReference<Thread> adminThread = new AtomicReference<>();
     CompletableFuture<Boolean> admin =
         CompletableFuture.supplyAsync(
             () -> {
-              waiting.countDown();
+              adminThread.set(Thread.currentThread());
               try {
                 return folds.awaitBegun(100, 100);
               } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
               }
             });
-    waiting.await();
-    Thread.sleep(200); // the admin call is waiting, not done
+    // The admin call is parked in its bounded wait, not done.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                adminThread.get() != null
+                    && adminThread.get().getState() == Thread.State.TIMED_WAITING);
     assertThat(admin).isNotDone();
     folds.end(telling);
     assertThat(admin.get(5, TimeUnit.SECONDS)).isTrue();

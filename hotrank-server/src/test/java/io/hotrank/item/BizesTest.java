@@ -129,7 +129,8 @@ class BizesTest {
           java.util.stream.IntStream.range(0, 8)
               .mapToObj(i -> threads.submit(() -> bizes.known("video")))
               .toList();
-      Thread.sleep(100); // let them queue behind the first read
+      // One reads (held at the gate), the seven others queue behind it.
+      await().until(() -> store.reads.get() - before == 1 && bizes.waiting() == 7);
       store.gate.countDown();
       for (Future<Boolean> answer : answers) {
         assertThat(answer.get()).isTrue();
