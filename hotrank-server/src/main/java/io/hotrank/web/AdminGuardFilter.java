@@ -41,7 +41,12 @@ final class AdminGuardFilter implements Filter {
     HttpServletRequest request = (HttpServletRequest) req;
     String path =
         request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
-    if (!guarded(path) || token.matchesAuthorizationHeader(request.getHeader("Authorization"))) {
+    if (!guarded(path)) {
+      chain.doFilter(req, res);
+      return;
+    }
+    if (token.matchesAuthorizationHeader(request.getHeader("Authorization"))) {
+      request.setAttribute(Operator.ATTRIBUTE, new Operator("admin", Role.ADMIN));
       chain.doFilter(req, res);
       return;
     }

@@ -1,9 +1,12 @@
 package io.hotrank.web;
 
 import io.hotrank.HotrankProperties;
+import java.util.List;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The servlet port's own filters: the request body limit, first of all, and the admin bearer token
@@ -11,12 +14,17 @@ import org.springframework.context.annotation.Configuration;
  * count admin requests before the token is checked); {@link FilterOrder} orders them.
  */
 @Configuration(proxyBeanMethods = false)
-class WebConfiguration {
+class WebConfiguration implements WebMvcConfigurer {
 
   private final AdminToken adminToken;
 
   WebConfiguration(AdminProperties admin, HotrankProperties hotrank) {
     this.adminToken = AdminToken.resolve(admin.token(), hotrank.dataDir());
+  }
+
+  @Override
+  public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+    resolvers.add(new OperatorArgumentResolver());
   }
 
   @Bean
