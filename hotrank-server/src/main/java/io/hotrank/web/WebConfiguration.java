@@ -33,6 +33,11 @@ class WebConfiguration implements WebMvcConfigurer {
   }
 
   @Bean
+  Operators operators() {
+    return new Operators(adminToken);
+  }
+
+  @Bean
   FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(WebProperties web) {
     FilterRegistrationBean<BodyLimitFilter> registration =
         new FilterRegistrationBean<>(new BodyLimitFilter(web.maxBodySize().toBytes()));
