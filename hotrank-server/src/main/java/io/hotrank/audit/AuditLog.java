@@ -1,5 +1,6 @@
 package io.hotrank.audit;
 
+import io.hotrank.problem.InvalidRequestException;
 import java.time.Clock;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -61,6 +62,23 @@ public class AuditLog {
         kept,
         json(before),
         json(after));
+  }
+
+  /**
+   * The optional reason a request gave for an audited change ({@code ?reason=}), checked before the
+   * change is made: blank is none.
+   *
+   * @throws InvalidRequestException naming {@code reason} when it is longer than 500 characters
+   */
+  public static @Nullable String reason(@Nullable String reason) {
+    if (reason == null || reason.isBlank()) {
+      return null;
+    }
+    String kept = reason.strip();
+    if (kept.length() > MAX_REASON) {
+      throw new InvalidRequestException("reason", "must be at most " + MAX_REASON + " characters");
+    }
+    return kept;
   }
 
   private static @Nullable String json(@Nullable Object state) {

@@ -6,7 +6,7 @@
  * the change where the change has one, so that a change that rolls back leaves no entry and an
  * entry never describes a change that did not happen.
  */
-@ApplicationModule(allowedDependencies = {"storage"})
+@ApplicationModule(allowedDependencies = {"job", "storage", "web"})
 @NullMarked
 package io.hotrank.audit;
 

@@ -1,5 +1,7 @@
 package io.hotrank.feed;
 
+import io.hotrank.web.AdminAction;
+import io.hotrank.web.Role;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -33,6 +35,7 @@ class FeedController {
   record FanOutBody(int items) {}
 
   /** Hands every created item on to the following feeds now (the job does within a second). */
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/feeds/fanout")
   FanOutBody fanOutNow() {
     return new FanOutBody(fanOut.drain(Integer.MAX_VALUE));

@@ -1,15 +1,22 @@
 package io.hotrank.ingest;
 
+import io.hotrank.audit.AuditLog;
+import io.hotrank.web.AdminAction;
+import io.hotrank.web.Operator;
+import io.hotrank.web.Role;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/events}: 202 once the batch is durable in the event log; and {@code POST
- * /api/v1/admin/events/fold}: fold everything accepted so far, now.
+ * /api/v1/admin/events/fold}: fold everything accepted so far, now (role operator; audited as
+ * {@code events.fold} with what it folded).
  */
 @RestController
 class EventController {
@@ -19,10 +26,12 @@ class EventController {
 
   private final EventIngest ingest;
   private final FoldJobs folds;
+  private final AuditLog audit;
 
-  EventController(EventIngest ingest, FoldJobs folds) {
+  EventController(EventIngest ingest, FoldJobs folds, AuditLog audit) {
     this.ingest = ingest;
     this.folds = folds;
+    this.audit = audit;
   }
 
   @PostMapping("/api/v1/events")
@@ -31,8 +40,14 @@ class EventController {
     return Map.of("accepted", ingest.accept(batch));
   }
 
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/events/fold")
-  FoldJobs.FoldSummary fold() {
-    return folds.foldAll(MAX_FOLDS);
+  FoldJobs.FoldSummary fold(
+      @RequestParam(required = false) @Nullable String reason, Operator operator) {
+    String why = AuditLog.reason(reason);
+    FoldJobs.FoldSummary summary = folds.foldAll(MAX_FOLDS);
+    // Each fold committed in its own transaction; the entry says what this call did in all.
+    audit.record(operator.name(), "events.fold", "events", why, null, summary);
+    return summary;
   }
 }

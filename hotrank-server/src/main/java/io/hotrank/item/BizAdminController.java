@@ -1,5 +1,9 @@
 package io.hotrank.item;
 
+import io.hotrank.audit.AuditLog;
+import io.hotrank.web.AdminAction;
+import io.hotrank.web.Operator;
+import io.hotrank.web.Role;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -8,12 +12,13 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /api/v1/admin/bizes} (behind the admin token): creates a biz ({@code POST {"name":
- * "video"}}: 201 when created, 200 when it existed already) and lists the known ones, each saying
- * whether it is configured and when an admin created it.
+ * {@code /api/v1/admin/bizes}: creates a biz (role admin; audited as {@code biz.create}) ({@code
+ * POST {"name": "video"}}: 201 when created, 200 when it existed already) and lists the known ones,
+ * each saying whether it is configured and when an admin created it.
  */
 @RestController
 class BizAdminController {
@@ -29,9 +34,14 @@ class BizAdminController {
   /** The body of a create. */
   record CreateBody(@Nullable String name) {}
 
+  @AdminAction(Role.ADMIN)
   @PostMapping(PATH)
-  ResponseEntity<Bizes.Biz> create(@RequestBody(required = false) @Nullable CreateBody body) {
-    Bizes.Created created = bizes.create(body == null ? null : body.name());
+  ResponseEntity<Bizes.Biz> create(
+      @RequestBody(required = false) @Nullable CreateBody body,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    Bizes.Created created =
+        bizes.create(body == null ? null : body.name(), operator.name(), AuditLog.reason(reason));
     if (created.created()) {
       return ResponseEntity.status(HttpStatus.CREATED).body(created.biz());
     }

@@ -1,5 +1,6 @@
 package io.hotrank.item;
 
+import io.hotrank.audit.AuditLog;
 import io.hotrank.problem.FieldViolation;
 import io.hotrank.problem.Violations;
 import io.hotrank.time.Ticker;
@@ -24,6 +25,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The registry of bizes, the namespaces items live in: a biz is known if it is configured ({@code
@@ -64,6 +67,8 @@ public class Bizes {
   record BoardBiz(@Nullable String biz) {}
 
   private final BizStore store;
+  private final @Nullable AuditLog audit;
+  private final @Nullable TransactionTemplate tx;
   private final Clock clock;
   private final Ticker ticker;
   private final Set<String> configured;
@@ -87,6 +92,20 @@ public class Bizes {
       Clock clock,
       Ticker ticker,
       Environment environment) {
+    this(store, properties, clock, ticker, environment, null, null);
+  }
+
+  @org.springframework.beans.factory.annotation.Autowired
+  Bizes(
+      BizStore store,
+      BizProperties properties,
+      Clock clock,
+      Ticker ticker,
+      Environment environment,
+      @Nullable AuditLog audit,
+      @Nullable PlatformTransactionManager transactions) {
+    this.audit = audit;
+    this.tx = transactions == null ? null : new TransactionTemplate(transactions);
     this.store = store;
     this.clock = clock;
     this.ticker = ticker;
@@ -198,6 +217,19 @@ public class Bizes {
    * @throws io.hotrank.problem.InvalidRequestException naming {@code name} if it is not a biz name
    */
   public Created create(@Nullable String name) {
+    return create(name, null, null);
+  }
+
+  /**
+   * {@link #create(String)} by an operator: a biz this call stores is audited (action {@code
+   * biz.create}, target {@code biz:<name>}) in the insert's transaction; one that existed writes no
+   * entry. On PostgreSQL a duplicate (another instance's create won the race) fails the
+   * transaction, which then holds nothing else: its rollback at commit loses nothing.
+   *
+   * @param actor the operator's name, or null for no audit entry (tests, the demo)
+   * @param reason why, or null
+   */
+  public Created create(@Nullable String name, @Nullable String actor, @Nullable String reason) {
     Violations violations = new Violations();
     ItemService.validateBiz(name, "name", violations);
     violations.throwIfAny();
@@ -205,7 +237,19 @@ public class Bizes {
       return new Created(biz(name), false);
     }
     long now = clock.millis();
-    boolean inserted = store.insert(name, now);
+    boolean inserted =
+        actor == null || audit == null || tx == null
+            ? store.insert(name, now)
+            : Boolean.TRUE.equals(
+                tx.execute(
+                    status -> {
+                      boolean stored = store.insert(name, now);
+                      if (stored) {
+                        audit.record(
+                            actor, "biz.create", "biz:" + name, reason, null, Map.of("name", name));
+                      }
+                      return stored;
+                    }));
     lock();
     try {
       Map<String, Long> all = new LinkedHashMap<>(read());

@@ -10,7 +10,8 @@
  * caches right on every instance through {@link io.hotrank.item.ItemCacheWrites} (floors, notices,
  * counters, the Bloom filter). Depends on no other capability.
  */
-@ApplicationModule(allowedDependencies = {"cache", "hotkey", "job", "redis", "storage"})
+@ApplicationModule(
+    allowedDependencies = {"audit", "cache", "hotkey", "job", "redis", "storage", "web"})
 @NullMarked
 package io.hotrank.item;
 

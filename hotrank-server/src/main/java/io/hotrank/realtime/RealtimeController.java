@@ -1,38 +1,59 @@
 package io.hotrank.realtime;
 
+import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.ProblemType;
+import io.hotrank.web.AdminAction;
+import io.hotrank.web.Operator;
+import io.hotrank.web.Role;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/admin/boards/{name}/rebuild}: refills a leaderboard from the database's
  * counters (after Redis lost its data the folder does so by itself), or replays a window board's
- * window from the event log.
+ * window from the event log. Role operator; audited ({@code board.rebuild}) once done.
  */
 @RestController
 class RealtimeController {
 
   private final BoardRegistry registry;
   private final RealtimeFolds folds;
+  private final AuditLog audit;
 
-  RealtimeController(BoardRegistry registry, RealtimeFolds folds) {
+  RealtimeController(BoardRegistry registry, RealtimeFolds folds, AuditLog audit) {
     this.registry = registry;
     this.folds = folds;
+    this.audit = audit;
   }
 
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/boards/{name}/rebuild")
-  Map<String, Object> rebuild(@PathVariable String name) {
+  Map<String, Object> rebuild(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    String why = AuditLog.reason(reason);
     BoardDefinition board = registry.require(name);
     switch (board.type()) {
-      case LEADERBOARD -> folds.rebuild(board, "an operator asked for it");
+      case LEADERBOARD -> folds.rebuild(board, "operator '" + operator.name() + "' asked for it");
       case WINDOW -> folds.replayWindow(board);
       case BATCH -> throw new NotRealtimeException(name);
     }
+    // After the rebuild (Redis has no transaction to share): a rebuild that failed writes none.
+    audit.record(
+        operator.name(),
+        "board.rebuild",
+        "board:" + name,
+        why,
+        null,
+        Map.of("type", board.type().configName()));
     return Map.of("board", name, "type", board.type().configName(), "rebuilt", true);
   }
 

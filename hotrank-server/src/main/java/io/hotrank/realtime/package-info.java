@@ -7,7 +7,8 @@
  * through the batch boards' path every second. Builds on boards, ingest, items, jobs and the Redis
  * layer.
  */
-@ApplicationModule(allowedDependencies = {"board", "event", "ingest", "item", "job", "redis"})
+@ApplicationModule(
+    allowedDependencies = {"audit", "board", "event", "ingest", "item", "job", "redis", "web"})
 @NullMarked
 package io.hotrank.realtime;
 

@@ -1,7 +1,11 @@
 package io.hotrank.task;
 
+import io.hotrank.audit.AuditLog;
 import io.hotrank.lock.InstanceId;
 import io.hotrank.problem.InvalidRequestException;
+import io.hotrank.web.AdminAction;
+import io.hotrank.web.Operator;
+import io.hotrank.web.Role;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -21,9 +25,10 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The task platform's admin API under {@code /api/v1/admin/tasks} (admin token): list, create,
- * change, delete, pause, resume, trigger, and the run history. Every instance answers the same: it
- * all lives in the database.
+ * The task platform's admin API under {@code /api/v1/admin/tasks}: list and the run history (any
+ * operator), pause, resume, trigger (role operator), create, change, delete (role admin); each
+ * change is audited ({@link TaskAdmin}) with the optional {@code ?reason=}. Every instance answers
+ * the same: it all lives in the database.
  */
 @RestController
 @RequestMapping("/api/v1/admin/tasks")
@@ -33,14 +38,14 @@ class TaskAdminController {
   private static final int MAX_LIMIT = 500;
 
   private final TaskStore store;
-  private final TaskEngine engine;
+  private final TaskAdmin admin;
   private final TaskProperties properties;
   private final InstanceId instance;
 
   TaskAdminController(
-      TaskStore store, TaskEngine engine, TaskProperties properties, InstanceId instance) {
+      TaskStore store, TaskAdmin admin, TaskProperties properties, InstanceId instance) {
     this.store = store;
-    this.engine = engine;
+    this.admin = admin;
     this.properties = properties;
     this.instance = instance;
   }
@@ -61,65 +66,64 @@ class TaskAdminController {
     return current(name);
   }
 
+  @AdminAction(Role.ADMIN)
   @PostMapping
-  ResponseEntity<Map<String, Object>> create(@RequestBody TaskRequest request) {
-    TaskRow task = definitions().create(request, store.nowMillis());
-    if (!store.insert(task)) {
-      throw TaskConflictException.exists(task.name());
-    }
-    engine.wake();
-    return ResponseEntity.created(URI.create("/api/v1/admin/tasks/" + task.name()))
-        .body(current(task.name()));
+  ResponseEntity<Map<String, Object>> create(
+      @RequestBody TaskRequest request,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    String name = admin.create(request, operator.name(), AuditLog.reason(reason));
+    return ResponseEntity.created(URI.create("/api/v1/admin/tasks/" + name)).body(current(name));
   }
 
+  @AdminAction(Role.ADMIN)
   @PutMapping("/{name}")
-  Map<String, Object> update(@PathVariable String name, @RequestBody TaskRequest request) {
-    TaskRow current = store.find(name).orElseThrow(() -> new TaskNotFoundException(name));
-    TaskRow changed = definitions().update(current, request, store.nowMillis());
-    boolean rescheduled =
-        !java.util.Objects.equals(changed.cron(), current.cron())
-            || !changed.zone().equals(current.zone())
-            || !java.util.Objects.equals(changed.intervalMs(), current.intervalMs());
-    if (!store.update(changed, rescheduled)) {
-      throw new TaskNotFoundException(name);
-    }
-    engine.wake();
+  Map<String, Object> update(
+      @PathVariable String name,
+      @RequestBody TaskRequest request,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    admin.update(name, request, operator.name(), AuditLog.reason(reason));
     return current(name);
   }
 
+  @AdminAction(Role.ADMIN)
   @DeleteMapping("/{name}")
-  ResponseEntity<Void> delete(@PathVariable String name) {
-    if (engine.declared(name)) {
-      throw TaskConflictException.declared(name);
-    }
-    if (!store.delete(name)) {
-      throw new TaskNotFoundException(name);
-    }
+  ResponseEntity<Void> delete(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    admin.delete(name, operator.name(), AuditLog.reason(reason));
     return ResponseEntity.noContent().build();
   }
 
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/pause")
-  Map<String, Object> pause(@PathVariable String name) {
-    if (!store.pause(name)) {
-      throw new TaskNotFoundException(name);
-    }
+  Map<String, Object> pause(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    admin.pause(name, operator.name(), AuditLog.reason(reason));
     return current(name);
   }
 
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/resume")
-  Map<String, Object> resume(@PathVariable String name) {
-    if (!store.resume(name)) {
-      throw new TaskNotFoundException(name);
-    }
-    engine.wake();
+  Map<String, Object> resume(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    admin.resume(name, operator.name(), AuditLog.reason(reason));
     return current(name);
   }
 
+  @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/trigger")
-  ResponseEntity<Map<String, Object>> trigger(@PathVariable String name) {
-    if (!engine.trigger(name)) {
-      throw new TaskNotFoundException(name);
-    }
+  ResponseEntity<Map<String, Object>> trigger(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable String reason,
+      Operator operator) {
+    admin.trigger(name, operator.name(), AuditLog.reason(reason));
     return ResponseEntity.accepted().body(current(name));
   }
 
@@ -140,10 +144,6 @@ class TaskAdminController {
     view.put(
         "runs", store.runs(name, pageSize, skip).stream().map(TaskAdminController::run).toList());
     return view;
-  }
-
-  private TaskDefinitions definitions() {
-    return new TaskDefinitions(engine.jobs(), properties);
   }
 
   private Map<String, Object> current(String name) {

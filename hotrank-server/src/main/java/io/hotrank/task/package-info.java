@@ -6,7 +6,7 @@
  * clock inside the statement. Runs {@link io.hotrank.job.Job}s: the jobs configured with {@code
  * engine: task}, and any job a task created over HTTP names.
  */
-@ApplicationModule(allowedDependencies = {"job", "lock", "storage"})
+@ApplicationModule(allowedDependencies = {"audit", "job", "lock", "storage", "web"})
 @NullMarked
 package io.hotrank.task;
 

@@ -126,6 +126,11 @@ public final class AdminToken {
     return fileSystem.supportedFileAttributeViews().contains("posix");
   }
 
+  /** The token, for {@link Operators}, which keeps only its digest. */
+  String value() {
+    return new String(token, StandardCharsets.UTF_8);
+  }
+
   /** Whether an {@code Authorization} header value carries this token, in constant time. */
   public boolean matchesAuthorizationHeader(@Nullable String header) {
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {

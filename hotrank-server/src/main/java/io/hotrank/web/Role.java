@@ -2,7 +2,11 @@ package io.hotrank.web;
 
 import java.util.Locale;
 
-/** What an operator's token allows on the admin endpoints and in the console. */
+/**
+ * What an operator's token allows on the admin endpoints and in the console. An admin handler
+ * method states the role it needs with {@link AdminAction}; without one, a read ({@code GET},
+ * {@code HEAD}) needs {@link #VIEWER} and anything else {@link #ADMIN}.
+ */
 public enum Role {
   /** Every admin read ({@code GET}), nothing else. */
   VIEWER,

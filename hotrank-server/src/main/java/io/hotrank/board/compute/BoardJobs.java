@@ -1,5 +1,6 @@
 package io.hotrank.board.compute;
 
+import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardNotFoundException;
 import io.hotrank.board.BoardProperties;
@@ -15,6 +16,8 @@ import io.hotrank.job.JobSource;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,6 +47,7 @@ public class BoardJobs implements JobSource {
   private final boolean scheduling;
   private final ObjectProvider<JobScheduler> scheduler;
   private final FaultPoints faults;
+  private final AuditLog audit;
 
   BoardJobs(
       BoardRegistry registry,
@@ -52,7 +56,8 @@ public class BoardJobs implements JobSource {
       Clock clock,
       BoardProperties properties,
       ObjectProvider<JobScheduler> scheduler,
-      FaultPoints faults) {
+      FaultPoints faults,
+      AuditLog audit) {
     this.registry = registry;
     this.computer = computer;
     this.publisher = publisher;
@@ -60,6 +65,7 @@ public class BoardJobs implements JobSource {
     this.scheduling = properties.scheduling();
     this.scheduler = scheduler;
     this.faults = faults;
+    this.audit = audit;
     if (!scheduling) {
       log.info("Board scheduling is off (hotrank.board.scheduling=false)");
     }
@@ -101,6 +107,27 @@ public class BoardJobs implements JobSource {
       throw new IllegalStateException("board job " + name + " reported " + published);
     }
     return snapshot;
+  }
+
+  /**
+   * {@link #recompute(String)} on an operator's request, audited once published (action {@code
+   * board.recompute}, target {@code board:<name>}, before and after {@code {"version": n}}, before
+   * null when this instance held no version). A recompute that fails writes no entry.
+   *
+   * @param actor the operator's name
+   * @param reason why, or null
+   */
+  public BoardSnapshot recompute(String name, String actor, @Nullable String reason) {
+    BoardSnapshot before = publisher.current(name);
+    BoardSnapshot published = recompute(name);
+    audit.record(
+        actor,
+        "board.recompute",
+        "board:" + name,
+        reason,
+        before == null ? null : Map.of("version", before.version()),
+        Map.of("version", published.version(), "size", published.size()));
+    return published;
   }
 
   /** One board's computation. */
