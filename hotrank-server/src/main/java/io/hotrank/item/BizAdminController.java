@@ -29,6 +29,14 @@ class BizAdminController {
   /** The body of a create. */
   record CreateBody(@Nullable String name) {}
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The biz, created",
+      useReturnTypeSchema = true)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The biz, known already; nothing changed",
+      useReturnTypeSchema = true)
   @PostMapping(PATH)
   ResponseEntity<Bizes.Biz> create(@RequestBody(required = false) @Nullable CreateBody body) {
     Bizes.Created created = bizes.create(body == null ? null : body.name());

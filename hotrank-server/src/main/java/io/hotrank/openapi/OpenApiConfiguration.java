@@ -5,6 +5,7 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.servers.Server;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.OperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.info.BuildProperties;
@@ -53,5 +54,10 @@ class OpenApiConfiguration {
   @Bean
   OpenApiCustomizer problemResponses() {
     return new ProblemResponses();
+  }
+
+  @Bean
+  OperationCustomizer capabilityTags() {
+    return new CapabilityTags();
   }
 }

@@ -61,6 +61,10 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The task, created; Location names it",
+      useReturnTypeSchema = true)
   @PostMapping
   ResponseEntity<Map<String, Object>> create(@RequestBody TaskRequest request) {
     TaskRow task = definitions().create(request, store.nowMillis());
@@ -87,6 +91,9 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Deleted")
   @DeleteMapping("/{name}")
   ResponseEntity<Void> delete(@PathVariable String name) {
     if (engine.declared(name)) {
@@ -115,6 +122,10 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The task, triggered: it runs once as soon as a slot is free",
+      useReturnTypeSchema = true)
   @PostMapping("/{name}/trigger")
   ResponseEntity<Map<String, Object>> trigger(@PathVariable String name) {
     if (!engine.trigger(name)) {

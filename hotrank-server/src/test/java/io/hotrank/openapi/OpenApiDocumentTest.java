@@ -112,6 +112,34 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void operations_areTaggedByCapability_withUniqueIds() {
+    List<String> ids =
+        operations().stream().map(op -> op.operation().path("operationId").asString()).toList();
+    assertThat(ids).doesNotHaveDuplicates().doesNotContain("");
+    JsonNode read = document.at("/paths/~1api~1v1~1boards~1{name}/get");
+    assertThat(read.path("operationId").asString()).isEqualTo("boardRead");
+    assertThat(read.at("/tags/0").asString()).isEqualTo("board");
+    assertThat(document.at("/paths/~1api~1v1~1admin~1tasks/post/tags/0").asString())
+        .isEqualTo("task");
+  }
+
+  @Test
+  void successAnswers_areTheStatusesTheControllersSend() {
+    JsonNode create = document.at("/paths/~1api~1v1~1items/post/responses");
+    assertThat(create.has("201")).isTrue();
+    assertThat(create.has("200")).isFalse();
+    assertThat(create.at("/201/content/application~1json/schema/$ref").asString())
+        .isEqualTo("#/components/schemas/Item");
+    JsonNode delete = document.at("/paths/~1api~1v1~1items~1{biz}~1{id}/delete/responses");
+    assertThat(delete.has("204")).isTrue();
+    assertThat(delete.has("200")).isFalse();
+    JsonNode read = document.at("/paths/~1api~1v1~1boards~1{name}/get/responses");
+    assertThat(read.at("/200/content/application~1json/schema/type").asString())
+        .isEqualTo("object");
+    assertThat(read.has("304")).isTrue();
+  }
+
+  @Test
   void adminOperations_needTheBearerToken_andOthersDoNot() {
     assertThat(document.at("/components/securitySchemes/bearerAuth/type").asString())
         .isEqualTo("http");
