@@ -230,6 +230,9 @@ class OpenApiDocumentTest {
     HttpJson.Answer bundle = http.get("/swagger-ui/swagger-ui-bundle.js");
     assertThat(bundle.status()).isEqualTo(200);
     assertThat(bundle.raw().length).isGreaterThan(100_000);
+    HttpJson.Answer yaml = http.get("/v3/api-docs.yaml");
+    assertThat(yaml.status()).isEqualTo(200);
+    assertThat(yaml.body()).startsWith("openapi: 3.");
     HttpJson.Answer config = http.get("/v3/api-docs/swagger-config");
     assertThat(config.status()).isEqualTo(200);
     assertThat(config.json().path("url").asString()).isEqualTo("/v3/api-docs");
