@@ -30,12 +30,18 @@ class FollowController {
     this.graph = graph;
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Following, also when it already was")
   @PutMapping("/{userId}/following/{authorId}")
   ResponseEntity<Void> follow(@PathVariable long userId, @PathVariable long authorId) {
     graph.follow(userId, authorId);
     return ResponseEntity.noContent().build();
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Not following, also when it was not")
   @DeleteMapping("/{userId}/following/{authorId}")
   ResponseEntity<Void> unfollow(@PathVariable long userId, @PathVariable long authorId) {
     graph.unfollow(userId, authorId);

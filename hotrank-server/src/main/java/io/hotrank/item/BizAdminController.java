@@ -34,6 +34,14 @@ class BizAdminController {
   /** The body of a create. */
   record CreateBody(@Nullable String name) {}
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The biz, created",
+      useReturnTypeSchema = true)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The biz, known already; nothing changed",
+      useReturnTypeSchema = true)
   @AdminAction(Role.ADMIN)
   @PostMapping(PATH)
   ResponseEntity<Bizes.Biz> create(

@@ -38,6 +38,10 @@ class ItemController {
   /** A batch read's body. */
   record BatchBody(List<Item> items, List<Long> missing) {}
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The item, created",
+      useReturnTypeSchema = true)
   @PostMapping
   ResponseEntity<Item> create(@RequestBody ItemRequest request) {
     Item item = items.create(request);
@@ -101,6 +105,9 @@ class ItemController {
     return items.update(biz, id, request);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Deleted")
   @DeleteMapping("/{biz}/{id}")
   ResponseEntity<Void> delete(@PathVariable String biz, @PathVariable long id) {
     items.delete(biz, id);

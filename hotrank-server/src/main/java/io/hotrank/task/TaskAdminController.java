@@ -66,6 +66,10 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The task, created; Location names it",
+      useReturnTypeSchema = true)
   @AdminAction(Role.ADMIN)
   @PostMapping
   ResponseEntity<Map<String, Object>> create(
@@ -87,6 +91,9 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Deleted")
   @AdminAction(Role.ADMIN)
   @DeleteMapping("/{name}")
   ResponseEntity<Void> delete(
@@ -117,6 +124,10 @@ class TaskAdminController {
     return current(name);
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The task, triggered: it runs once as soon as a slot is free",
+      useReturnTypeSchema = true)
   @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/trigger")
   ResponseEntity<Map<String, Object>> trigger(

@@ -63,6 +63,17 @@ class BoardController {
         .toList();
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description =
+          "The page: {board, version, computedAt, total, items[], nextCursor} (docs/api.md)",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "304",
+      description = "Not modified since the If-None-Match ETag")
   @GetMapping("/api/v1/boards/{name}")
   ResponseEntity<byte[]> read(
       @PathVariable String name,
