@@ -114,7 +114,7 @@ class BoardPages {
         ControlChange change =
             new ControlChange(
                 action(action),
-                position.isBlank() ? null : (int) longField("position", position),
+                position.isBlank() ? null : intField("position", position),
                 factor.isBlank() ? null : doubleField("factor", factor),
                 expiresAt.isBlank() ? null : instantField("expiresAt", expiresAt),
                 reason);
@@ -178,6 +178,14 @@ class BoardPages {
   private static long longField(String field, String text) {
     try {
       return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      throw new InvalidRequestException(field, "must be a whole number");
+    }
+  }
+
+  private static int intField(String field, String text) {
+    try {
+      return Integer.parseInt(text.strip());
     } catch (NumberFormatException e) {
       throw new InvalidRequestException(field, "must be a whole number");
     }

@@ -123,6 +123,10 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
     browser.findElement(By.linkText("news-decay")).click();
     wait.until(rowOf(6, 6));
     screenshot("03-board");
+    browser.manage().window().setSize(new Dimension(390, 844));
+    wait.until(rowOf(6, 6));
+    screenshot("04-board-phone");
+    browser.manage().window().setSize(new Dimension(1280, 800));
 
     Assumptions.assumeTrue(
         controls.getIfAvailable() != null,
@@ -143,7 +147,7 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
         .isEqualTo("pin");
     assertThat(browser.findElement(By.cssSelector("#controls tr[data-item='6']")).getText())
         .contains(reason);
-    screenshot("04-pinned");
+    screenshot("05-pinned");
 
     JsonNode first = http.get("/api/v1/boards/news-decay").json().get("items").get(0);
     assertThat(first.get("itemId").asLong()).isEqualTo(6);
@@ -159,13 +163,7 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
     WebElement entry = browser.findElement(By.cssSelector("#audit tbody tr"));
     assertThat(entry.findElement(By.className("actor")).getText()).isEqualTo("admin");
     assertThat(entry.findElement(By.className("reason")).getText()).isEqualTo(reason);
-    screenshot("05-audit");
-
-    browser.manage().window().setSize(new Dimension(390, 844));
-    browser.get(base() + "/console/boards/news-decay");
-    wait.until(rowOf(6, 1));
-    screenshot("06-board-phone");
-    browser.manage().window().setSize(new Dimension(1280, 800));
+    screenshot("06-audit");
   }
 
   @Test
