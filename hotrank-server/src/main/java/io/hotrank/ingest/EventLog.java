@@ -194,4 +194,10 @@ class EventLog {
             "SELECT COUNT(*) FROM hr_event_log WHERE seq > ?", Long.class, position);
     return n == null ? 0 : n;
   }
+
+  /** The highest seq in the log, 0 when it is empty: the log's head. */
+  long head() {
+    Long n = jdbc.queryForObject("SELECT MAX(seq) FROM hr_event_log", Long.class);
+    return n == null ? 0 : n;
+  }
 }

@@ -4,6 +4,7 @@ import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.RedisReadGuard;
 import io.hotrank.web.FilterOrder;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -25,14 +26,19 @@ class LimitConfiguration {
 
   @Bean
   RateLimits rateLimits(
-      LimitProperties properties, GcraLimiter limiter, RedisReadGuard guard, MeterRegistry meters) {
+      LimitProperties properties,
+      GcraLimiter limiter,
+      RedisReadGuard guard,
+      MeterRegistry meters,
+      Clock clock) {
     return new RateLimits(
         properties,
         (policy, client) ->
             guard.read(
                 "rate limit", properties.redisTimeout(), () -> limiter.decide(policy, client)),
         meters,
-        System::nanoTime);
+        System::nanoTime,
+        clock);
   }
 
   @Bean
@@ -44,6 +50,8 @@ class LimitConfiguration {
     registration.addUrlPatterns("/api/v1/*");
     // /actuator/metrics takes the admin token: its guesses count as admin calls.
     registration.addUrlPatterns("/actuator/metrics", "/actuator/metrics/*");
+    // The console has a policy of its own (RouteGroup.CONSOLE).
+    registration.addUrlPatterns("/console", "/console/*");
     registration.setOrder(FilterOrder.RATE_LIMITS);
     return registration;
   }

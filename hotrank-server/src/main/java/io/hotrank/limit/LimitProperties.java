@@ -23,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param readsWindow the reads window, whole seconds
  * @param adminQuota the same for {@code /api/v1/admin/**}
  * @param adminWindow the admin window, whole seconds
+ * @param consoleQuota the same for the operator console, {@code /console/**} (its pages, the
+ *     fragment an open board page polls every second, its assets and sign-in); 0 for no limit
+ * @param consoleWindow the console window, whole seconds
  * @param whenRedisDown what an instance does while Redis does not answer: {@code share} enforces
  *     its share of each quota ({@code quota / instances}) in memory; {@code open} admits every
  *     request; {@code closed} refuses every limited request with 503
@@ -45,7 +48,9 @@ public record LimitProperties(
     @DefaultValue("1s") Duration adminWindow,
     @DefaultValue("share") WhenRedisDown whenRedisDown,
     @DefaultValue("1") int instances,
-    @DefaultValue("250ms") Duration redisTimeout) {
+    @DefaultValue("250ms") Duration redisTimeout,
+    @DefaultValue("30") long consoleQuota,
+    @DefaultValue("1s") Duration consoleWindow) {
 
   /** What an instance does while Redis does not answer. */
   public enum WhenRedisDown {
@@ -74,6 +79,7 @@ public record LimitProperties(
     check(p + "ingest", ingestQuota, ingestWindow);
     check(p + "reads", readsQuota, readsWindow);
     check(p + "admin", adminQuota, adminWindow);
+    check(p + "console", consoleQuota, consoleWindow);
   }
 
   private static void check(String group, long quota, Duration window) {

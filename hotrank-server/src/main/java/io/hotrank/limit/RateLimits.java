@@ -6,8 +6,11 @@ import io.hotrank.limit.LimitProperties.WhenRedisDown;
 import io.hotrank.redis.RedisUnavailableException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -37,6 +40,18 @@ public final class RateLimits {
    */
   public record Verdict(Policy policy, @Nullable Decision decision, boolean admitted) {}
 
+  /**
+   * One recent decision, as the operator console lists it.
+   *
+   * @param at when it was made (this instance's clock)
+   * @param client the client as limited: {@code a:<address>} or {@code k:<hash of its key>}
+   * @param outcome {@code allowed}, {@code limited} or {@code unavailable}
+   * @param decided {@code redis}, {@code local} or {@code none}
+   * @param remaining requests the client could still make at once, or null when nothing decided
+   */
+  public record Recent(
+      Instant at, String client, String outcome, String decided, @Nullable Long remaining) {}
+
   private final Map<RouteGroup, Policy> policies = new EnumMap<>(RouteGroup.class);
   private final Map<RouteGroup, Policy> shares = new EnumMap<>(RouteGroup.class);
   private final BiFunction<Policy, String, Decision> shared;
@@ -45,21 +60,26 @@ public final class RateLimits {
   private final MeterRegistry meters;
   private final AtomicInteger deciding = new AtomicInteger();
   private final Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final RecentDecisions recent;
 
   /**
    * @param shared decides in Redis; throws {@link RedisUnavailableException} when it cannot
+   * @param clock stamps the recent decisions the console lists
    */
   public RateLimits(
       LimitProperties properties,
       BiFunction<Policy, String, Decision> shared,
       MeterRegistry meters,
-      LongSupplier nanoTime) {
+      LongSupplier nanoTime,
+      Clock clock) {
+    this.recent = new RecentDecisions(clock);
     this.shared = shared;
     this.whenRedisDown = properties.whenRedisDown();
     this.meters = meters;
     put(RouteGroup.INGEST, properties.ingestQuota(), properties.ingestWindow(), properties);
     put(RouteGroup.READS, properties.readsQuota(), properties.readsWindow(), properties);
     put(RouteGroup.ADMIN, properties.adminQuota(), properties.adminWindow(), properties);
+    put(RouteGroup.CONSOLE, properties.consoleQuota(), properties.consoleWindow(), properties);
     Duration longest =
         policies.values().stream()
             .map(Policy::window)
@@ -112,7 +132,22 @@ public final class RateLimits {
     String outcome =
         verdict.admitted() ? "allowed" : verdict.decision() == null ? "unavailable" : "limited";
     counter(group, outcome, decided).increment();
+    Decision decision = verdict.decision();
+    recent.add(group, client, outcome, decided, decision == null ? null : decision.remaining());
     return verdict;
+  }
+
+  /** Each limited group's policy (a group with quota 0 has none), in declaration order. */
+  public Map<RouteGroup, Policy> policies() {
+    return java.util.Collections.unmodifiableMap(policies);
+  }
+
+  /**
+   * The last decisions of a group on this instance, newest first, at most {@value
+   * RecentDecisions#PER_GROUP}; for the operator console.
+   */
+  public List<Recent> recent(RouteGroup group) {
+    return recent.of(group);
   }
 
   private static Verdict verdict(Policy policy, Decision decision) {

@@ -160,4 +160,13 @@ public final class Operators {
   public List<Operator> all() {
     return known.stream().map(Known::operator).toList();
   }
+
+  /**
+   * The operator configured under this name, if any. The console's session names its operator and
+   * looks it up here on every request, so an operator removed from the configuration loses access
+   * at once and a changed role applies at once.
+   */
+  public Optional<Operator> named(String name) {
+    return all().stream().filter(operator -> operator.name().equals(name)).findFirst();
+  }
 }

@@ -24,6 +24,10 @@ class RateLimitsTest {
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+  private static final java.time.Clock CLOCK =
+      java.time.Clock.fixed(
+          java.time.Instant.parse("2026-01-01T00:00:00Z"), java.time.ZoneOffset.UTC);
+
   private static final BiFunction<Policy, String, Decision> REDIS_DOWN =
       (policy, client) -> {
         throw new RedisUnavailableException("rate limit", "connection refused", null);
@@ -42,11 +46,13 @@ class RateLimitsTest {
         Duration.ofSeconds(2),
         mode,
         instances,
-        Duration.ofMillis(250));
+        Duration.ofMillis(250),
+        30,
+        Duration.ofSeconds(1));
   }
 
   private RateLimits limits(WhenRedisDown mode, int instances) {
-    return new RateLimits(properties(mode, instances), REDIS_DOWN, meters, nanos::get);
+    return new RateLimits(properties(mode, instances), REDIS_DOWN, meters, nanos::get, CLOCK);
   }
 
   private static List<Boolean> admitted(RateLimits limits, RouteGroup group, int n, String c) {
@@ -115,7 +121,8 @@ class RateLimitsTest {
               return new Decision(client.equals("a"), 3, Duration.ZERO, Duration.ofMillis(400));
             },
             meters,
-            nanos::get);
+            nanos::get,
+            CLOCK);
     assertThat(limits.decide(RouteGroup.INGEST, "a").admitted()).isFalse();
     assertThat(meters.get("hotrank.limits.local").gauge().value()).isEqualTo(1.0);
     down[0] = false;
@@ -142,8 +149,47 @@ class RateLimitsTest {
                     Duration.ofSeconds(1),
                     WhenRedisDown.SHARE,
                     1,
-                    Duration.ofMillis(250)))
+                    Duration.ofMillis(250),
+                    30,
+                    Duration.ofSeconds(1)))
         .hasMessageContaining("hotrank.limits.ingest-window");
+  }
+
+  @Test
+  void recentDecisions_areKeptPerGroup_newestFirst_andBounded() {
+    RateLimits limits =
+        new RateLimits(
+            properties(WhenRedisDown.SHARE, 1),
+            (policy, client) ->
+                new Decision(!client.equals("over"), 2, Duration.ZERO, Duration.ZERO),
+            meters,
+            nanos::get,
+            CLOCK);
+    for (int i = 0; i < RecentDecisions.PER_GROUP + 5; i++) {
+      limits.decide(RouteGroup.INGEST, "c" + i);
+    }
+    limits.decide(RouteGroup.ADMIN, "over");
+    List<RateLimits.Recent> ingest = limits.recent(RouteGroup.INGEST);
+    assertThat(ingest).hasSize(RecentDecisions.PER_GROUP);
+    assertThat(ingest.getFirst().client()).isEqualTo("c" + (RecentDecisions.PER_GROUP + 4));
+    assertThat(ingest.getLast().client()).isEqualTo("c5");
+    assertThat(limits.recent(RouteGroup.ADMIN))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo("limited");
+              assertThat(r.decided()).isEqualTo("redis");
+              assertThat(r.at()).isEqualTo(CLOCK.instant());
+            });
+    assertThat(limits.recent(RouteGroup.CONSOLE)).isEmpty();
+  }
+
+  @Test
+  void theConsole_isARouteGroupOfItsOwn() {
+    assertThat(RouteGroup.of("GET", "/console")).isEqualTo(RouteGroup.CONSOLE);
+    assertThat(RouteGroup.of("POST", "/console/boards/hot/controls")).isEqualTo(RouteGroup.CONSOLE);
+    assertThat(RouteGroup.of("GET", "/consoles")).isNull();
+    assertThat(RouteGroup.of("GET", "/api/v1/admin/jobs")).isEqualTo(RouteGroup.ADMIN);
   }
 
   private double count(String group, String outcome, String decided) {
