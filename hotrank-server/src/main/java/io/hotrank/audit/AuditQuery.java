@@ -10,8 +10,12 @@ import org.springframework.stereotype.Component;
  * Reads the audit log page by page, newest first, for {@code GET /api/v1/admin/audit} and the
  * console. A page's cursor is signed ({@link Cursors}) and carries the last id seen and the target
  * filter it was given out for: a cursor altered, or used with another filter, is a 400 naming
- * {@code cursor}. Entries written after the first page was read do not show on later pages (they
- * have higher ids); none is skipped or repeated. Thread-safe.
+ * {@code cursor}. Pages follow ids downwards, so no entry is repeated, and entries written after
+ * the first page was read (higher ids) do not show on later pages. An entry can be missed, though:
+ * ids are taken when a row is inserted, not when its transaction commits, so an entry of a long
+ * change (a task's, a biz's) that commits after a reader's page has gone below its id is never on
+ * that reader's later pages. A reader that must see everything starts again from the first page.
+ * Thread-safe.
  */
 @Component
 public class AuditQuery {

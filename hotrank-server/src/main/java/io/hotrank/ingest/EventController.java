@@ -16,7 +16,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /api/v1/events}: 202 once the batch is durable in the event log; and {@code POST
  * /api/v1/admin/events/fold}: fold everything accepted so far, now (role operator; audited as
- * {@code events.fold} with what it folded).
+ * {@code events.fold} with what it folded). The folds commit one by one, before the entry is
+ * written: a call that fails after some of them still records those ({@code {folds, events,
+ * failed}}), and a failure to write the entry answers 503 although the folds happened.
  */
 @RestController
 class EventController {
@@ -45,7 +47,34 @@ class EventController {
   FoldJobs.FoldSummary fold(
       @RequestParam(required = false) @Nullable String reason, Operator operator) {
     String why = AuditLog.reason(reason);
-    FoldJobs.FoldSummary summary = folds.foldAll(MAX_FOLDS);
+    FoldJobs.Progress progress = new FoldJobs.Progress();
+    FoldJobs.FoldSummary summary;
+    try {
+      summary = folds.foldAll(MAX_FOLDS, progress);
+    } catch (RuntimeException e) {
+      // The folds before the failure committed, each in its own transaction: they happened, and
+      // the log must say who asked for them.
+      if (progress.folds() > 0) {
+        try {
+          audit.record(
+              operator.name(),
+              "events.fold",
+              "events",
+              why,
+              null,
+              Map.of(
+                  "folds",
+                  progress.folds(),
+                  "events",
+                  progress.events(),
+                  "failed",
+                  e.getClass().getSimpleName()));
+        } catch (RuntimeException auditFailure) {
+          e.addSuppressed(auditFailure);
+        }
+      }
+      throw e;
+    }
     // Each fold committed in its own transaction; the entry says what this call did in all.
     audit.record(operator.name(), "events.fold", "events", why, null, summary);
     return summary;

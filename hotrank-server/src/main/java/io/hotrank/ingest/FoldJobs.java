@@ -70,16 +70,23 @@ final class FoldJobs implements JobSource {
    * now.
    */
   FoldSummary foldAll(int maxFolds) {
-    int folds = 0;
-    int events = 0;
-    while (folds < maxFolds) {
-      Fold fold = foldAndTell();
+    return foldAll(maxFolds, new Progress());
+  }
+
+  /**
+   * {@link #foldAll(int)}, counting each fold in {@code progress} as soon as it has committed, so
+   * that a caller whose call fails part way (a later fold, or telling the listeners) knows what was
+   * folded before the failure.
+   */
+  FoldSummary foldAll(int maxFolds, Progress progress) {
+    while (progress.folds() < maxFolds) {
+      Fold fold = foldAndTell(progress);
       if (fold == null) {
         break;
       }
-      folds++;
-      events += fold.events().size();
     }
+    int folds = progress.folds();
+    int events = progress.events();
     // The scheduled folder of this instance may have folded what this call found gone, and still be
     // telling the listeners: wait for the attempts begun so far (10 s at most).
     try {
@@ -109,11 +116,31 @@ final class FoldJobs implements JobSource {
   /** What {@link #foldAll} did and where the cursor stands after it. */
   record FoldSummary(int folds, int events, long foldNo, long position, int openGaps) {}
 
-  private Fold foldAndTell() {
+  /** What one {@link #foldAll} call has committed so far. Confined to that call's thread. */
+  static final class Progress {
+    private int folds;
+    private int events;
+
+    void committed(Fold fold) {
+      folds++;
+      events += fold.events().size();
+    }
+
+    int folds() {
+      return folds;
+    }
+
+    int events() {
+      return events;
+    }
+  }
+
+  private Fold foldAndTell(Progress progress) {
     long attempt = inFlight.begin();
     try {
       Fold fold = folder.foldOnce();
       if (fold != null) {
+        progress.committed(fold);
         faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
         for (FoldListener listener : listeners) {
           try {
@@ -154,7 +181,7 @@ final class FoldJobs implements JobSource {
               ticker,
               properties.foldInterval(),
               () -> {
-                Fold fold = foldAndTell();
+                Fold fold = foldAndTell(new Progress());
                 return fold == null ? Step.IDLE : fold.more() ? Step.MORE : Step.DONE;
               });
       if (idle && !context.cancelled()) {

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -86,15 +87,23 @@ public class Bizes {
   /** Whether that read failed: misses until the next one answer a storage failure. */
   private @Nullable RuntimeException lastFailure;
 
+  /**
+   * For tests and tools that need no audit: {@link #create(String, String, String)} with an actor
+   * then fails rather than store a biz without its entry.
+   */
   Bizes(
       BizStore store,
       BizProperties properties,
       Clock clock,
       Ticker ticker,
       Environment environment) {
-    this(store, properties, clock, ticker, environment, null, null);
+    this(store, properties, clock, ticker, environment, (TransactionTemplate) null, null);
   }
 
+  /**
+   * The service's: the audit log and the transaction manager are required, so that an operator's
+   * create can never be stored without its audit entry because a bean was missing.
+   */
   @org.springframework.beans.factory.annotation.Autowired
   Bizes(
       BizStore store,
@@ -102,10 +111,28 @@ public class Bizes {
       Clock clock,
       Ticker ticker,
       Environment environment,
-      @Nullable AuditLog audit,
-      @Nullable PlatformTransactionManager transactions) {
+      AuditLog audit,
+      PlatformTransactionManager transactions) {
+    this(
+        store,
+        properties,
+        clock,
+        ticker,
+        environment,
+        new TransactionTemplate(Objects.requireNonNull(transactions, "transactions")),
+        Objects.requireNonNull(audit, "audit"));
+  }
+
+  private Bizes(
+      BizStore store,
+      BizProperties properties,
+      Clock clock,
+      Ticker ticker,
+      Environment environment,
+      @Nullable TransactionTemplate tx,
+      @Nullable AuditLog audit) {
     this.audit = audit;
-    this.tx = transactions == null ? null : new TransactionTemplate(transactions);
+    this.tx = tx;
     this.store = store;
     this.clock = clock;
     this.ticker = ticker;
@@ -228,6 +255,8 @@ public class Bizes {
    *
    * @param actor the operator's name, or null for no audit entry (tests, the demo)
    * @param reason why, or null
+   * @throws IllegalStateException with an actor, on an instance built without an audit log (the
+   *     constructor for tests), before anything is stored
    */
   public Created create(@Nullable String name, @Nullable String actor, @Nullable String reason) {
     Violations violations = new Violations();
@@ -237,6 +266,10 @@ public class Bizes {
       return new Created(biz(name), false);
     }
     long now = clock.millis();
+    if (actor != null && (audit == null || tx == null)) {
+      throw new IllegalStateException(
+          "Bizes built without an audit log cannot create biz '" + name + "' for " + actor);
+    }
     boolean inserted =
         actor == null || audit == null || tx == null
             ? store.insert(name, now)

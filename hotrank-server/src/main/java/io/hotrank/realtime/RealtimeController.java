@@ -18,7 +18,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /api/v1/admin/boards/{name}/rebuild}: refills a leaderboard from the database's
  * counters (after Redis lost its data the folder does so by itself), or replays a window board's
- * window from the event log. Role operator; audited ({@code board.rebuild}) once done.
+ * window from the event log. Role operator; audited ({@code board.rebuild}) once done: the rebuild
+ * has no transaction to share, so a failure to write the entry answers 503 although it happened.
  */
 @RestController
 class RealtimeController {

@@ -8,8 +8,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Who may write through the public API, under {@code hotrank.access.*}.
  *
  * @param ingestKeys when set, every request under {@code /api/v1/} other than a read ({@code GET},
- *     {@code HEAD}) or an admin call needs {@code Authorization: Bearer <one of these tokens>};
- *     unset, writes are open (for a service behind a gateway that authenticates its clients)
+ *     {@code HEAD}), {@code OPTIONS} or an admin call needs {@code Authorization: Bearer <one of
+ *     these tokens>} (none of which may be an operator's token); unset, writes are open (for a
+ *     service behind a gateway that authenticates its clients)
  */
 @ConfigurationProperties("hotrank.access")
 record AccessProperties(@Nullable List<IngestKey> ingestKeys) {

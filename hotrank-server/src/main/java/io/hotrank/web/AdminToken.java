@@ -2,7 +2,6 @@ package io.hotrank.web;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +9,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +24,11 @@ import org.slf4j.LoggerFactory;
  * <p>On a POSIX file system the stored token is readable by its owner only: the file is written
  * under a temporary name created with mode 0600 and renamed into place (never world-readable, never
  * seen half-written); a data directory created here is 0700; a token file found with wider
- * permissions is narrowed to 0600 with a warning. Elsewhere the platform's defaults apply. Thread-
- * safe (immutable).
+ * permissions is narrowed to 0600 with a warning. Elsewhere the platform's defaults apply.
+ *
+ * <p>Only the token's SHA-256 is kept, for {@link Operators}, which authenticates every request:
+ * the text read or generated here is dropped once hashed (Java cannot wipe a {@code String}; it is
+ * left to the garbage collector). Thread-safe (immutable).
  */
 public final class AdminToken {
 
@@ -42,10 +42,16 @@ public final class AdminToken {
           PosixFilePermission.OWNER_WRITE,
           PosixFilePermission.OWNER_EXECUTE);
 
-  private final byte[] token;
+  /** The token's SHA-256; the token itself is not kept (see the class comment). */
+  private final byte[] digest;
 
   private AdminToken(String token) {
-    this.token = token.getBytes(StandardCharsets.UTF_8);
+    this.digest = Operators.sha256(token);
+  }
+
+  /** The token of the operator {@code admin} as given, for tests. */
+  static AdminToken of(String token) {
+    return new AdminToken(token);
   }
 
   /** Resolves the token as described on the class; logs where it came from, never the token. */
@@ -126,17 +132,8 @@ public final class AdminToken {
     return fileSystem.supportedFileAttributeViews().contains("posix");
   }
 
-  /** The token, for {@link Operators}, which keeps only its digest. */
-  String value() {
-    return new String(token, StandardCharsets.UTF_8);
-  }
-
-  /** Whether an {@code Authorization} header value carries this token, in constant time. */
-  public boolean matchesAuthorizationHeader(@Nullable String header) {
-    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return false;
-    }
-    byte[] presented = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(presented, token);
+  /** The token's SHA-256, for {@link Operators}: a copy, since arrays are mutable. */
+  byte[] digest() {
+    return digest.clone();
   }
 }

@@ -13,6 +13,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -21,13 +22,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Requires an ingest key ({@code hotrank.access.ingest-keys}) on every write under {@code /api/v1/}
- * that is not an admin call (those have {@link AdminGuardFilter}): any method but {@code GET} and
- * {@code HEAD}. Registered only when keys are configured. After the rate limits, so that a client
- * hammering with a wrong key is limited like any other, and before the board fast path, which
- * serves reads only. The keys are kept as SHA-256 digests and a presented one is compared with
- * every digest in constant time, as operators' tokens are; a refusal is 401 and a DEBUG line
- * without the key. The Netty read port serves board reads only and is not behind this filter.
- * Thread-safe (immutable).
+ * that is not an admin call (those have {@link AdminGuardFilter}): any method but {@code GET},
+ * {@code HEAD} and {@code OPTIONS} (which changes nothing, and which a browser's CORS preflight
+ * sends without credentials). Registered only when keys are configured. No key may be an operator's
+ * token (checked at start). After the rate limits, so that a client hammering with a wrong key is
+ * limited like any other, and before the board fast path, which serves reads only. The keys are
+ * kept as SHA-256 digests and a presented one is compared with every digest in constant time, as
+ * operators' tokens are; a refusal is 401 and a DEBUG line without the key. The Netty read port
+ * serves board reads only and is not behind this filter. Thread-safe (immutable).
  */
 final class IngestKeyFilter implements Filter {
 
@@ -45,10 +47,12 @@ final class IngestKeyFilter implements Filter {
    * The filter for the configured keys; with none, a filter that {@linkplain #required() requires}
    * nothing and is not registered (writes stay open).
    *
-   * @throws IllegalStateException naming the property when a key has no name or token, or repeats
-   *     one
+   * @param operators the operators, whose tokens no key may repeat: a key is handed to clients, and
+   *     one that is also an operator's token would give them the admin API
+   * @throws IllegalStateException naming the property when a key has no name or token, repeats one,
+   *     or is an operator's token (naming the operator, never the token)
    */
-  static IngestKeyFilter of(@Nullable List<AccessProperties.IngestKey> keys) {
+  static IngestKeyFilter of(@Nullable List<AccessProperties.IngestKey> keys, Operators operators) {
     if (keys == null || keys.isEmpty()) {
       log.info("Writes under /api/v1/ are open (no hotrank.access.ingest-keys)");
       return new IngestKeyFilter(List.of());
@@ -70,6 +74,14 @@ final class IngestKeyFilter implements Filter {
         throw new IllegalStateException(prefix + ".token is required");
       }
       byte[] digest = Operators.sha256(key.token().strip());
+      Optional<Operator> operator = operators.withDigest(digest);
+      if (operator.isPresent()) {
+        throw new IllegalStateException(
+            prefix
+                + ".token is the token of operator '"
+                + operator.get().name()
+                + "'; an ingest key must differ from every operator's token");
+      }
       for (byte[] other : digests) {
         if (MessageDigest.isEqual(other, digest)) {
           throw new IllegalStateException(
@@ -93,6 +105,7 @@ final class IngestKeyFilter implements Filter {
     HttpServletRequest request = (HttpServletRequest) req;
     String path = AdminGuardFilter.path(request);
     if (AdminRoleInterceptor.isRead(request)
+        || "OPTIONS".equals(request.getMethod())
         || !path.startsWith("/api/v1/")
         || AdminGuardFilter.under(path, AdminGuardFilter.ADMIN_API)
         || matches(request.getHeader("Authorization"))) {

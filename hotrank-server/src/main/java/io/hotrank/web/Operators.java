@@ -42,14 +42,14 @@ public final class Operators {
   /**
    * The operators of the configuration, validated.
    *
-   * @param adminToken the token of the operator {@code admin}
+   * @param adminToken the token of the operator {@code admin} (its digest)
    * @param settings {@code hotrank.admin.operators}, possibly empty
    * @throws IllegalStateException naming the property when a setting is missing, malformed or a
    *     duplicate (of a name, or of a token, which would make the actor ambiguous)
    */
-  static Operators of(String adminToken, List<AdminProperties.OperatorSetting> settings) {
+  static Operators of(AdminToken adminToken, List<AdminProperties.OperatorSetting> settings) {
     List<Known> known = new ArrayList<>();
-    known.add(new Known(new Operator(ADMIN, Role.ADMIN), sha256(adminToken)));
+    known.add(new Known(new Operator(ADMIN, Role.ADMIN), adminToken.digest()));
     for (int i = 0; i < settings.size(); i++) {
       AdminProperties.OperatorSetting setting = settings.get(i);
       String prefix = "hotrank.admin.operators[" + i + "]";
@@ -135,14 +135,7 @@ public final class Operators {
     if (token == null || token.isBlank()) {
       return Optional.empty();
     }
-    byte[] presented = sha256(token.strip());
-    Operator matched = null;
-    for (Known operator : known) {
-      if (MessageDigest.isEqual(presented, operator.digest()) && matched == null) {
-        matched = operator.operator();
-      }
-    }
-    return Optional.ofNullable(matched);
+    return withDigest(sha256(token.strip()));
   }
 
   /**
@@ -154,6 +147,21 @@ public final class Operators {
       return Optional.empty();
     }
     return authenticate(header.substring(7));
+  }
+
+  /**
+   * The operator whose token has this SHA-256, if any; compared in constant time against every
+   * operator, as {@link #authenticate} does. For checks at start, such as an ingest key that must
+   * not be an operator's token.
+   */
+  Optional<Operator> withDigest(byte[] digest) {
+    Operator matched = null;
+    for (Known operator : known) {
+      if (MessageDigest.isEqual(digest, operator.digest()) && matched == null) {
+        matched = operator.operator();
+      }
+    }
+    return Optional.ofNullable(matched);
   }
 
   /** The configured operators' names and roles (no token), {@code admin} first. */

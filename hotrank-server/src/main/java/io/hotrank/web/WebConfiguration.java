@@ -23,13 +23,13 @@ class WebConfiguration implements WebMvcConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(WebConfiguration.class);
 
-  private final AdminToken adminToken;
   private final Operators operators;
 
   WebConfiguration(AdminProperties admin, HotrankProperties hotrank) {
-    this.adminToken = AdminToken.resolve(admin.token(), hotrank.dataDir());
     this.operators =
-        Operators.of(adminToken.value(), admin.operators() == null ? List.of() : admin.operators());
+        Operators.of(
+            AdminToken.resolve(admin.token(), hotrank.dataDir()),
+            admin.operators() == null ? List.of() : admin.operators());
     log.info(
         "Operators: {}",
         operators.all().stream().map(o -> o.name() + " (" + o.role().configName() + ")").toList());
@@ -43,11 +43,6 @@ class WebConfiguration implements WebMvcConfigurer {
   @Override
   public void addInterceptors(InterceptorRegistry registry) {
     registry.addInterceptor(new AdminRoleInterceptor());
-  }
-
-  @Bean
-  AdminToken adminToken() {
-    return adminToken;
   }
 
   @Bean
@@ -76,7 +71,7 @@ class WebConfiguration implements WebMvcConfigurer {
   /** Registered, but disabled when no ingest keys are configured (writes open). */
   @Bean
   FilterRegistrationBean<IngestKeyFilter> ingestKeyFilter(AccessProperties access) {
-    IngestKeyFilter filter = IngestKeyFilter.of(access.ingestKeys());
+    IngestKeyFilter filter = IngestKeyFilter.of(access.ingestKeys(), operators);
     FilterRegistrationBean<IngestKeyFilter> registration = new FilterRegistrationBean<>(filter);
     registration.addUrlPatterns("/api/v1/*");
     registration.setOrder(FilterOrder.INGEST_KEYS);

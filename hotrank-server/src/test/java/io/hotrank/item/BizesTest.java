@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.mock.env.MockEnvironment;
 
 /**
@@ -288,5 +289,42 @@ class BizesTest {
     assertThatThrownBy(() -> bizes.create("Not A Biz"))
         .isInstanceOf(io.hotrank.problem.InvalidRequestException.class)
         .hasMessageStartingWith("name:");
+  }
+
+  /**
+   * Regression (issue 24 review): the service's constructor took the audit log and the transaction
+   * manager as optional, so a missing bean would have made an operator's create store a biz with no
+   * audit entry.
+   */
+  @Test
+  void theServicesConstructor_requiresTheAuditLogAndTheTransactionManager() {
+    MockEnvironment environment = new MockEnvironment();
+    BizProperties properties = new BizProperties(List.of());
+    assertThatThrownBy(
+            () ->
+                new Bizes(
+                    store,
+                    properties,
+                    Clock.systemUTC(),
+                    ticker,
+                    environment,
+                    null,
+                    new DataSourceTransactionManager()))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("audit");
+    assertThatThrownBy(
+            () -> new Bizes(store, properties, Clock.systemUTC(), ticker, environment, null, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("transactions");
+  }
+
+  @Test
+  void anOperatorsCreate_withoutAnAuditLog_failsAndStoresNothing() {
+    Bizes bizes = bizes();
+    assertThatThrownBy(() -> bizes.create("unaudited", "alice", "why"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("without an audit log");
+    assertThat(store.rows).doesNotContainKey("unaudited");
+    assertThat(bizes.create("unaudited").created()).as("the tests' own create").isTrue();
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hotrank.HotrankApplication;
 import io.hotrank.support.HttpJson;
+import io.hotrank.support.RawHttp;
 import io.hotrank.support.TestData;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +62,8 @@ class AccessKeysTest {
   }
 
   @Test
-  void ingestKeys_guardPublicWritesOnly_andNoSecretIsLogged(CapturedOutput output) {
+  void ingestKeys_guardPublicWritesOnly_andNoSecretIsLogged(CapturedOutput output)
+      throws Exception {
     try (ConfigurableApplicationContext context =
         start(
             "access-keys",
@@ -103,6 +105,27 @@ class AccessKeysTest {
 
       // Reads stay open, on both ports; the admin API takes operators' tokens, not ingest keys.
       assertThat(http.get("/api/v1/items/keys/1").status()).isEqualTo(200);
+      // HEAD and OPTIONS change nothing and need no key (a CORS preflight carries none).
+      int servicePort = Integer.parseInt(port);
+      assertThat(RawHttp.exchange(servicePort, "HEAD", "/api/v1/items/keys/1").status())
+          .isEqualTo(200);
+      for (String path : List.of("/api/v1/items", "/api/v1/events", "/api/v1/items/keys/1")) {
+        RawHttp.Answer options = RawHttp.exchange(servicePort, "OPTIONS", path);
+        assertThat(options.status()).as("OPTIONS " + path).isEqualTo(200);
+        assertThat(options.headers().get("allow")).as("OPTIONS " + path).isNotBlank();
+      }
+      assertThat(
+              RawHttp.exchange(
+                      servicePort,
+                      "OPTIONS",
+                      "/api/v1/items",
+                      "Origin",
+                      "https://app.example",
+                      "Access-Control-Request-Method",
+                      "POST")
+                  .status())
+          .as("a CORS preflight is not refused for want of a key")
+          .isNotEqualTo(401);
       assertThat(http.get("/api/v1/boards").status()).isEqualTo(200);
       String readPort = context.getEnvironment().getProperty("local.read-server.port");
       HttpJson reads = new HttpJson("http://127.0.0.1:" + readPort, "");

@@ -19,7 +19,7 @@ class OperatorsTest {
   }
 
   private static void assertRefused(String message, OperatorSetting... settings) {
-    assertThatThrownBy(() -> Operators.of("admin-token", List.of(settings)))
+    assertThatThrownBy(() -> Operators.of(AdminToken.of("admin-token"), List.of(settings)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith(message)
         .hasMessageNotContaining("secret-1")
@@ -31,7 +31,7 @@ class OperatorsTest {
     String hash = HexFormat.of().formatHex(Operators.sha256("secret-2")).toUpperCase();
     Operators operators =
         Operators.of(
-            "admin-token",
+            AdminToken.of("admin-token"),
             List.of(op("vera", "secret-1", null, "viewer"), op("otto", null, hash, "Operator")));
     assertThat(operators.authenticate("secret-1")).contains(new Operator("vera", Role.VIEWER));
     assertThat(operators.authenticate(" secret-2 ")).contains(new Operator("otto", Role.OPERATOR));

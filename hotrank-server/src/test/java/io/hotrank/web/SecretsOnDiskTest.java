@@ -62,8 +62,8 @@ class SecretsOnDiskTest {
     Files.writeString(file, token + "\n");
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
     try (ConfigurableApplicationContext context = start(dataDir, "")) {
-      assertThat(context.getBean(AdminToken.class).matchesAuthorizationHeader("Bearer " + token))
-          .isTrue();
+      assertThat(context.getBean(Operators.class).authenticateHeader("Bearer " + token))
+          .contains(new Operator(Operators.ADMIN, Role.ADMIN));
     }
     assertThat(permissions(file)).isEqualTo("rw-------");
     assertThat(output.getAll())
@@ -78,8 +78,8 @@ class SecretsOnDiskTest {
     Path dataDir = tmp.resolve("data");
     String token = "configured-" + UUID.randomUUID();
     try (ConfigurableApplicationContext context = start(dataDir, token)) {
-      assertThat(context.getBean(AdminToken.class).matchesAuthorizationHeader("Bearer " + token))
-          .isTrue();
+      assertThat(context.getBean(Operators.class).authenticateHeader("Bearer " + token))
+          .contains(new Operator(Operators.ADMIN, Role.ADMIN));
     }
     assertThat(output.getAll()).doesNotContain(token).contains("hotrank.admin.token");
     assertThat(dataDir.resolve("admin-token")).doesNotExist();

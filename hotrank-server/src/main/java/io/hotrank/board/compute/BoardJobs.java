@@ -112,7 +112,8 @@ public class BoardJobs implements JobSource {
   /**
    * {@link #recompute(String)} on an operator's request, audited once published (action {@code
    * board.recompute}, target {@code board:<name>}, before and after {@code {"version": n}}, before
-   * null when this instance held no version). A recompute that fails writes no entry.
+   * null when this instance held no version). A recompute that fails writes no entry; one whose
+   * entry cannot be written has published all the same, and fails with the database's error (503).
    *
    * @param actor the operator's name
    * @param reason why, or null
