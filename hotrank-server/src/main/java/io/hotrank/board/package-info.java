@@ -31,7 +31,8 @@
  *       its own newer version back to a Redis that lost it.
  * </ol>
  */
-@ApplicationModule(allowedDependencies = {"cache", "hotkey", "item", "job", "redis", "web"})
+@ApplicationModule(
+    allowedDependencies = {"audit", "cache", "hotkey", "item", "job", "redis", "web"})
 @NullMarked
 package io.hotrank.board;
 
