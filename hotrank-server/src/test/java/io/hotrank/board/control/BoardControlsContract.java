@@ -66,6 +66,7 @@ import tools.jackson.databind.json.JsonMapper;
 public abstract class BoardControlsContract extends ApiTestSupport {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+
   private static final String CONTROLS = "/api/v1/admin/boards/ctl-hn/controls/";
 
   @BeforeEach
@@ -256,6 +257,26 @@ public abstract class BoardControlsContract extends ApiTestSupport {
     // A pin that has lapsed (not yet deleted) does not count.
     jdbc.update("UPDATE hr_board_control SET expires_at = ? WHERE item_id = 1", NOW.toEpochMilli());
     assertThat(put(5, body("action", "pin", "position", 1, "reason", "r")).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aChangeWhoseAuditEntryFails_isRolledBack_andLeavesNeitherControlNorEntry() {
+    items(2);
+    recompute("ctl-hn");
+    long version = version("ctl-hn");
+    // The audit entry, written after the control's row, fails: a constraint of the test's.
+    jdbc.execute(
+        "ALTER TABLE hr_audit ADD CONSTRAINT hr_audit_test_refuses CHECK (reason <> 'refused')");
+    try {
+      Answer failed = put(1, body("action", "block", "reason", "refused"));
+      assertThat(failed.status()).as(failed.body()).isGreaterThanOrEqualTo(500);
+    } finally {
+      jdbc.execute("ALTER TABLE hr_audit DROP CONSTRAINT hr_audit_test_refuses");
+    }
+    assertThat(controlRows()).isZero();
+    assertThat(auditRows()).isZero();
+    assertThat(version("ctl-hn")).isEqualTo(version);
+    assertThat(ids(http, "ctl-hn")).containsExactly(2L, 1L);
   }
 
   @Test
