@@ -54,8 +54,8 @@ class ArchitectureRulesTest {
 
   /**
    * Inside boards: the API package knows no sub-package; publishing (local layer, Redis, snapshot
-   * table, replication) knows neither computing nor reading; computing and reading both build on
-   * publishing and not on each other.
+   * table, replication, the controls' table) knows neither computing, reading nor the controls'
+   * service; computing, reading and controls all build on publishing and not on each other.
    */
   @Test
   void boardSubPackages_areLayered() {
@@ -69,12 +69,16 @@ class ArchitectureRulesTest {
         .definedBy("io.hotrank.board.compute..")
         .layer("read")
         .definedBy("io.hotrank.board.read..")
+        .layer("control")
+        .definedBy("io.hotrank.board.control..")
         .whereLayer("read")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("control")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("compute")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("publish")
-        .mayOnlyBeAccessedByLayers("compute", "read")
+        .mayOnlyBeAccessedByLayers("compute", "read", "control")
         .check(hotrank);
   }
 

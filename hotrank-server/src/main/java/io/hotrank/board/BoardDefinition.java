@@ -31,6 +31,7 @@ import org.springframework.scheduling.support.CronExpression;
  * @param halfLife a window board's per-bucket decay half-life; null weighs every bucket alike
  * @param counter a leaderboard's counter (null for other types)
  * @param shards a leaderboard's shard count (1 for other types)
+ * @param maxPins how many items operators may pin at once ({@code hotrank.boards[i].max-pins})
  */
 public record BoardDefinition(
     String name,
@@ -47,7 +48,11 @@ public record BoardDefinition(
     @Nullable Duration bucket,
     @Nullable Duration halfLife,
     @Nullable InteractionType counter,
-    int shards) {
+    int shards,
+    int maxPins) {
+
+  /** The default of {@code hotrank.boards[i].max-pins}. */
+  static final int DEFAULT_MAX_PINS = 3;
 
   static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
   static final int MAX_SIZE = 10_000;
@@ -169,6 +174,11 @@ public record BoardDefinition(
         problems.add(property + ".shards=" + shards + " must be between 1 and " + MAX_SHARDS);
       }
     }
+    int maxPins =
+        spec.maxPins() == null ? Math.min(DEFAULT_MAX_PINS, Math.max(size, 1)) : spec.maxPins();
+    if (maxPins < 0 || maxPins > size) {
+      problems.add(property + ".max-pins=" + maxPins + " must be between 0 and the size, " + size);
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
@@ -188,12 +198,21 @@ public record BoardDefinition(
         bucket,
         halfLife,
         counter,
-        shards);
+        shards,
+        maxPins);
   }
 
   /** Whether the board is a window board or a leaderboard, kept in Redis by the fold. */
   public boolean realtime() {
     return type != BoardType.BATCH;
+  }
+
+  /**
+   * Whether a boost adds {@code log10(factor)} to the score rather than multiplying it: Reddit's
+   * score is the logarithm of the net votes, so adding the logarithm multiplies the votes.
+   */
+  public boolean logarithmicScore() {
+    return type == BoardType.BATCH && "reddit".equals(algorithm);
   }
 
   /** A window board's bucket count. */

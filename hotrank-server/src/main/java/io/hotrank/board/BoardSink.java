@@ -11,13 +11,22 @@ import org.jspecify.annotations.Nullable;
 public interface BoardSink {
 
   /**
-   * Publishes entries under a new version, fenced by the publishing run's lease.
+   * Publishes entries under a new version, fenced by the publishing run's lease, with the board's
+   * operator controls applied as they are when the version is taken.
    *
+   * @param entries the candidates best first: the board's top plus one per live control (see {@link
+   *     #controls}), so that blocks and pins leave the board full
    * @return the snapshot this instance serves afterwards
    * @throws StalePublishException if a higher fencing token has published the board
    */
   BoardSnapshot publish(
       BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence);
+
+  /**
+   * The board's operator controls as stored now, expired ones included (filter with {@link
+   * ControlsApplied#live}).
+   */
+  List<BoardControl> controls(String board);
 
   /** The snapshot of the board this instance serves now, if any. */
   @Nullable BoardSnapshot current(String board);

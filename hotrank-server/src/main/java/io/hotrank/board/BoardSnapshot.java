@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,6 +30,8 @@ public final class BoardSnapshot {
   private final long version;
   private final Instant computedAt;
   private final List<BoardEntry> entries;
+  private final List<BoardEntry> reserve;
+  private final byte[][] reserved;
   private final byte[] head;
   private final byte[][] items;
   private final int defaultLimit;
@@ -40,9 +44,15 @@ public final class BoardSnapshot {
       long version,
       Instant computedAt,
       List<BoardEntry> entries,
+      List<BoardEntry> reserve,
       int defaultLimit,
       String origin) {
     this.origin = origin;
+    this.reserve = List.copyOf(reserve);
+    this.reserved = new byte[reserve.size()][];
+    for (int i = 0; i < reserved.length; i++) {
+      reserved[i] = renderEntry(reserve.get(i));
+    }
     this.board = board;
     this.version = version;
     this.computedAt = computedAt;
@@ -65,7 +75,24 @@ public final class BoardSnapshot {
    */
   public static BoardSnapshot of(
       String board, long version, Instant computedAt, List<BoardEntry> entries, int defaultLimit) {
-    return new BoardSnapshot(board, version, computedAt, entries, defaultLimit, "computed");
+    return of(board, version, computedAt, entries, List.of(), defaultLimit);
+  }
+
+  /**
+   * Builds a snapshot from ranked entries and the candidates that did not make the board.
+   *
+   * @param reserve candidates below the last entry, best first: stored with the payload (never
+   *     served) so that a re-publish after an operator's block can fill the board from them
+   */
+  public static BoardSnapshot of(
+      String board,
+      long version,
+      Instant computedAt,
+      List<BoardEntry> entries,
+      List<BoardEntry> reserve,
+      int defaultLimit) {
+    return new BoardSnapshot(
+        board, version, computedAt, entries, reserve, defaultLimit, "computed");
   }
 
   /**
@@ -77,36 +104,57 @@ public final class BoardSnapshot {
   public static BoardSnapshot parse(byte[] payload, int defaultLimit, String origin) {
     try {
       JsonNode doc = JSON.readTree(payload);
-      List<BoardEntry> entries = new ArrayList<>();
-      for (JsonNode e : doc.required("items")) {
-        JsonNode c = e.required("counts");
-        entries.add(
-            new BoardEntry(
-                e.required("rank").asInt(),
-                e.required("biz").asString(),
-                e.required("itemId").asLong(),
-                e.required("score").asDouble(),
-                e.required("title").asString(),
-                e.required("authorId").asLong(),
-                Instant.parse(e.required("createdAt").asString()),
-                new Item.Counts(
-                    c.required("like").asLong(),
-                    c.required("view").asLong(),
-                    c.required("comment").asLong(),
-                    c.required("share").asLong(),
-                    c.required("collect").asLong(),
-                    c.required("dislike").asLong())));
-      }
+      List<BoardEntry> entries = entries(doc.required("items"));
+      JsonNode reserve = doc.get("reserve");
       return new BoardSnapshot(
           doc.required("board").asString(),
           doc.required("version").asLong(),
           Instant.parse(doc.required("computedAt").asString()),
           entries,
+          reserve == null ? List.of() : entries(reserve),
           defaultLimit,
           origin);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("Not a board payload: " + e.getMessage(), e);
     }
+  }
+
+  private static List<BoardEntry> entries(JsonNode array) {
+    List<BoardEntry> entries = new ArrayList<>();
+    for (JsonNode e : array) {
+      JsonNode c = e.required("counts");
+      entries.add(
+          new BoardEntry(
+              e.required("rank").asInt(),
+              e.required("biz").asString(),
+              e.required("itemId").asLong(),
+              e.required("score").asDouble(),
+              e.required("title").asString(),
+              e.required("authorId").asLong(),
+              Instant.parse(e.required("createdAt").asString()),
+              new Item.Counts(
+                  c.required("like").asLong(),
+                  c.required("view").asLong(),
+                  c.required("comment").asLong(),
+                  c.required("share").asLong(),
+                  c.required("collect").asLong(),
+                  c.required("dislike").asLong()),
+              applied(e.get("control"))));
+    }
+    return entries;
+  }
+
+  private static BoardEntry.@Nullable Applied applied(@Nullable JsonNode control) {
+    if (control == null || control.isNull()) {
+      return null;
+    }
+    JsonNode position = control.get("position");
+    JsonNode factor = control.get("factor");
+    return new BoardEntry.Applied(
+        ControlAction.valueOf(control.required("action").asString().toUpperCase(Locale.ROOT)),
+        position == null || position.isNull() ? null : position.asInt(),
+        factor == null || factor.isNull() ? null : factor.asDouble(),
+        control.required("baseScore").asDouble());
   }
 
   public String board() {
@@ -152,9 +200,34 @@ public final class BoardSnapshot {
     return items.length;
   }
 
-  /** The whole board as one JSON document: what Redis and the database store. */
+  /**
+   * The candidates below the board's last entry, best first, kept for a re-publish (see {@link
+   * #of(String, long, Instant, List, List, int)}); never served.
+   */
+  public List<BoardEntry> reserve() {
+    return reserve;
+  }
+
+  /**
+   * The whole board as one JSON document: what Redis and the database store. With a reserve, the
+   * document has a {@code reserve} array after {@code items}.
+   */
   public byte[] payload() {
-    return render(0, items.length);
+    byte[] board = render(0, items.length);
+    if (reserved.length == 0) {
+      return board;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(board.length + 256 * reserved.length);
+    out.write(board, 0, board.length - 1); // without the closing brace
+    out.writeBytes(",\"reserve\":[".getBytes(StandardCharsets.US_ASCII));
+    for (int i = 0; i < reserved.length; i++) {
+      if (i > 0) {
+        out.write(',');
+      }
+      out.writeBytes(reserved[i]);
+    }
+    out.writeBytes(TAIL);
+    return out.toByteArray();
   }
 
   /**
@@ -232,6 +305,20 @@ public final class BoardSnapshot {
       g.writeNumberProperty("collect", e.counts().collect());
       g.writeNumberProperty("dislike", e.counts().dislike());
       g.writeEndObject();
+      BoardEntry.Applied control = e.control();
+      if (control != null) {
+        g.writeName("control");
+        g.writeStartObject();
+        g.writeStringProperty("action", control.action().wireName());
+        if (control.position() != null) {
+          g.writeNumberProperty("position", control.position());
+        }
+        if (control.factor() != null) {
+          g.writeNumberProperty("factor", control.factor());
+        }
+        g.writeNumberProperty("baseScore", control.baseScore());
+        g.writeEndObject();
+      }
       g.writeEndObject();
     }
     return out.toByteArray();

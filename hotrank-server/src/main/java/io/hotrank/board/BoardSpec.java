@@ -27,6 +27,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param bucket a window board's bucket length; default 1m; the window is a whole number of them
  * @param counter a leaderboard's counter: like, view, comment, share, collect or dislike
  * @param shards a leaderboard's sorted sets, on different cluster slots; default 4
+ * @param maxPins how many items operators may pin on the board at once, 0 to {@code size}; default
+ *     3
  */
 record BoardSpec(
     @Nullable String name,
@@ -41,7 +43,8 @@ record BoardSpec(
     @Nullable String type,
     @Nullable Duration bucket,
     @Nullable String counter,
-    @Nullable Integer shards) {
+    @Nullable Integer shards,
+    @Nullable Integer maxPins) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -6,6 +6,7 @@ import io.hotrank.board.BoardSink;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.BoardType;
 import io.hotrank.board.BoardUnavailableException;
+import io.hotrank.board.ControlsApplied;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.Item;
 import io.hotrank.job.DrainLoop;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.support.CronExpression;
@@ -103,11 +105,16 @@ final class RealtimeJobs implements JobSource {
   }
 
   /**
-   * The board's entries now: its top from Redis, over-fetched until {@code size} live items are
-   * found or Redis has no more.
+   * The board's candidates now: its top from Redis, over-fetched until {@code size} live items plus
+   * one per live operator control and a reserve ({@link ControlsApplied#RESERVE}) are found or
+   * Redis has no more, so that blocks and pins leave the board full. A controlled item outside that
+   * top is looked up by the publisher (a leaderboard's score is its counter, a window board's
+   * pinned item shows 0 until it enters the top; a window board's boosted item outside the top the
+   * snapshot keeps is not listed).
    */
-  List<BoardEntry> entries(BoardDefinition board, long nowMillis) {
-    int fetch = RealtimeFolds.keep(board);
+  private List<BoardEntry> entries(BoardDefinition board, long nowMillis, int controlled) {
+    int wanted = board.size() + controlled + ControlsApplied.RESERVE;
+    int fetch = Math.max(RealtimeFolds.keep(board), wanted);
     List<BoardEntry> entries = List.of();
     for (int round = 0; round < FETCH_ROUNDS; round++) {
       List<Scored> top =
@@ -115,12 +122,12 @@ final class RealtimeJobs implements JobSource {
               ? windows.top(board, nowMillis, fetch)
               : leaderboards.top(board, fetch);
       entries = cards(board, top);
-      if (entries.size() >= board.size() || top.size() < fetch) {
+      if (entries.size() >= wanted || top.size() < fetch) {
         break;
       }
       fetch *= 4;
     }
-    return entries.size() > board.size() ? entries.subList(0, board.size()) : entries;
+    return entries.size() > wanted ? entries.subList(0, wanted) : entries;
   }
 
   /**
@@ -194,10 +201,19 @@ final class RealtimeJobs implements JobSource {
     return refreshInterval.compareTo(Duration.ofSeconds(1)) <= 0;
   }
 
+  /** The candidates a publish was given and the version it served afterwards. */
+  private record Published(long version, List<BoardEntry> candidates) {}
+
   /** Publishes a realtime board's read snapshot. */
   private final class PublishJob implements Job {
 
     private final BoardDefinition board;
+
+    /**
+     * What this instance published last: unchanged candidates need no new version unless the held
+     * snapshot is another's (an operator's control changed it, which the next publish must keep).
+     */
+    private volatile @Nullable Published last;
 
     PublishJob(BoardDefinition board) {
       this.board = board;
@@ -271,13 +287,21 @@ final class RealtimeJobs implements JobSource {
         context.report(held);
         return true;
       }
-      List<BoardEntry> entries = entries(board, now.toEpochMilli());
+      int controlled = ControlsApplied.controlledIds(publisher.controls(board.name()), now).size();
+      List<BoardEntry> entries = entries(board, now.toEpochMilli(), controlled);
       context.throwIfCancelled();
-      if (held != null && held.entries().equals(entries) && !context.manual()) {
+      Published previous = last;
+      if (held != null
+          && previous != null
+          && previous.version() == held.version()
+          && previous.candidates().equals(entries)
+          && !context.manual()) {
         context.report(held);
         return true;
       }
-      context.report(publisher.publish(board, now, entries, context.fence()));
+      BoardSnapshot published = publisher.publish(board, now, entries, context.fence());
+      last = new Published(published.version(), entries);
+      context.report(published);
       return true;
     }
   }

@@ -25,7 +25,21 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
+  }
+
+  @Test
+  void maxPins_defaultsToThree_atMostTheSize_andIsValidated() {
+    assertThat(BoardDefinition.from(spec("p", null, null, 10, "@hourly"), "p").maxPins())
+        .isEqualTo(3);
+    assertThat(BoardDefinition.from(spec("p", null, null, 2, "@hourly"), "p").maxPins())
+        .isEqualTo(2);
+    BoardSpec tooMany =
+        new BoardSpec(
+            "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5);
+    assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
+        .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }
 
   @Test

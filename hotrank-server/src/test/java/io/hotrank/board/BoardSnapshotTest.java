@@ -48,6 +48,29 @@ class BoardSnapshotTest {
   }
 
   @Test
+  void controlField_isRenderedOnlyWhenPresent_andParsedBack() {
+    List<BoardEntry> entries = new ArrayList<>(entries(3));
+    entries.set(
+        0,
+        entries
+            .get(0)
+            .withControl(4.0, new BoardEntry.Applied(ControlAction.BOOST, null, 2.0, 2.0)));
+    entries.set(
+        1,
+        entries.get(1).withControl(0.5, new BoardEntry.Applied(ControlAction.PIN, 2, null, 0.5)));
+    BoardSnapshot snapshot = BoardSnapshot.of("b", 3, Instant.EPOCH, entries, 3);
+    JsonNode items = JSON.readTree(snapshot.payload()).get("items");
+    assertThat(items.get(0).get("control").toString())
+        .isEqualTo("{\"action\":\"boost\",\"factor\":2.0,\"baseScore\":2.0}");
+    assertThat(items.get(1).get("control").toString())
+        .isEqualTo("{\"action\":\"pin\",\"position\":2,\"baseScore\":0.5}");
+    assertThat(items.get(2).has("control")).isFalse();
+    BoardSnapshot parsed = BoardSnapshot.parse(snapshot.payload(), 3, "db");
+    assertThat(parsed.entries()).isEqualTo(entries);
+    assertThat(parsed.payload()).isEqualTo(snapshot.payload());
+  }
+
+  @Test
   void body_isValidJsonHoldingExactlyTheRequestedWindow() {
     BoardSnapshot snapshot = BoardSnapshot.of("b", 1, Instant.EPOCH, entries(5), 2);
     JsonNode window = JSON.readTree(snapshot.body(1, 3));

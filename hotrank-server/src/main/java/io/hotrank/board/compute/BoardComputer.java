@@ -3,6 +3,8 @@ package io.hotrank.board.compute;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardProperties;
+import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.CounterStore.CounterRow;
@@ -36,11 +38,17 @@ public class BoardComputer {
 
   private final CounterStore counters;
   private final ItemStore items;
+  private final BoardControlStore controls;
   private final int pageSize;
 
-  BoardComputer(CounterStore counters, ItemStore items, BoardProperties properties) {
+  BoardComputer(
+      CounterStore counters,
+      ItemStore items,
+      BoardControlStore controls,
+      BoardProperties properties) {
     this.counters = counters;
     this.items = items;
+    this.controls = controls;
     this.pageSize = properties.scanPageSize();
   }
 
@@ -51,13 +59,19 @@ public class BoardComputer {
   public record Result(Instant computedAt, List<BoardEntry> entries, long scanned) {}
 
   /**
-   * Computes the board as of {@code now}.
+   * Computes the board's candidates as of {@code now}: its top {@code size}, plus one per live
+   * control so that after the publisher drops blocked items and moves pinned ones the board still
+   * holds {@code size} entries, plus {@link ControlsApplied#RESERVE} kept in the snapshot for
+   * blocks set before the next computation. Boosted and pinned items the heap does not keep are
+   * looked up by the publisher, which applies the controls as they are when it takes its version.
    *
    * @param cancelled polled between scan pages; when true the computation is abandoned
    * @throws JobCancelledException if cancelled
    */
   public Result compute(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
-    BoundedTopN<Scored> top = new BoundedTopN<>(board.size(), BEST_FIRST);
+    int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
+    BoundedTopN<Scored> top =
+        new BoundedTopN<>(board.size() + controlled + ControlsApplied.RESERVE, BEST_FIRST);
     long to = now.toEpochMilli();
     // Item ids are positive, so the position (window start, 0) admits every row at the start.
     long afterCreated = now.minus(board.window()).toEpochMilli();

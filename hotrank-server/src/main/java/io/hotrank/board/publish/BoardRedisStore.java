@@ -135,6 +135,12 @@ public class BoardRedisStore {
     return Optional.ofNullable(payload).map(p -> p.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The highest fencing token that has published a board in Redis, 0 if none. */
+  public long fence(String board) {
+    String fence = redis.opsForValue().get(key(board, "fence"));
+    return fence == null ? 0 : Long.parseLong(fence);
+  }
+
   /** The live version of a board, 0 if none. */
   public long liveVersion(String board) {
     String version = redis.opsForValue().get(key(board, "ver"));

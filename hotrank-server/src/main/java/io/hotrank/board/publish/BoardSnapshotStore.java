@@ -140,6 +140,13 @@ public class BoardSnapshotStore {
         : java.util.OptionalLong.of(fence.getFirst());
   }
 
+  /** The fencing token the board's stored snapshot was published under, 0 if none is stored. */
+  public long fence(String board) {
+    List<Long> fence =
+        jdbc.queryForList("SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, board);
+    return fence.isEmpty() ? 0 : fence.getFirst();
+  }
+
   /** The stored payload of a board. */
   public Optional<byte[]> find(String board) {
     List<String> payload =

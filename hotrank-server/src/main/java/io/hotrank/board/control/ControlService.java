@@ -1,0 +1,244 @@
+package io.hotrank.board.control;
+
+import io.hotrank.audit.AuditLog;
+import io.hotrank.board.BoardControl;
+import io.hotrank.board.BoardControls;
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.ControlAction;
+import io.hotrank.board.ControlChange;
+import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.PinLimitException;
+import io.hotrank.board.publish.BoardControlStore;
+import io.hotrank.board.publish.BoardPublisher;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemNotFoundException;
+import io.hotrank.problem.Violations;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Operators' board controls: validates a change before touching anything, then in ONE transaction
+ * takes the board's lock row ({@code SELECT ... FOR UPDATE}, so that changes of one board run one
+ * after another on every instance and the pin limit is checked against what is committed), stores
+ * the control and appends its audit entry; a failure anywhere rolls both back. After the commit,
+ * and only then, it re-publishes the board ({@link BoardPublisher#republish}): see the ordering
+ * argument there. A re-publish that fails is logged and counted ({@code
+ * hotrank.board.controls.republish.failures}); the change stays committed and the board's next
+ * publish applies it. Thread-safe.
+ */
+@Service
+class ControlService implements BoardControls {
+
+  private static final Logger log = LoggerFactory.getLogger(ControlService.class);
+
+  /** The longest reason kept, in characters after stripping. */
+  static final int MAX_REASON = 500;
+
+  /** Lists pins first by position and time set, then the others by item id. */
+  private static final Comparator<BoardControl> LISTED =
+      Comparator.comparing((BoardControl c) -> c.action() != ControlAction.PIN)
+          .thenComparing(c -> c.position() == null ? 0 : c.position())
+          .thenComparing(BoardControl::setAt)
+          .thenComparingLong(BoardControl::itemId);
+
+  private final BoardRegistry registry;
+  private final BoardControlStore store;
+  private final BoardPublisher publisher;
+  private final CounterStore counters;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+  private final MeterRegistry meters;
+
+  ControlService(
+      BoardRegistry registry,
+      BoardControlStore store,
+      BoardPublisher publisher,
+      CounterStore counters,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock,
+      MeterRegistry meters) {
+    this.registry = registry;
+    this.store = store;
+    this.publisher = publisher;
+    this.counters = counters;
+    this.audit = audit;
+    this.tx = new TransactionTemplate(transactions);
+    this.clock = clock;
+    this.meters = meters;
+  }
+
+  @Override
+  public List<BoardControl> list(String board) {
+    registry.require(board);
+    Instant now = clock.instant();
+    return store.all(board).stream()
+        .filter(c -> ControlsApplied.live(c, now))
+        .sorted(LISTED)
+        .toList();
+  }
+
+  @Override
+  public BoardControl set(String board, long itemId, ControlChange change, String actor) {
+    BoardDefinition definition = registry.require(board);
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    String reason = validate(definition, change, now);
+    if (counters.cards(definition.biz(), List.of(itemId)).isEmpty()) {
+      throw new ItemNotFoundException(definition.biz(), itemId, null);
+    }
+    BoardControl control =
+        new BoardControl(
+            board,
+            itemId,
+            change.action(),
+            change.position(),
+            change.factor(),
+            change.expiresAt(),
+            reason,
+            actor,
+            now);
+    store.ensureLockRow(board);
+    tx.executeWithoutResult(
+        status -> {
+          store.lockBoard(board);
+          Optional<BoardControl> before = store.find(board, itemId);
+          if (control.action() == ControlAction.PIN
+              && before.map(b -> b.action() != ControlAction.PIN).orElse(true)
+              && livePins(board, itemId, now) >= definition.maxPins()) {
+            throw new PinLimitException(board, definition.maxPins());
+          }
+          store.put(control);
+          audit.record(
+              actor,
+              "control.set",
+              target(board, itemId),
+              reason,
+              before.map(ControlJson::of).orElse(null),
+              ControlJson.of(control));
+        });
+    republish(definition, List.of(itemId));
+    return control;
+  }
+
+  @Override
+  public boolean remove(String board, long itemId, @Nullable String reason, String actor) {
+    BoardDefinition definition = registry.require(board);
+    String kept = reason == null || reason.isBlank() ? null : reason.strip();
+    if (kept != null && kept.length() > MAX_REASON) {
+      throw new io.hotrank.problem.InvalidRequestException(
+          "reason", "must be at most " + MAX_REASON + " characters");
+    }
+    store.ensureLockRow(board);
+    Boolean removed =
+        tx.execute(
+            status -> {
+              store.lockBoard(board);
+              Optional<BoardControl> before = store.find(board, itemId);
+              if (before.isEmpty() || !store.delete(board, itemId)) {
+                return false;
+              }
+              audit.record(
+                  actor,
+                  "control.remove",
+                  target(board, itemId),
+                  kept,
+                  ControlJson.of(before.get()),
+                  null);
+              return true;
+            });
+    if (Boolean.TRUE.equals(removed)) {
+      republish(definition, List.of(itemId));
+      return true;
+    }
+    return false;
+  }
+
+  /** The audit target of a control: {@code board:<name>/<itemId>}. */
+  static String target(String board, long itemId) {
+    return "board:" + board + "/" + itemId;
+  }
+
+  /**
+   * Re-publishes a board after a committed change; never throws (the change is committed, and the
+   * board's next publish applies it).
+   */
+  void republish(BoardDefinition board, Collection<Long> released) {
+    try {
+      publisher.republish(board, released);
+    } catch (RuntimeException e) {
+      meters
+          .counter("hotrank.board.controls.republish.failures", "board", board.name())
+          .increment();
+      log.warn(
+          "Board '{}': re-publish after a control change failed; its next publish applies it: {}",
+          board.name(),
+          e.toString());
+    }
+  }
+
+  private long livePins(String board, long except, Instant now) {
+    return store.all(board).stream()
+        .filter(c -> c.action() == ControlAction.PIN && c.itemId() != except)
+        .filter(c -> ControlsApplied.live(c, now))
+        .count();
+  }
+
+  /**
+   * Checks every field of a change against the board, all at once.
+   *
+   * @return the reason, stripped
+   * @throws io.hotrank.problem.InvalidRequestException naming each invalid field
+   */
+  static String validate(BoardDefinition board, ControlChange change, Instant now) {
+    Violations violations = new Violations();
+    ControlAction action = change.action();
+    if (violations.check(action != null, "action", "is required: pin, boost or block")) {
+      if (action == ControlAction.PIN) {
+        Integer position = change.position();
+        if (violations.check(position != null, "position", "is required for a pin")) {
+          violations.check(
+              position >= 1 && position <= board.size(),
+              "position",
+              "must be between 1 and the board's size, " + board.size());
+        }
+      } else if (change.position() != null) {
+        violations.add("position", "is only for a pin");
+      }
+      if (action == ControlAction.BOOST) {
+        Double factor = change.factor();
+        if (violations.check(factor != null, "factor", "is required for a boost")) {
+          violations.check(
+              Double.isFinite(factor) && factor > 0,
+              "factor",
+              "must be a finite number above 0 (below 1 demotes)");
+        }
+      } else if (change.factor() != null) {
+        violations.add("factor", "is only for a boost");
+      }
+    }
+    if (change.expiresAt() != null) {
+      violations.check(change.expiresAt().isAfter(now), "expiresAt", "must be in the future");
+    }
+    String reason = change.reason() == null ? "" : change.reason().strip();
+    violations.check(
+        !reason.isEmpty() && reason.length() <= MAX_REASON,
+        "reason",
+        "is required, 1 to " + MAX_REASON + " characters");
+    violations.throwIfAny();
+    return reason;
+  }
+}
