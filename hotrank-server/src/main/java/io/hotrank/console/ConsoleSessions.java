@@ -117,7 +117,10 @@ class ConsoleSessions {
     }
     String payload = parts[0] + "." + parts[1] + "." + parts[2];
     try {
-      if (!MessageDigest.isEqual(B64D.decode(parts[3]), mac("session|" + payload))) {
+      // The signature is compared as the text it is written as, not decoded: a base64 decoder
+      // ignores the last character's unused bits, so several texts decode to the same MAC.
+      byte[] expected = B64.encode(mac("session|" + payload));
+      if (!MessageDigest.isEqual(parts[3].getBytes(StandardCharsets.US_ASCII), expected)) {
         return Optional.empty();
       }
       if (Instant.ofEpochSecond(Long.parseLong(parts[1])).isBefore(clock.instant())) {

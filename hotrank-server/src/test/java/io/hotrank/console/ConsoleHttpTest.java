@@ -65,9 +65,20 @@ class ConsoleHttpTest extends ConsoleTestSupport {
     assertThat(fragment.statusCode()).isEqualTo(401);
     assertThat(fragment.headers().firstValue("HX-Redirect")).hasValue("/console/sign-in");
 
-    HttpResponse<String> tampered =
-        get("/console/boards", "Cookie", signIn(ADMIN_TOKEN).replaceFirst(".$", "x"));
-    assertThat(tampered.statusCode()).isEqualTo(302);
+    // Any other text of the signature is refused, its last character included: that one carries
+    // bits a base64 decoder ignores, so only a comparison of the text itself refuses every change.
+    String cookie = signIn(ADMIN_TOKEN);
+    for (int from : new int[] {cookie.lastIndexOf('.') + 1, cookie.length() - 1}) {
+      for (char c : "AEIMQUYcgkosw048x".toCharArray()) {
+        if (cookie.charAt(from) == c) {
+          continue;
+        }
+        String tampered = cookie.substring(0, from) + c + cookie.substring(from + 1);
+        assertThat(get("/console/boards", "Cookie", tampered).statusCode())
+            .as("cookie %s", tampered)
+            .isEqualTo(302);
+      }
+    }
   }
 
   @Test
@@ -123,9 +134,7 @@ class ConsoleHttpTest extends ConsoleTestSupport {
 
   @Test
   void viewer_seesPagesWithoutActions_andIsRefusedAnAction() {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        operators.authenticate(VIEWER_TOKEN).isPresent(),
-        "named operators (hotrank.admin.operators) are not on this branch yet");
+    assertThat(operators.authenticate(VIEWER_TOKEN)).as("the viewer's key").isPresent();
     String cookie = signIn(VIEWER_TOKEN);
     String board = get("/console/boards/news-decay", "Cookie", cookie).body();
     assertThat(board).doesNotContain("id=\"control-form\"").doesNotContain("class=\"act\"");
