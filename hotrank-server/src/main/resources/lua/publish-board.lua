@@ -13,7 +13,12 @@
 -- ARGV[3]  board name
 -- ARGV[4]  the publisher's fencing token
 -- ARGV[5]  how long the pinned copy is kept, ms
--- Returns  1 if the stage went live; 0 if an equal or newer version is live; -1 if a publisher
+-- ARGV[6]  optional: the version the publisher built on (a re-publish's base). If given, the
+--          stage goes live only while no version above it is live: a compare-and-swap, so a
+--          re-publish built on an older snapshot never replaces a computation that went live
+--          after the re-publish read its base.
+-- Returns  1 if the stage went live; 0 if an equal or newer version is live (or, with ARGV[6], a
+--          version above the base); -1 if a publisher
 --          with a higher fencing token has published (the caller's lease is stale). The stage is
 --          dropped unless it went live.
 --
@@ -30,7 +35,8 @@ if fence < tonumber(redis.call('GET', KEYS[5]) or '0') then
 end
 local version = tonumber(ARGV[1])
 local live = tonumber(redis.call('GET', KEYS[3]) or '0')
-if version <= live then
+local base = ARGV[6]
+if version <= live or (base ~= nil and base ~= '' and live > tonumber(base)) then
   redis.call('DEL', KEYS[1])
   return 0
 end

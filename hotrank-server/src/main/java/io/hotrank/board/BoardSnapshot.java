@@ -209,6 +209,18 @@ public final class BoardSnapshot {
   }
 
   /**
+   * The JSON of one entry exactly as a board read renders it (its {@code control} only when one
+   * shaped it, lowercase action), for responses that assemble pages of the board themselves, such
+   * as the hot feed's cursor pages, so every view of a board renders its entries one way.
+   *
+   * @param index the entry's index, 0 for rank 1
+   * @return a copy of the pre-rendered bytes, UTF-8
+   */
+  public byte[] entryJson(int index) {
+    return items[index].clone();
+  }
+
+  /**
    * The whole board as one JSON document: what Redis and the database store. With a reserve, the
    * document has a {@code reserve} array after {@code items}.
    */

@@ -26,8 +26,12 @@ import java.util.function.Function;
  *       just removed: an unblocked item), are looked up in one call; what the lookup does not
  *       return (deleted, or outside the board's biz) is not listed;
  *   <li>blocked items are dropped;
- *   <li>a boosted item's score is multiplied by its factor, or for a logarithmic score (Reddit)
- *       {@code log10(factor)} is added, which multiplies its net votes;
+ *   <li>a boosted item's score is multiplied by its factor if it is at least 0 and divided by it if
+ *       it is negative (a Hacker News score is negative below one point), so that a factor above 1
+ *       always moves an item up and one below 1 down; a score of exactly 0 stays 0. For a
+ *       logarithmic score (Reddit) {@code log10(factor)} is added: with positive net votes that
+ *       multiplies them by the factor, with negative ones it divides their magnitude by it, and
+ *       either way the item moves up for a factor above 1;
  *   <li>the rest is sorted in the board's order (score desc, newer first, larger id first) and cut
  *       to the room the pins leave;
  *   <li>pins are placed at their positions in order of position, then of when they were set: a pin
@@ -163,7 +167,7 @@ public final class ControlsApplied {
         case BLOCK -> {}
         case BOOST -> {
           double factor = control.factor() == null ? 1 : control.factor();
-          double boosted = logarithmic ? base.score() + Math.log10(factor) : base.score() * factor;
+          double boosted = logarithmic ? base.score() + Math.log10(factor) : boost(base, factor);
           ranked.add(
               base.withControl(
                   boosted,
@@ -214,4 +218,14 @@ public final class ControlsApplied {
   }
 
   private record Pinned(BoardControl control, BoardEntry entry) {}
+
+  /**
+   * A score boosted by a factor: multiplied when at least 0, divided when negative, so that a
+   * factor above 1 lifts every item and one below 1 lowers it (multiplying a negative score by 2
+   * would push it down).
+   */
+  private static double boost(BoardEntry entry, double factor) {
+    double score = entry.score();
+    return score >= 0 ? score * factor : score / factor;
+  }
 }

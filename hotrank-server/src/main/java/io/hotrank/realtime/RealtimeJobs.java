@@ -300,7 +300,10 @@ final class RealtimeJobs implements JobSource {
         return true;
       }
       BoardSnapshot published = publisher.publish(board, now, entries, context.fence());
-      last = new Published(published.version(), entries);
+      // Only what this run built: a snapshot another publisher put live instead (built from other
+      // candidates) must not let the next run skip publishing these.
+      last =
+          published.computedAt().equals(now) ? new Published(published.version(), entries) : null;
       context.report(published);
       return true;
     }

@@ -142,6 +142,40 @@ class ControlsAppliedTest {
   }
 
   @Test
+  void aBoostOfANegativeScore_liftsIt_andADemotionLowersIt_whileZeroStays() {
+    // Hacker News: (P-1)/(T+2)^G is negative below one point and 0 at one point.
+    List<BoardEntry> candidates =
+        List.of(entry(1, 0.5, 0), entry(2, 0.0, 0), entry(3, -0.2, 0), entry(4, -0.4, 0));
+    List<BoardEntry> lifted = apply(4, candidates, List.of(boost(4, 4.0)));
+    assertThat(ids(lifted)).containsExactly(1L, 2L, 4L, 3L);
+    assertThat(lifted.get(2).score()).isEqualTo(-0.1);
+
+    List<BoardEntry> lowered = apply(4, candidates, List.of(boost(3, 0.25)));
+    assertThat(ids(lowered)).containsExactly(1L, 2L, 4L, 3L);
+    assertThat(lowered.get(3).score()).isEqualTo(-0.8);
+
+    List<BoardEntry> zero = apply(4, candidates, List.of(boost(2, 10.0)));
+    assertThat(ids(zero)).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(zero.get(1).score()).isZero();
+  }
+
+  @Test
+  void aBoostOfNegativeRedditVotes_liftsTheItem() {
+    // -log10(100) + log10(10) = -1: the downvotes' weight divided by the factor.
+    List<BoardEntry> board =
+        ControlsApplied.apply(
+            2,
+            true,
+            List.of(entry(1, -1.5, 0), entry(2, -2.0, 0)),
+            List.of(boost(2, 10.0)),
+            NOW,
+            List.of(),
+            ids -> Map.of());
+    assertThat(ids(board)).containsExactly(2L, 1L);
+    assertThat(board.getFirst().score()).isEqualTo(-1.0);
+  }
+
+  @Test
   void aBlockedItem_isNeverListed_andTheBoardStaysFull() {
     List<BoardEntry> board = apply(3, ranked(5), List.of(block(1), block(3)));
     assertThat(ids(board)).containsExactly(2L, 4L, 5L);
@@ -345,7 +379,12 @@ class ControlsAppliedTest {
       if (c == null) {
         rest.add(e);
       } else if (c.action() == ControlAction.BOOST) {
-        double score = logarithmic ? e.score() + Math.log10(c.factor()) : e.score() * c.factor();
+        // A boost scales the distance above 0 up, or the distance below 0 down, by the factor.
+        double magnitude = Math.abs(e.score());
+        double score =
+            logarithmic
+                ? e.score() + Math.log10(c.factor())
+                : e.score() < 0 ? -(magnitude / c.factor()) : magnitude * c.factor();
         rest.add(
             e.withControl(
                 score, new BoardEntry.Applied(ControlAction.BOOST, null, c.factor(), e.score())));

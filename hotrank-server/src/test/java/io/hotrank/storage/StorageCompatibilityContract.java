@@ -355,6 +355,22 @@ abstract class StorageCompatibilityContract {
   }
 
   /**
+   * A re-publish's save names the version it was built on: refused (changing nothing) once a newer
+   * one is stored, accepted while the row is at or below it.
+   */
+  @Test
+  void snapshotSaves_withABase_areACompareAndSwap() {
+    assertThat(snapshots.save(snapshot(1), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(2), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(5), 10, 1)).isEqualTo(Saved.NOT_NEWER);
+    assertThat(snapshots.version(BOARD)).isEqualTo(2);
+    assertThat(snapshots.save(snapshot(5), 9, 2)).isEqualTo(Saved.STALE_FENCE);
+    assertThat(snapshots.save(snapshot(5), 10, 2)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(snapshot(6), 10, 7)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.version(BOARD)).isEqualTo(6);
+  }
+
+  /**
    * The fence at the write: once a token has stored the board, a lower one is refused whatever its
    * version, an equal one (a leader's next cycle) passes, and the refusal changes nothing.
    */

@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The job {@value #NAME}: every second, under its lease (one instance at a time), deletes the
@@ -42,7 +40,6 @@ class ControlExpiry implements JobSource {
   private final BoardRegistry registry;
   private final ControlService service;
   private final AuditLog audit;
-  private final TransactionTemplate tx;
   private final Clock clock;
 
   ControlExpiry(
@@ -50,13 +47,11 @@ class ControlExpiry implements JobSource {
       BoardRegistry registry,
       ControlService service,
       AuditLog audit,
-      PlatformTransactionManager transactions,
       Clock clock) {
     this.store = store;
     this.registry = registry;
     this.service = service;
     this.audit = audit;
-    this.tx = new TransactionTemplate(transactions);
     this.clock = clock;
   }
 
@@ -80,8 +75,8 @@ class ControlExpiry implements JobSource {
     for (Map.Entry<String, List<BoardControl>> board : byBoard.entrySet()) {
       store.ensureLockRow(board.getKey());
       List<Long> released =
-          tx.execute(
-              status -> {
+          service.inTransaction(
+              () -> {
                 store.lockBoard(board.getKey());
                 List<Long> deleted = new ArrayList<>();
                 for (BoardControl control : board.getValue()) {

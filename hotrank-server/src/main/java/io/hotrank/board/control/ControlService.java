@@ -16,15 +16,18 @@ import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.problem.Violations;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -43,6 +46,20 @@ import org.springframework.transaction.support.TransactionTemplate;
 class ControlService implements BoardControls {
 
   private static final Logger log = LoggerFactory.getLogger(ControlService.class);
+
+  /** How many times a change that lost a deadlock is tried in all. */
+  private static final int ATTEMPTS = 5;
+
+  /**
+   * The smallest and largest boost factors: beyond them a boost is a block or a pin in disguise,
+   * and a Reddit board's {@code log10(factor)} stays within a few units of its scores.
+   */
+  static final double MIN_FACTOR = 1e-6;
+
+  static final double MAX_FACTOR = 1e6;
+
+  /** The furthest an expiry may be: further is a typo, or a control meant to have none. */
+  static final Duration MAX_EXPIRY = Duration.ofDays(3653);
 
   /** The longest reason kept, in characters after stripping. */
   static final int MAX_REASON = 500;
@@ -112,16 +129,17 @@ class ControlService implements BoardControls {
             actor,
             now);
     store.ensureLockRow(board);
-    tx.executeWithoutResult(
-        status -> {
+    inTransaction(
+        () -> {
           store.lockBoard(board);
           Optional<BoardControl> before = store.find(board, itemId);
+          // Moving a live pin is not a new pin: livePins leaves this item out. A lapsed pin not yet
+          // deleted counts as no pin, so pinning its item again is checked like any new pin.
           if (control.action() == ControlAction.PIN
-              && before.map(b -> b.action() != ControlAction.PIN).orElse(true)
               && livePins(board, itemId, now) >= definition.maxPins()) {
             throw new PinLimitException(board, definition.maxPins());
           }
-          store.put(control);
+          store.put(control, before.isPresent());
           audit.record(
               actor,
               "control.set",
@@ -129,6 +147,7 @@ class ControlService implements BoardControls {
               reason,
               before.map(ControlJson::of).orElse(null),
               ControlJson.of(control));
+          return null;
         });
     republish(definition, List.of(itemId));
     return control;
@@ -144,8 +163,8 @@ class ControlService implements BoardControls {
     }
     store.ensureLockRow(board);
     Boolean removed =
-        tx.execute(
-            status -> {
+        inTransaction(
+            () -> {
               store.lockBoard(board);
               Optional<BoardControl> before = store.find(board, itemId);
               if (before.isEmpty() || !store.delete(board, itemId)) {
@@ -165,6 +184,25 @@ class ControlService implements BoardControls {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Runs a change of controls in one transaction, again if the database chose it as a deadlock's
+   * victim (at most {@value #ATTEMPTS} times in all): the victim's transaction is rolled back
+   * whole, so running it again is safe, as the MySQL manual advises. The board's lock row
+   * serializes one board's changes; changes of different boards still meet in the table's indexes.
+   */
+  <T> @Nullable T inTransaction(Supplier<@Nullable T> change) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return tx.execute(status -> change.get());
+      } catch (PessimisticLockingFailureException deadlocked) {
+        if (attempt == ATTEMPTS) {
+          throw deadlocked;
+        }
+        log.info("A control change lost a deadlock; trying again ({})", deadlocked.toString());
+      }
+    }
   }
 
   /** The audit target of a control: {@code board:<name>/<itemId>}. */
@@ -222,16 +260,21 @@ class ControlService implements BoardControls {
         Double factor = change.factor();
         if (violations.check(factor != null, "factor", "is required for a boost")) {
           violations.check(
-              Double.isFinite(factor) && factor > 0,
+              factor >= MIN_FACTOR && factor <= MAX_FACTOR,
               "factor",
-              "must be a finite number above 0 (below 1 demotes)");
+              "must be between " + MIN_FACTOR + " and " + MAX_FACTOR + " (below 1 demotes)");
         }
       } else if (change.factor() != null) {
         violations.add("factor", "is only for a boost");
       }
     }
     if (change.expiresAt() != null) {
-      violations.check(change.expiresAt().isAfter(now), "expiresAt", "must be in the future");
+      if (violations.check(change.expiresAt().isAfter(now), "expiresAt", "must be in the future")) {
+        violations.check(
+            !change.expiresAt().isAfter(now.plus(MAX_EXPIRY)),
+            "expiresAt",
+            "must be at most 10 years ahead");
+      }
     }
     String reason = change.reason() == null ? "" : change.reason().strip();
     violations.check(

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Component;
@@ -27,6 +28,9 @@ public class BoardControlStore {
       "board, item_id, action, position, factor, expires_at, reason, actor, set_at";
 
   private static final RowMapper<BoardControl> ROW = BoardControlStore::row;
+
+  /** How many times the creation of a board's lock row is tried in all. */
+  private static final int LOCK_ROW_ATTEMPTS = 3;
 
   private final JdbcTemplate jdbc;
 
@@ -60,13 +64,21 @@ public class BoardControlStore {
    * before the change's transaction, since a failed INSERT would abort a PostgreSQL transaction.
    */
   public void ensureLockRow(String board) {
-    if (jdbc.queryForList(
-            "SELECT board FROM hr_board_control_lock WHERE board = ?", String.class, board)
-        .isEmpty()) {
+    for (int attempt = 1; ; attempt++) {
+      if (!jdbc.queryForList(
+              "SELECT board FROM hr_board_control_lock WHERE board = ?", String.class, board)
+          .isEmpty()) {
+        return;
+      }
       try {
         jdbc.update("INSERT INTO hr_board_control_lock (board) VALUES (?)", board);
-      } catch (DataIntegrityViolationException inserted) {
-        // Another change of the board inserted it meanwhile: it exists, as wanted.
+        return;
+      } catch (DataIntegrityViolationException | PessimisticLockingFailureException raced) {
+        // Another change of the board inserted it meanwhile (InnoDB may report a race of three
+        // such inserts as a deadlock of one): it exists, as wanted, which the next turn checks.
+        if (attempt == LOCK_ROW_ATTEMPTS) {
+          throw raced;
+        }
       }
     }
   }
@@ -88,22 +100,32 @@ public class BoardControlStore {
     }
   }
 
-  /** Stores a control, replacing the item's previous one. On the caller's transaction. */
-  public void put(BoardControl control) {
-    int updated =
-        jdbc.update(
-            "UPDATE hr_board_control SET action = ?, position = ?, factor = ?, expires_at = ?,"
-                + " reason = ?, actor = ?, set_at = ? WHERE board = ? AND item_id = ?",
-            control.action().wireName(),
-            control.position(),
-            control.factor(),
-            millis(control.expiresAt()),
-            control.reason(),
-            control.actor(),
-            control.setAt().toEpochMilli(),
-            control.board(),
-            control.itemId());
-    if (updated == 0) {
+  /**
+   * Stores a control, replacing the item's previous one. On the caller's transaction, which holds
+   * the board's lock row ({@link #lockBoard}), so no other change of this board runs between the
+   * caller's read of the previous control and this write.
+   *
+   * <p>A plain INSERT when there was none, an UPDATE when there was: never an UPDATE of a missing
+   * key first, which under InnoDB's REPEATABLE READ takes a gap lock that two boards' INSERTs then
+   * deadlock on.
+   *
+   * @param replacing whether the item has a control on this board (read under the lock)
+   */
+  public void put(BoardControl control, boolean replacing) {
+    if (replacing) {
+      jdbc.update(
+          "UPDATE hr_board_control SET action = ?, position = ?, factor = ?, expires_at = ?,"
+              + " reason = ?, actor = ?, set_at = ? WHERE board = ? AND item_id = ?",
+          control.action().wireName(),
+          control.position(),
+          control.factor(),
+          millis(control.expiresAt()),
+          control.reason(),
+          control.actor(),
+          control.setAt().toEpochMilli(),
+          control.board(),
+          control.itemId());
+    } else {
       jdbc.update(
           "INSERT INTO hr_board_control (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
           control.board(),

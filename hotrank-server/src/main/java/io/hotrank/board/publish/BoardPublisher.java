@@ -24,8 +24,8 @@ import org.springframework.stereotype.Component;
  * Publishes a board to every layer under a fencing token: the database snapshot row, then Redis
  * (fresh key swapped live by a script), then this instance's local snapshot. Both shared layers
  * refuse a token lower than the highest that has published the board; a refusal stops the publish
- * there, is logged and counted ({@code hotrank.board.publish.rejected}) and is never retried. A
- * layer that fails is logged and counted, never fatal.
+ * there, is logged and counted ({@code hotrank.board.publish.rejected}) and is not retried. A layer
+ * that fails is logged and counted, never fatal.
  *
  * <h2>Operators' controls</h2>
  *
@@ -45,6 +45,25 @@ import org.springframework.stereotype.Component;
  * refused for its fence (a newer lease holder published meanwhile, maybe under a lower version that
  * missed the change) takes a new version and tries again.
  *
+ * <p>Why a computation's result is neither lost nor rolled back by a re-publish racing it. A
+ * re-publish republishes older content (its base's) under a newer number, so version order alone
+ * would let it win over a computation in two ways, both closed here:
+ *
+ * <ul>
+ *   <li>the re-publish takes its version after the computation and goes live first: the computation
+ *       is refused as not newer. It sees the refusing version was computed earlier than its own
+ *       result, takes a fresh version, reads the controls again and publishes again ({@link
+ *       #publish}), so it lands above the re-publish, with the change applied;
+ *   <li>the computation goes live after the re-publish read its base, under a lower version: the
+ *       re-publish is conditional on its base in both shared layers (the row's {@code version <=
+ *       base}, the script's live version at most the base), so it is refused, rebuilds on the
+ *       computation's snapshot and publishes again ({@link #republish}).
+ * </ul>
+ *
+ * Both retries are bounded; each needs a new interleaving with another publish to be needed again,
+ * and after the last one the newer version is served, as before. The fence guards are unchanged: a
+ * retry keeps its token, so a stale lease holder is still refused.
+ *
  * <p>With Redis down, versions come from the newest known plus one and notices are not sent, so the
  * argument holds only once Redis is back; the instances' version check then converges them.
  */
@@ -53,8 +72,17 @@ public class BoardPublisher implements BoardSink {
 
   private static final Logger log = LoggerFactory.getLogger(BoardPublisher.class);
 
-  /** How many times a re-publish refused for its fence takes a new version and tries again. */
+  /**
+   * How many times in all a re-publish is tried: refused for its fence, or because a version above
+   * its base was published meanwhile, it takes a new version and tries again.
+   */
   private static final int REPUBLISH_ATTEMPTS = 5;
+
+  /**
+   * How many times in all a computation is published: refused by a newer version of older content
+   * (a re-publish), it takes a new version and tries again.
+   */
+  private static final int PUBLISH_ATTEMPTS = 3;
 
   private final BoardRedisStore redis;
   private final BoardSnapshotStore database;
@@ -87,8 +115,14 @@ public class BoardPublisher implements BoardSink {
    * <p>The version comes from the Redis sequence, above every version this instance or the database
    * knows, so concurrent publishers never share one. With Redis down it is one above the newest
    * known, and the database write, guarded by version and fence, lets only one publisher store a
-   * version; a publisher that finds an equal or newer version stored or live serves that one
-   * instead of its own.
+   * version.
+   *
+   * <p>A publish refused because an equal or newer version is stored or live looks at that version.
+   * If it was computed earlier than this result, it is a re-publish of older content that took its
+   * version after this one did (a control change): this result then takes a fresh version, reads
+   * the controls again and tries again (at most {@value #PUBLISH_ATTEMPTS} times in all), so the
+   * newest computation lands rather than being lost until the next run. Otherwise the newer version
+   * is at least as fresh, and this instance serves it instead of its own.
    *
    * @param entries the candidates best first: the board's top, larger than the board by the number
    *     of live controls so that blocks and pins leave it full
@@ -101,25 +135,52 @@ public class BoardPublisher implements BoardSink {
   @Override
   public BoardSnapshot publish(
       BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence) {
-    Version version = nextVersion(board);
-    // After the version, never before: see the ordering argument in the class comment.
-    List<BoardControl> controls = controlled.read(board.name());
-    ControlsApplied.Result shown =
-        controlled.apply(board, entries, controls, computedAt, clock.instant(), List.of());
-    return publishVersion(board, version, computedAt, shown, fence);
+    for (int attempt = 1; ; attempt++) {
+      Version version = nextVersion(board);
+      // After the version, never before: see the ordering argument in the class comment.
+      List<BoardControl> controls = controlled.read(board.name());
+      ControlsApplied.Result shown =
+          controlled.apply(board, entries, controls, computedAt, clock.instant(), List.of());
+      Attempt tried =
+          publishVersion(board, version, computedAt, shown, fence, BoardRedisStore.NO_BASE);
+      if (!tried.refused()) {
+        return tried.own();
+      }
+      boolean older = tried.newer().map(n -> n.computedAt().isBefore(computedAt)).orElse(false);
+      if (!older || attempt == PUBLISH_ATTEMPTS) {
+        log.warn(
+            "Board '{}' v{}: an equal or newer version is stored or live; serving that one",
+            board.name(),
+            version.number());
+        return installed(tried.newer(), tried.own());
+      }
+      log.info(
+          "Board '{}' v{}: a re-publish of older content took a newer version; publishing again",
+          board.name(),
+          version.number());
+    }
   }
 
   /**
    * Publishes the board's newest snapshot again under a new version, with the controls as they are
    * in the database now: what a control change does after it commits. The newest snapshot is the
-   * live one in Redis, else this instance's, else the database's; its entries' controls are undone
-   * and the current ones applied, looking up items newly pinned or boosted and the {@code released}
-   * ones (a control removed or expired). It is published under the highest fencing token the shared
-   * layers hold, so the guards accept it and a stale computation is still refused.
+   * newest of the live one in Redis, this instance's and the database's; its entries' controls are
+   * undone and the current ones applied, looking up items newly pinned or boosted and the {@code
+   * released} ones (a control removed or expired). It is published under the highest fencing token
+   * the shared layers hold, so the guards accept it and a stale computation is still refused.
+   *
+   * <p>It is conditional on its base (a compare-and-swap in both shared layers): it goes live only
+   * while no version above the snapshot it started from is stored or live. So a computation that
+   * went live after the re-publish read its base is never replaced by the base's older content.
+   * Refused that way, it rebuilds from the new newest and tries again, unless the newer version is
+   * above its own: that one took its version after this re-publish did, so after the change
+   * committed, and applied it already (see the class comment).
    *
    * @param released items whose control was removed: ranked by their own score if they make it
    * @return the snapshot this instance serves afterwards; empty if the board was never published
    *     (its first computation applies the controls)
+   * @throws StalePublishException if still refused for its fence after {@value #REPUBLISH_ATTEMPTS}
+   *     attempts
    */
   public Optional<BoardSnapshot> republish(BoardDefinition board, Collection<Long> released) {
     for (int attempt = 1; ; attempt++) {
@@ -135,18 +196,47 @@ public class BoardPublisher implements BoardSink {
       ControlsApplied.Result shown =
           controlled.apply(
               board, candidates, controls, newest.computedAt(), clock.instant(), released);
+      Attempt tried;
       try {
-        return Optional.of(publishVersion(board, version, newest.computedAt(), shown, fence));
+        tried = publishVersion(board, version, newest.computedAt(), shown, fence, newest.version());
       } catch (StalePublishException e) {
         if (attempt == REPUBLISH_ATTEMPTS) {
           throw e;
         }
+        continue;
       }
+      if (!tried.refused()) {
+        return Optional.of(tried.own());
+      }
+      boolean later = tried.newer().map(n -> n.version() > version.number()).orElse(false);
+      if (later || attempt == REPUBLISH_ATTEMPTS) {
+        return Optional.of(installed(tried.newer(), tried.own()));
+      }
+      log.info(
+          "Board '{}' v{}: a version above its base v{} was published meanwhile; rebuilding",
+          board.name(),
+          version.number(),
+          newest.version());
     }
   }
 
   /** A version and whether Redis handed it out. */
   private record Version(long number, boolean redisUp) {}
+
+  /**
+   * What one publish attempt did: {@code own} was published, or it was refused by an equal or newer
+   * version, {@code newer} (empty if that could not be read).
+   */
+  private record Attempt(BoardSnapshot own, boolean refused, Optional<BoardSnapshot> newer) {
+
+    static Attempt published(BoardSnapshot own) {
+      return new Attempt(own, false, Optional.empty());
+    }
+
+    static Attempt refused(BoardSnapshot own, Optional<BoardSnapshot> newer) {
+      return new Attempt(own, true, newer);
+    }
+  }
 
   private Version nextVersion(BoardDefinition board) {
     long floor = floor(board.name());
@@ -158,26 +248,35 @@ public class BoardPublisher implements BoardSink {
     }
   }
 
+  /** The newest snapshot of a board among Redis's live one, this instance's and the database's. */
   private @Nullable BoardSnapshot newest(String board) {
-    BoardSnapshot held = local.get(board);
+    BoardSnapshot newest = local.get(board);
     try {
       Optional<byte[]> live = redis.live(board);
       if (live.isPresent()) {
-        BoardSnapshot shared = BoardSnapshot.parse(live.get(), properties.defaultLimit(), "redis");
-        if (held == null || shared.version() > held.version()) {
-          return shared;
-        }
+        newest = newer(newest, BoardSnapshot.parse(live.get(), properties.defaultLimit(), "redis"));
       }
     } catch (RuntimeException e) {
       log.warn("Board '{}': Redis unavailable for the re-publish ({})", board, e.toString());
     }
-    if (held != null) {
-      return held;
+    try {
+      // Also when Redis answered: a computation stores its row before it goes live in Redis, and
+      // a re-publish built on the older live one would only be refused by the row's condition.
+      Optional<byte[]> stored = database.find(board);
+      if (stored.isPresent()) {
+        newest = newer(newest, BoardSnapshot.parse(stored.get(), properties.defaultLimit(), "db"));
+      }
+    } catch (RuntimeException e) {
+      if (newest == null) {
+        throw e;
+      }
+      log.warn("Board '{}': database unavailable for the re-publish ({})", board, e.toString());
     }
-    return database
-        .find(board)
-        .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db"))
-        .orElse(null);
+    return newest;
+  }
+
+  private static BoardSnapshot newer(@Nullable BoardSnapshot held, BoardSnapshot other) {
+    return held == null || other.version() > held.version() ? other : held;
   }
 
   private long highestFence(String board) {
@@ -190,12 +289,13 @@ public class BoardPublisher implements BoardSink {
     return fence;
   }
 
-  private BoardSnapshot publishVersion(
+  private Attempt publishVersion(
       BoardDefinition board,
       Version next,
       Instant computedAt,
       ControlsApplied.Result shown,
-      long fence) {
+      long fence,
+      long base) {
     long version = next.number();
     boolean redisUp = next.redisUp();
     BoardSnapshot snapshot =
@@ -209,7 +309,7 @@ public class BoardPublisher implements BoardSink {
 
     BoardSnapshotStore.Saved saved = null;
     try {
-      saved = database.save(snapshot, fence);
+      saved = database.save(snapshot, fence, base);
     } catch (RuntimeException e) {
       failure("db", board, version, e);
     }
@@ -217,32 +317,24 @@ public class BoardPublisher implements BoardSink {
       throw rejected(board, version, fence, "db");
     }
     if (saved == BoardSnapshotStore.Saved.NOT_NEWER) {
-      // Another publisher stored this version or a newer one: never put this content live under
-      // a number the database gives to other content.
-      log.warn(
-          "Board '{}' v{}: an equal or newer version is stored already; serving that one",
-          board.name(),
-          version);
-      return installed(
+      // Another publisher stored this version or a newer one (or, for a re-publish, one above its
+      // base): never put this content live under a number the database gives to other content.
+      return Attempt.refused(
+          snapshot,
           database
               .find(board.name())
-              .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")),
-          snapshot);
+              .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")));
     }
     if (redisUp) {
       try {
-        switch (redis.publish(snapshot, fence)) {
+        switch (redis.publish(snapshot, fence, base)) {
           case STALE_FENCE -> throw rejected(board, version, fence, "redis");
           case NEWER_LIVE -> {
-            log.warn(
-                "Board '{}' v{}: a newer version went live in Redis meanwhile; serving that one",
-                board.name(),
-                version);
-            return installed(
+            return Attempt.refused(
+                snapshot,
                 redis
                     .live(board.name())
-                    .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "redis")),
-                snapshot);
+                    .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "redis")));
           }
           case LIVE -> {}
         }
@@ -253,7 +345,7 @@ public class BoardPublisher implements BoardSink {
       }
     }
     local.install(snapshot);
-    return snapshot;
+    return Attempt.published(snapshot);
   }
 
   private BoardSnapshot installed(Optional<BoardSnapshot> newer, BoardSnapshot fallback) {

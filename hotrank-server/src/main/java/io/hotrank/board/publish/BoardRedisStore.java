@@ -31,6 +31,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class BoardRedisStore {
 
+  /** No base version: a publish that does not depend on what is live (a computation's). */
+  public static final long NO_BASE = -1;
+
   private static final Duration STAGE_TTL = Duration.ofMinutes(5);
 
   private final StringRedisTemplate redis;
@@ -103,6 +106,16 @@ public class BoardRedisStore {
    * the board and it is newer than the live one.
    */
   public Outcome publish(BoardSnapshot snapshot, long fence) {
+    return publish(snapshot, fence, NO_BASE);
+  }
+
+  /**
+   * Like {@link #publish(BoardSnapshot, long)}, and also only while no version above {@code base}
+   * is live: a compare-and-swap for a re-publish built on the snapshot of version {@code base}, so
+   * that it never replaces content published after it read its base ({@link #NO_BASE}: no such
+   * condition). Refused for that reason, it returns {@link Outcome#NEWER_LIVE}.
+   */
+  public Outcome publish(BoardSnapshot snapshot, long fence, long base) {
     String board = snapshot.board();
     String stage = key(board, "stage:" + snapshot.version());
     redis
@@ -122,7 +135,8 @@ public class BoardRedisStore {
             channel(),
             board,
             Long.toString(fence),
-            Long.toString(cursorTtl.toMillis()));
+            Long.toString(cursorTtl.toMillis()),
+            base == NO_BASE ? "" : Long.toString(base));
     if (swapped == null) {
       throw new IllegalStateException("publish script inside a transaction or pipeline");
     }

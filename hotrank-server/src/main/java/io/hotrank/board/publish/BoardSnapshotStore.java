@@ -63,12 +63,24 @@ public class BoardSnapshotStore {
    * auto-committed statements (a failed INSERT would abort a surrounding PostgreSQL transaction).
    */
   public Saved save(BoardSnapshot snapshot, long fence) {
+    return save(snapshot, fence, BoardRedisStore.NO_BASE);
+  }
+
+  /**
+   * Like {@link #save(BoardSnapshot, long)}, and also only while the stored version is at most
+   * {@code base}: the compare-and-swap of a re-publish built on the snapshot of version {@code
+   * base} ({@code ... AND version <= ?}), so that it never overwrites a version stored after it
+   * read its base; refused for that reason, it returns {@link Saved#NOT_NEWER}. At most rather than
+   * equal: the row may lag the base when the database missed the base's publish, and then nothing
+   * newer than the base is stored either. {@link BoardRedisStore#NO_BASE}: no such condition.
+   */
+  public Saved save(BoardSnapshot snapshot, long fence, long base) {
     // InnoDB may pick the guarded UPDATE of a board's missing row (its gap lock) as the loser of
     // a deadlock with a concurrent first INSERT. The statement alone is rolled back (each runs in
     // its own auto-commit), so the save is asked again, as MySQL's manual advises for deadlocks.
     for (int attempt = 1; ; attempt++) {
       try {
-        return saveOnce(snapshot, fence);
+        return saveOnce(snapshot, fence, base);
       } catch (PessimisticLockingFailureException deadlocked) {
         if (attempt == SAVE_ATTEMPTS) {
           throw deadlocked;
@@ -77,10 +89,10 @@ public class BoardSnapshotStore {
     }
   }
 
-  private Saved saveOnce(BoardSnapshot snapshot, long fence) {
+  private Saved saveOnce(BoardSnapshot snapshot, long fence, long base) {
     String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
     long computedAt = snapshot.computedAt().toEpochMilli();
-    if (updateIfAllowed(snapshot, fence, payload, computedAt)) {
+    if (updateIfAllowed(snapshot, fence, base, payload, computedAt)) {
       return Saved.STORED;
     }
     List<Long> storedFence =
@@ -102,7 +114,7 @@ public class BoardSnapshotStore {
     } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
       // Another publisher inserted the board's first row meanwhile (InnoDB may report a race of
       // three such inserts as a deadlock of one of them): keep whichever is allowed.
-      if (updateIfAllowed(snapshot, fence, payload, computedAt)) {
+      if (updateIfAllowed(snapshot, fence, base, payload, computedAt)) {
         return Saved.STORED;
       }
       List<Long> winner =
@@ -113,17 +125,20 @@ public class BoardSnapshotStore {
   }
 
   private boolean updateIfAllowed(
-      BoardSnapshot snapshot, long fence, String payload, long computedAt) {
+      BoardSnapshot snapshot, long fence, long base, String payload, long computedAt) {
+    // Without a base, "version <= version - 1" is the plain "version < ?" guard.
+    long highest = base == BoardRedisStore.NO_BASE ? snapshot.version() - 1 : base;
     return jdbc.update(
             "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?"
-                + " WHERE board = ? AND fence <= ? AND version < ?",
+                + " WHERE board = ? AND fence <= ? AND version < ? AND version <= ?",
             snapshot.version(),
             computedAt,
             payload,
             fence,
             snapshot.board(),
             fence,
-            snapshot.version())
+            snapshot.version(),
+            highest)
         == 1;
   }
 

@@ -10,6 +10,7 @@ import io.hotrank.board.publish.BoardRedisStore;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemReads;
 import io.hotrank.web.Cursors;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +21,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Cursor paging of a board (the hot feed): a page started with an empty cursor reads the current
@@ -86,7 +88,7 @@ class HotPages {
       snapshot = version(board.name(), version);
     }
     List<BoardEntry> entries = snapshot.entries();
-    List<BoardEntry> page = new ArrayList<>();
+    List<RawValue> page = new ArrayList<>();
     int next = from;
     boolean more = false;
     while (next < entries.size() && !more) {
@@ -104,7 +106,8 @@ class HotPages {
           more = true;
           break;
         }
-        page.add(e);
+        // Rendered as board reads render it, not by this mapper from the record.
+        page.add(new RawValue(new String(snapshot.entryJson(next), StandardCharsets.UTF_8)));
         next++;
       }
     }

@@ -93,4 +93,23 @@ class BoardRedisStoreFenceTest {
     assertThat(redis.opsForValue().get(PREFIX + "{b:" + board + "}:fence"))
         .isEqualTo(Long.toString(fence + 1));
   }
+
+  /** A re-publish goes live only while nothing above its base is live; the fence still rules. */
+  @Test
+  void aBase_makesThePublishACompareAndSwap_onTheLiveVersion() {
+    String board = "fence-" + UUID.randomUUID();
+    assertThat(store.publish(snapshot(board, 1), 10)).isEqualTo(Outcome.LIVE);
+    assertThat(store.publish(snapshot(board, 2), 10)).isEqualTo(Outcome.LIVE);
+
+    assertThat(store.publish(snapshot(board, 5), 10, 1))
+        .as("v2 above base")
+        .isEqualTo(Outcome.NEWER_LIVE);
+    assertThat(store.liveVersion(board)).isEqualTo(2);
+    assertThat(store.publish(snapshot(board, 5), 9, 2)).isEqualTo(Outcome.STALE_FENCE);
+    assertThat(store.publish(snapshot(board, 5), 10, 2)).isEqualTo(Outcome.LIVE);
+    assertThat(store.publish(snapshot(board, 6), 10, 7))
+        .as("base ahead of live")
+        .isEqualTo(Outcome.LIVE);
+    assertThat(store.liveVersion(board)).isEqualTo(6);
+  }
 }
