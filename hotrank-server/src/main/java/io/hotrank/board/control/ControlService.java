@@ -15,6 +15,7 @@ import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.problem.Violations;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,10 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -38,14 +43,31 @@ import org.springframework.transaction.support.TransactionTemplate;
  * after another on every instance and the pin limit is checked against what is committed), stores
  * the control and appends its audit entry; a failure anywhere rolls both back. After the commit,
  * and only then, it re-publishes the board ({@link BoardPublisher#republish}): see the ordering
- * argument there. A re-publish that fails is logged and counted ({@code
- * hotrank.board.controls.republish.failures}); the change stays committed and the board's next
- * publish applies it. Thread-safe.
+ * argument there. A re-publish that fails (Redis or the database unavailable for a moment) is
+ * logged, counted ({@code hotrank.board.controls.republish.failures}) and tried again after 1, 2,
+ * 4... seconds, at most 30 s apart, {@value #RETRIES} times in all; the change stays committed
+ * meanwhile, and the board's next publish applies it in any case. The retries live in this
+ * instance's memory: an instance that stops meanwhile leaves the change to the next publish.
+ * Thread-safe.
  */
 @Service
 class ControlService implements BoardControls {
 
   private static final Logger log = LoggerFactory.getLogger(ControlService.class);
+
+  /** How many times a failed re-publish is tried again, and the longest wait between two. */
+  static final int RETRIES = 8;
+
+  private static final long MAX_RETRY_DELAY_SECONDS = 30;
+
+  /**
+   * Runs the retries of failed re-publishes: one daemon thread, idle but for them. A plain
+   * scheduled executor rather than a job: a retry belongs to this instance's failed call, not to
+   * the cluster's schedule.
+   */
+  private final ScheduledExecutorService retries =
+      Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().daemon().name("board-control-republish").factory());
 
   /** How many times a change that lost a deadlock is tried in all. */
   private static final int ATTEMPTS = 5;
@@ -215,17 +237,56 @@ class ControlService implements BoardControls {
    * board's next publish applies it).
    */
   void republish(BoardDefinition board, Collection<Long> released) {
+    if (!tryRepublish(board, released)) {
+      retry(board, released, 1);
+    }
+  }
+
+  private boolean tryRepublish(BoardDefinition board, Collection<Long> released) {
     try {
       publisher.republish(board, released);
+      return true;
     } catch (RuntimeException e) {
       meters
           .counter("hotrank.board.controls.republish.failures", "board", board.name())
           .increment();
       log.warn(
-          "Board '{}': re-publish after a control change failed; its next publish applies it: {}",
+          "Board '{}': re-publish after a control change failed; trying again shortly (its next"
+              + " publish applies the change in any case): {}",
           board.name(),
           e.toString());
+      return false;
     }
+  }
+
+  /** Schedules the {@code attempt}-th retry of a failed re-publish, with a doubling delay. */
+  private void retry(BoardDefinition board, Collection<Long> released, int attempt) {
+    if (attempt > RETRIES) {
+      log.warn(
+          "Board '{}': re-publish after a control change failed {} times; its next publish"
+              + " applies the change",
+          board.name(),
+          RETRIES + 1);
+      return;
+    }
+    long delaySeconds = Math.min(MAX_RETRY_DELAY_SECONDS, 1L << (attempt - 1));
+    try {
+      retries.schedule(
+          () -> {
+            if (!tryRepublish(board, released)) {
+              retry(board, released, attempt + 1);
+            }
+          },
+          delaySeconds,
+          TimeUnit.SECONDS);
+    } catch (RejectedExecutionException shuttingDown) {
+      log.debug("Board '{}': not retrying the re-publish, shutting down", board.name());
+    }
+  }
+
+  @PreDestroy
+  void stopRetries() {
+    retries.shutdownNow();
   }
 
   private long livePins(String board, long except, Instant now) {

@@ -2,7 +2,12 @@ package io.hotrank.board.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
 
+import io.hotrank.board.publish.BoardPublisher;
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
@@ -21,7 +26,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -68,6 +75,9 @@ public abstract class BoardControlsContract extends ApiTestSupport {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static final String CONTROLS = "/api/v1/admin/boards/ctl-hn/controls/";
+
+  /** The real publisher, watched: a test makes its first re-publish fail. */
+  @MockitoSpyBean BoardPublisher publisher;
 
   @BeforeEach
   void noControls() {
@@ -275,6 +285,27 @@ public abstract class BoardControlsContract extends ApiTestSupport {
     assertThat(again.status()).as(again.body()).isEqualTo(409);
     assertThat(rows("SELECT COUNT(*) FROM hr_board_control WHERE action = 'pin' AND item_id <> 1"))
         .isEqualTo(3);
+  }
+
+  @Test
+  void aRepublishThatFails_isTriedAgain_andTheChangeShowsWithoutAComputation() {
+    items(5);
+    recompute("ctl-hn");
+    long version = version("ctl-hn");
+    doThrow(new RedisConnectionFailureException("forced: Redis unavailable for a moment"))
+        .doCallRealMethod()
+        .when(publisher)
+        .republish(any(), any());
+
+    Answer pinned = put(1, body("action", "pin", "position", 1, "reason", "retried"));
+
+    assertThat(pinned.status()).as(pinned.body()).isEqualTo(200);
+    // The board's cron does not fire during the test: only the retry can publish the pin.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(ids(http, "ctl-hn")).containsExactly(1L, 5L, 4L, 3L, 2L));
+    assertThat(version("ctl-hn")).isGreaterThan(version);
+    verify(publisher, times(2)).republish(any(), any());
   }
 
   @Test
