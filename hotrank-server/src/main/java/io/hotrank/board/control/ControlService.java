@@ -13,6 +13,7 @@ import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.board.publish.BoardPublisher;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemNotFoundException;
+import io.hotrank.job.FaultPoints;
 import io.hotrank.problem.Violations;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
@@ -54,6 +55,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 class ControlService implements BoardControls {
 
   private static final Logger log = LoggerFactory.getLogger(ControlService.class);
+
+  /** The name this service's fault points go by ({@link FaultPoints}; tests only). */
+  static final String FAULTS = "board-controls";
 
   /** How many times a failed re-publish is tried again, and the longest wait between two. */
   static final int RETRIES = 8;
@@ -101,6 +105,7 @@ class ControlService implements BoardControls {
   private final TransactionTemplate tx;
   private final Clock clock;
   private final MeterRegistry meters;
+  private final FaultPoints faults;
 
   ControlService(
       BoardRegistry registry,
@@ -110,7 +115,8 @@ class ControlService implements BoardControls {
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      FaultPoints faults) {
     this.registry = registry;
     this.store = store;
     this.publisher = publisher;
@@ -119,6 +125,7 @@ class ControlService implements BoardControls {
     this.tx = new TransactionTemplate(transactions);
     this.clock = clock;
     this.meters = meters;
+    this.faults = faults;
   }
 
   @Override
@@ -244,6 +251,7 @@ class ControlService implements BoardControls {
 
   private boolean tryRepublish(BoardDefinition board, Collection<Long> released) {
     try {
+      faults.point(FAULTS, "before-republish", board.name());
       publisher.republish(board, released);
       return true;
     } catch (RuntimeException e) {
