@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -604,6 +605,11 @@ public abstract class BoardControlsContract extends ApiTestSupport {
 
   @Test
   void windowBoardsAndLeaderboards_honourAPinAndABlock() {
+    // On H2 only: realtime boards live in Redis, not in the database under test, and on a shared
+    // MariaDB or PostgreSQL the folders of other test classes' contexts (each with Redis keys of
+    // its own) may fold this test's events into their keys first, leaving these boards empty.
+    Assumptions.assumeTrue(
+        engine().equals("H2"), "realtime boards are tested on H2, where no other context folds");
     // Redis expires a window's buckets on its own clock: the events must be of today.
     clock.set(java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     items(1000, 7);
