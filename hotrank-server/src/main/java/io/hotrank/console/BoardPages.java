@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -46,14 +45,14 @@ class BoardPages {
 
   private final BoardRegistry registry;
   private final BoardSink boards;
-  private final ObjectProvider<BoardControls> controls;
+  private final BoardControls controls;
   private final MeterRegistry meters;
   private final Clock clock;
 
   BoardPages(
       BoardRegistry registry,
       BoardSink boards,
-      ObjectProvider<BoardControls> controls,
+      BoardControls controls,
       MeterRegistry meters,
       Clock clock) {
     this.registry = registry;
@@ -106,10 +105,9 @@ class BoardPages {
     BoardDefinition board = registry.require(name);
     try {
       ConsoleForbiddenException.require(operator, Role.OPERATOR);
-      BoardControls service = available();
       long item = longField("itemId", itemId);
       if (action.equals("remove")) {
-        service.remove(board.name(), item, reason.isBlank() ? null : reason, operator.name());
+        controls.remove(board.name(), item, reason.isBlank() ? null : reason, operator.name());
       } else {
         ControlChange change =
             new ControlChange(
@@ -118,7 +116,7 @@ class BoardPages {
                 factor.isBlank() ? null : doubleField("factor", factor),
                 expiresAt.isBlank() ? null : instantField("expiresAt", expiresAt),
                 reason);
-        service.set(board.name(), item, change, operator.name());
+        controls.set(board.name(), item, change, operator.name());
       }
     } catch (HotrankException e) {
       response.setStatus(e.type().status());
@@ -139,22 +137,12 @@ class BoardPages {
 
   private void itemsModel(BoardDefinition board, Model model) {
     BoardSnapshot snapshot = boards.current(board.name());
-    BoardControls service = controls.getIfAvailable();
-    List<BoardControl> live = service == null ? List.of() : service.list(board.name());
+    List<BoardControl> live = controls.list(board.name());
     model.addAttribute("board", board);
     model.addAttribute("snapshot", snapshot);
     model.addAttribute("items", BoardViews.items(snapshot, live));
     model.addAttribute("controls", live);
-    model.addAttribute("controlsAvailable", service != null);
     model.addAttribute("updatedAt", clock.instant());
-  }
-
-  private BoardControls available() {
-    BoardControls service = controls.getIfAvailable();
-    if (service == null) {
-      throw new InvalidRequestException("action", "board controls are not available in this build");
-    }
-    return service;
   }
 
   private Map<String, Long> reads(String board) {
