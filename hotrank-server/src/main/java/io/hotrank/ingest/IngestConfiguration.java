@@ -79,8 +79,8 @@ class IngestConfiguration {
 
   @Bean
   @Order(Ordered.LOWEST_PRECEDENCE)
-  CountsCacheWriter countsCacheWriter(ItemCacheWrites cacheWrites) {
-    return new CountsCacheWriter(cacheWrites);
+  CountsCacheWriter countsCacheWriter(ItemCacheWrites cacheWrites, FoldHistory history) {
+    return new CountsCacheWriter(cacheWrites, history);
   }
 
   @Bean

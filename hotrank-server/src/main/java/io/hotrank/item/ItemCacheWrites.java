@@ -4,6 +4,8 @@ import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.Versioned;
 import io.hotrank.core.score.Interactions;
+import io.hotrank.redis.HotrankRedisProperties;
+import io.hotrank.redis.LuaScripts;
 import io.hotrank.redis.RedisBloomFilter;
 import io.hotrank.redis.RedisReconnects;
 import java.util.Collection;
@@ -12,8 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,7 +33,9 @@ import org.springframework.stereotype.Component;
  *       #countsFolded}), versioned by the fold's number, so Redis holds the counts the fold keeps;
  *       local counters are refreshed from there at most {@code counts-fresh} after they were read.
  *       Counters a failed Redis write left behind are rewritten from the database on the next fold
- *       or idle second.
+ *       or idle second. A mark in Redis ({@code <prefix>ic-through}) says through which fold every
+ *       fold's counters are there, so that the folds a killed process committed but never wrote are
+ *       found and rewritten by whichever instance folds next ({@link #countsFolded}).
  *   <li>The Bloom filter per biz learns an id before its item is created; it is rebuilt by a leased
  *       job ({@link ItemFilterJobs}).
  * </ul>
@@ -54,13 +61,25 @@ public class ItemCacheWrites {
   private final TieredCache<ItemKey, Interactions> counts;
   private final RedisBloomFilter filter;
   private final CacheNotices notices;
+  private final StringRedisTemplate redis;
+  private final String countsMark;
   private final Set<ItemKey> pendingCounts = ConcurrentHashMap.newKeySet();
 
   /** Writes whose floor or notice did not reach Redis: the newest version of each, retried. */
   private final Map<ItemKey, Long> pendingWrites = new ConcurrentHashMap<>();
 
-  ItemCacheWrites(ItemCaches caches, CacheNotices notices, RedisReconnects reconnects) {
+  private static final RedisScript<Long> COUNTS_THROUGH =
+      LuaScripts.load("counts-through.lua", Long.class);
+
+  ItemCacheWrites(
+      ItemCaches caches,
+      CacheNotices notices,
+      RedisReconnects reconnects,
+      StringRedisTemplate redis,
+      HotrankRedisProperties redisProperties) {
     this.caches = caches;
+    this.redis = redis;
+    this.countsMark = redisProperties.keyPrefix() + "ic-through";
     this.metadata = caches.metadata();
     this.counts = caches.counts();
     this.filter = caches.filter();
@@ -149,22 +168,69 @@ public class ItemCacheWrites {
 
   /**
    * The counters a fold committed, written into Redis (and into this instance's local entries)
-   * unless a later fold's are there. A failed write leaves the items to be rewritten from the
-   * database by {@link #retryCounts}.
+   * unless a later fold's are there, and the mark moved to the fold if no earlier fold is missing.
+   * A failed write leaves the items to be rewritten from the database by {@link #retryCounts}.
+   *
+   * @return the mark, when folds between it and {@code foldNo} never had their counters written
+   *     (the process that committed them died first, or its write failed): the caller rewrites
+   *     their items ({@link #rewriteCounts}) and then moves the mark ({@link #countsCaughtUp});
+   *     null when nothing is missing, or when Redis did not take the write
    */
-  public void countsFolded(long foldNo, Map<ItemKey, Interactions> changed) {
-    if (changed.isEmpty()) {
-      return;
+  public @Nullable Long countsFolded(long foldNo, Map<ItemKey, Interactions> changed) {
+    if (!changed.isEmpty()) {
+      Map<ItemKey, Versioned<Interactions>> versioned = new HashMap<>();
+      changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
+      // Not through the read guard: a write of thousands of entries may outlast a read's timeout,
+      // and must neither be cut short nor count in the read breaker.
+      try {
+        counts.putAll(versioned);
+      } catch (RuntimeException e) {
+        log.debug("Counters of fold {} not written to Redis ({}); retried", foldNo, e.toString());
+        remember(changed.keySet());
+        return null;
+      }
     }
-    Map<ItemKey, Versioned<Interactions>> versioned = new HashMap<>();
-    changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
-    // Not through the read guard: a write of thousands of entries may outlast a read's timeout,
-    // and must neither be cut short nor count in the read breaker.
-    try {
-      counts.putAll(versioned);
-    } catch (RuntimeException e) {
-      log.debug("Counters of fold {} not written to Redis ({}); retried", foldNo, e.toString());
-      remember(changed.keySet());
+    long mark = moveMark(foldNo, "next");
+    return mark < 0 ? null : mark;
+  }
+
+  /**
+   * The fold through which every fold's counters are in Redis, or null when Redis has no mark (it
+   * is new or lost its data, and holds no counters either).
+   */
+  public @Nullable Long countsWrittenThrough() {
+    String mark = redis.opsForValue().get(countsMark);
+    return mark == null ? null : Long.valueOf(mark);
+  }
+
+  /** Every fold's counters up to {@code foldNo} are in Redis: the mark moves up to it. */
+  public void countsCaughtUp(long foldNo) {
+    moveMark(foldNo, "caught-up");
+  }
+
+  /**
+   * The mark is ahead of the log's last fold {@code foldNo}: Redis has seen another log (the
+   * database was replaced). The mark is set back to it.
+   */
+  public void countsMarkReset(long foldNo) {
+    moveMark(foldNo, "reset");
+  }
+
+  private long moveMark(long foldNo, String how) {
+    Long mark = redis.execute(COUNTS_THROUGH, List.of(countsMark), Long.toString(foldNo), how);
+    return mark == null ? -1 : mark;
+  }
+
+  /**
+   * Rewrites the Redis counters of {@code keys} from the database, each versioned by the fold that
+   * last changed it.
+   *
+   * @throws RuntimeException when the database or Redis fails; some chunks may be written
+   */
+  public void rewriteCounts(Collection<ItemKey> keys) {
+    List<ItemKey> all = List.copyOf(keys);
+    for (int from = 0; from < all.size(); from += CHUNK) {
+      counts.putAll(caches.loadCounts(all.subList(from, Math.min(all.size(), from + CHUNK))));
     }
   }
 
@@ -177,7 +243,7 @@ public class ItemCacheWrites {
     for (int from = 0; from < keys.size(); from += CHUNK) {
       List<ItemKey> chunk = keys.subList(from, Math.min(keys.size(), from + CHUNK));
       try {
-        counts.putAll(caches.loadCounts(chunk));
+        rewriteCounts(chunk);
         chunk.forEach(pendingCounts::remove);
       } catch (RuntimeException e) {
         log.debug("Item counters still not rewritten ({})", e.toString());

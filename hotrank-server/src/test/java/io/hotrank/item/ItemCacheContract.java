@@ -243,7 +243,7 @@ abstract class ItemCacheContract {
               meters,
               hotKeys);
       reads = new ItemReads(caches, properties, meters, bizes);
-      writes = new ItemCacheWrites(caches, notices, reconnects);
+      writes = new ItemCacheWrites(caches, notices, reconnects, template, redisProperties);
     }
 
     Instance() {
