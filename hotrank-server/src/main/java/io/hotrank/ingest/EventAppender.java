@@ -17,11 +17,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * Appends accepted batches to the event log with group commit: request threads queue their batch
- * and wait; each of a few writer threads takes every batch waiting (up to {@code group-events}
- * events), appends them in one multi-row INSERT and one commit, and then releases their requests.
- * Under load one commit carries many batches, so the database's commit rate, not the request rate,
- * bounds throughput; at rest a batch waits for nobody.
+ * Appends accepted batches to the {@link EventSink} (the event log, or a Kafka topic) with group
+ * commit: request threads queue their batch and wait; each of a few writer threads takes every
+ * batch waiting (up to {@code group-events} events), appends them in one multi-row INSERT and one
+ * commit, and then releases their requests. Under load one commit carries many batches, so the
+ * database's commit rate, not the request rate, bounds throughput; at rest a batch waits for
+ * nobody.
  *
  * <p>The queue is bounded twice, by events held and by the age of the oldest batch: when either is
  * passed the batch is refused at once with {@link IngestOverloadedException} (503, Retry-After)
@@ -42,7 +43,7 @@ final class EventAppender implements SmartLifecycle {
 
   private record Pending(List<Event> events, CompletableFuture<Void> done, long queuedNanos) {}
 
-  private final EventLog eventLog;
+  private final EventSink sink;
   private final Ticker ticker;
   private final int writers;
   private final int groupEvents;
@@ -59,9 +60,8 @@ final class EventAppender implements SmartLifecycle {
   private boolean running;
   private final List<Thread> threads = new ArrayList<>();
 
-  EventAppender(
-      EventLog eventLog, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
-    this.eventLog = eventLog;
+  EventAppender(EventSink sink, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
+    this.sink = sink;
     this.ticker = ticker;
     this.writers = properties.writers();
     this.groupEvents = properties.groupEvents();
@@ -134,7 +134,13 @@ final class EventAppender implements SmartLifecycle {
     }
   }
 
-  private void write() {
+  private void write(int index) {
+    try (EventSink.Writer writer = sink.writer(index)) {
+      write(writer);
+    }
+  }
+
+  private void write(EventSink.Writer writer) {
     while (true) {
       List<Pending> group = new ArrayList<>();
       int events = 0;
@@ -160,7 +166,7 @@ final class EventAppender implements SmartLifecycle {
         writing += events;
       }
       try {
-        appendGroup(group, events);
+        appendGroup(writer, group, events);
       } finally {
         synchronized (lock) {
           writing -= events;
@@ -169,11 +175,11 @@ final class EventAppender implements SmartLifecycle {
     }
   }
 
-  private void appendGroup(List<Pending> group, int events) {
+  private void appendGroup(EventSink.Writer writer, List<Pending> group, int events) {
     List<Event> all = new ArrayList<>(events);
     group.forEach(p -> all.addAll(p.events()));
     try {
-      eventLog.append(all);
+      writer.write(all);
       groups.increment();
       group.forEach(p -> p.done().complete(null));
     } catch (RuntimeException e) {
@@ -195,7 +201,8 @@ final class EventAppender implements SmartLifecycle {
       }
       running = true;
       for (int i = 0; i < writers; i++) {
-        Thread t = Thread.ofPlatform().name("event-append-" + i).daemon().start(this::write);
+        int index = i;
+        Thread t = Thread.ofPlatform().name("event-append-" + i).daemon().start(() -> write(index));
         threads.add(t);
       }
     }
