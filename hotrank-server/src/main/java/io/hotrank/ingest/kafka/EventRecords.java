@@ -74,8 +74,9 @@ final class EventRecords {
       value.put("userId", e.userId());
     }
     value.put("at", Instant.ofEpochMilli(e.atMillis()).toString());
-    return new ProducerRecord<>(
-        topic, null, e.atMillis(), e.biz() + ":" + e.itemId(), json.writeValueAsString(value));
+    // The record's timestamp is the producer's clock (retention and offsetsForTimes go by it);
+    // when the event happened is in the value.
+    return new ProducerRecord<>(topic, e.biz() + ":" + e.itemId(), json.writeValueAsString(value));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.hotrank.ingest.kafka;
 import io.hotrank.event.Event;
 import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.IngestOverloadedException;
+import io.hotrank.ingest.IngestUnavailableException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -137,9 +138,8 @@ final class KafkaEventSink implements EventSink {
       if (producer == null) {
         try {
           ensureTopics.run();
-        } catch (IllegalStateException e) {
-          throw new IngestOverloadedException(
-              "the Kafka cluster did not answer: " + e.getMessage());
+        } catch (IngestUnavailableException e) {
+          throw new IngestOverloadedException("the Kafka cluster did not answer");
         }
         Map<String, Object> config = new HashMap<>(producerConfig);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);

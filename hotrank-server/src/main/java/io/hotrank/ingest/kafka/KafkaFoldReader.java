@@ -4,9 +4,12 @@ import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -95,43 +98,117 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
     return events;
   }
 
-  /** The records at the given offsets, or null when the topic no longer holds the first. */
+  /**
+   * What was read of a partition, contiguously: every record at offsets {@code from} to {@code next
+   * - 1} that a committed read returns (the offsets between are transaction markers and aborted
+   * records). Replays read consecutive folds, whose ranges follow each other: a fetch brings far
+   * more than one fold's records, and the next folds are served from here.
+   */
+  private static final class Span {
+    long from;
+    long next;
+    long usedNanos;
+    final TreeMap<Long, ConsumerRecord<String, String>> records = new TreeMap<>();
+
+    Span(long from) {
+      this.from = from;
+      this.next = from;
+    }
+  }
+
+  /** A partition's bounds as last asked, and when. */
+  private record Bounds(long beginning, long end, long askedNanos) {}
+
+  /** Records kept per partition at most (about a fetch's worth); the oldest go first. */
+  static final int SPAN_RECORDS = 10_000;
+
+  /** A partition's records not read for this long are dropped. */
+  private static final Duration SPAN_IDLE = Duration.ofSeconds(30);
+
+  private static final Duration BOUNDS_FRESH = Duration.ofSeconds(5);
+
+  private final Map<TopicPartition, Span> spans = new HashMap<>(); // guarded by this
+  private final Map<TopicPartition, Bounds> bounds = new HashMap<>(); // guarded by this
+
+  /** The records at the given offsets, or null when the topic no longer holds them. */
   private @Nullable List<LoggedEvent> read(TopicPartition tp, List<long[]> ranges) {
-    Consumer<String, String> c = consumer();
     long from = ranges.getFirst()[0];
     long to = ranges.getLast()[1];
-    // A topic deleted or renamed since (its folds are still on record) holds nothing to replay.
-    List<PartitionInfo> partitions = c.partitionsFor(tp.topic(), METADATA_TIMEOUT);
-    if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == tp.partition())) {
-      return null;
-    }
-    c.assign(List.of(tp));
-    Long beginning = c.beginningOffsets(List.of(tp), METADATA_TIMEOUT).get(tp);
-    if (beginning != null && beginning > from) {
-      return null;
-    }
-    c.seek(tp, from);
-    List<LoggedEvent> events = new ArrayList<>();
-    long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-    int range = 0;
-    while (c.position(tp) <= to) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "reading " + tp + " offsets " + from + " to " + to + " took over " + READ_TIMEOUT);
+    long now = System.nanoTime();
+    spans.values().removeIf(s -> now - s.usedNanos > SPAN_IDLE.toNanos());
+    Span span = spans.get(tp);
+    if (span == null || from < span.from || from > span.next) {
+      Bounds b = bounds(tp, to);
+      if (b == null || b.beginning() > from || b.end() <= to) {
+        // Past the topic's retention, or the topic was deleted (and maybe made again) since.
+        return null;
       }
-      for (ConsumerRecord<String, String> r : c.poll(POLL).records(tp)) {
-        while (range < ranges.size() && r.offset() > ranges.get(range)[1]) {
-          range++;
-        }
-        if (range < ranges.size() && r.offset() >= ranges.get(range)[0]) {
-          LoggedEvent e = records.parse(r).event();
-          if (e != null) {
-            events.add(e);
-          }
+      span = new Span(from);
+      spans.put(tp, span);
+    }
+    span.usedNanos = now;
+    if (span.next <= to) {
+      extend(tp, span, to);
+    }
+    List<LoggedEvent> events = new ArrayList<>();
+    for (long[] range : ranges) {
+      for (ConsumerRecord<String, String> r :
+          span.records.subMap(range[0], true, range[1], true).values()) {
+        LoggedEvent e = records.parse(r).event();
+        if (e != null) {
+          events.add(e);
         }
       }
     }
     return events;
+  }
+
+  /** Reads the partition on from {@code span.next} until past {@code to}. */
+  private void extend(TopicPartition tp, Span span, long to) {
+    Consumer<String, String> c = consumer();
+    if (!c.assignment().equals(Set.of(tp))) {
+      c.assign(List.of(tp));
+    }
+    c.seek(tp, span.next);
+    long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+    while (span.next <= to) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "reading " + tp + " up to offset " + to + " took over " + READ_TIMEOUT);
+      }
+      for (ConsumerRecord<String, String> r : c.poll(POLL).records(tp)) {
+        span.records.put(r.offset(), r);
+      }
+      span.next = c.position(tp);
+    }
+    while (span.records.size() > SPAN_RECORDS) {
+      span.from = span.records.pollFirstEntry().getKey() + 1;
+    }
+  }
+
+  /**
+   * The partition's first and end offsets, asked again when older than {@link #BOUNDS_FRESH} or
+   * when {@code to} lies past the end last seen; null when the topic or partition does not exist.
+   */
+  private @Nullable Bounds bounds(TopicPartition tp, long to) {
+    Bounds b = bounds.get(tp);
+    long now = System.nanoTime();
+    if (b != null
+        && now - b.askedNanos() < BOUNDS_FRESH.toNanos()
+        && (b.end() > to || b.end() < 0)) {
+      return b.end() < 0 ? null : b;
+    }
+    Consumer<String, String> c = consumer();
+    List<PartitionInfo> partitions = c.partitionsFor(tp.topic(), METADATA_TIMEOUT);
+    if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == tp.partition())) {
+      bounds.put(tp, new Bounds(-1, -1, now));
+      return null;
+    }
+    Long beginning = c.beginningOffsets(List.of(tp), METADATA_TIMEOUT).get(tp);
+    Long end = c.endOffsets(List.of(tp), METADATA_TIMEOUT).get(tp);
+    b = new Bounds(beginning == null ? 0 : beginning, end == null ? 0 : end, now);
+    bounds.put(tp, b);
+    return b;
   }
 
   private Consumer<String, String> consumer() {
@@ -146,6 +223,8 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
     if (consumer != null) {
       consumer.close(Duration.ofSeconds(5));
       consumer = null;
+      spans.clear();
+      bounds.clear();
     }
   }
 }

@@ -10,10 +10,10 @@ import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
 import io.hotrank.item.Bizes;
 import io.hotrank.job.FaultPoints;
+import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -73,7 +73,7 @@ final class KafkaFolder implements SmartLifecycle {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration IDLE_EVERY = Duration.ofSeconds(1);
   private static final long MAX_BACKOFF_MILLIS = 5_000;
-  private static final long PARKED_EVERY_MILLIS = 1_000;
+  private static final Duration PARKED_EVERY = Duration.ofSeconds(1);
   private static final int MAX_PARKED = 1_000;
 
   /** Where a partition stands, as this folder knows it. */
@@ -100,7 +100,7 @@ final class KafkaFolder implements SmartLifecycle {
   private final EventRecords records;
   private final DeadLetters deadLetters;
   private final Bizes bizes;
-  private final Clock clock;
+  private final Ticker ticker;
   private final FaultPoints faults;
   private final MeterRegistry meters;
   private final Counter folds;
@@ -113,8 +113,9 @@ final class KafkaFolder implements SmartLifecycle {
   private final Map<TopicPartition, Known> known = new HashMap<>();
   private final Set<TopicPartition> pending = new TreeSet<>(BY_PARTITION);
   private long backoffMillis;
-  private long lastIdleMillis;
-  private long lastParkedMillis;
+  // Start a period in the past, so that the first checks run at once.
+  private long lastIdleNanos = Long.MIN_VALUE / 2;
+  private long lastParkedNanos = Long.MIN_VALUE / 2;
 
   private volatile boolean running;
   private volatile @Nullable Consumer<String, String> consumer;
@@ -138,7 +139,7 @@ final class KafkaFolder implements SmartLifecycle {
       EventRecords records,
       DeadLetters deadLetters,
       Bizes bizes,
-      Clock clock,
+      Ticker ticker,
       FaultPoints faults,
       MeterRegistry meters) {
     this.consumers = consumers;
@@ -155,7 +156,7 @@ final class KafkaFolder implements SmartLifecycle {
     this.records = records;
     this.deadLetters = deadLetters;
     this.bizes = bizes;
-    this.clock = clock;
+    this.ticker = ticker;
     this.faults = faults;
     this.meters = meters;
     this.folds = meters.counter("hotrank.ingest.folds", "source", "kafka");
@@ -342,8 +343,9 @@ final class KafkaFolder implements SmartLifecycle {
       }
     }
     Fold fold = null;
+    FoldApplier.Applied applied = null;
     if (!events.isEmpty()) {
-      FoldApplier.Applied applied = applier.apply(events);
+      applied = applier.apply(events);
       List<KafkaFoldStore.Parked> parked = new ArrayList<>();
       for (LoggedEvent e : applied.notLive()) {
         ConsumerRecord<String, String> r = recordOf.get(e);
@@ -358,9 +360,13 @@ final class KafkaFolder implements SmartLifecycle {
       if (!parked.isEmpty()) {
         store.park(topic, parked);
       }
+    }
+    // Before the fold's number: the number's row lock is held until the commit, and every
+    // instance's folds wait on it, so nothing slow (the broker) happens under it.
+    Map<String, Integer> byReason = sendDeadLetters(dead);
+    if (applied != null) {
       fold = number(applied, e -> recordOf.get(e).partition(), now);
     }
-    Map<String, Integer> byReason = sendDeadLetters(dead);
     faults.point(FAULTS, "before-commit", "fold=" + (fold == null ? "-" : fold.foldNo()));
     return new Outcome(fold, byReason);
   }
@@ -396,11 +402,11 @@ final class KafkaFolder implements SmartLifecycle {
    * parked longer than the grace to the dead-letter topic; at most once a second.
    */
   private void foldParked() {
-    long now = clock.millis();
-    if (itemGraceMillis == 0 || known.isEmpty() || now - lastParkedMillis < PARKED_EVERY_MILLIS) {
+    long now = ticker.read();
+    if (itemGraceMillis == 0 || known.isEmpty() || now - lastParkedNanos < PARKED_EVERY.toNanos()) {
       return;
     }
-    lastParkedMillis = now;
+    lastParkedNanos = now;
     List<Integer> partitions = known.keySet().stream().map(TopicPartition::partition).toList();
     Outcome outcome = tx.execute(status -> foldParkedLocked(partitions));
     if (outcome == null) {
@@ -454,11 +460,12 @@ final class KafkaFolder implements SmartLifecycle {
     if (!store.unpark(topic, done)) {
       throw new StalePositionException(topic, rows.getFirst().partition());
     }
+    Map<String, Integer> byReason = sendDeadLetters(dead);
     Fold fold =
         applied.effective().isEmpty() && notLive.size() == events.size()
             ? null
             : number(applied, e -> rowOf.get(e).partition(), now);
-    return new Outcome(fold, sendDeadLetters(dead));
+    return new Outcome(fold, byReason);
   }
 
   private DeadLetters.Letter letter(KafkaFoldStore.Parked row, Reason reason, String detail) {
@@ -475,11 +482,11 @@ final class KafkaFolder implements SmartLifecycle {
   }
 
   private void idle() {
-    long now = clock.millis();
-    if (now - lastIdleMillis < IDLE_EVERY.toMillis()) {
+    long now = ticker.read();
+    if (now - lastIdleNanos < IDLE_EVERY.toNanos()) {
       return;
     }
-    lastIdleMillis = now;
+    lastIdleNanos = now;
     listeners.idle(numbers.lastFoldNo());
   }
 

@@ -11,8 +11,8 @@ import io.hotrank.ingest.IngestStatus;
 import io.hotrank.item.Bizes;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.lock.InstanceId;
+import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -56,7 +56,8 @@ class KafkaIngestConfiguration {
         k.deadLetters(),
         k.group(),
         k.partitions(),
-        k.replicationFactor());
+        k.replicationFactor(),
+        k.sendTimeout().toMillis());
   }
 
   @Bean
@@ -113,7 +114,7 @@ class KafkaIngestConfiguration {
       PlatformTransactionManager transactions,
       EventRecords records,
       Bizes bizes,
-      Clock clock,
+      Ticker ticker,
       FaultPoints faults,
       MeterRegistry meters) {
     IngestProperties.Kafka k = properties.kafka();
@@ -142,7 +143,7 @@ class KafkaIngestConfiguration {
         records,
         new DeadLetters(kafka.buildProducerProperties(), k.deadLetters(), KafkaEventSink::open),
         bizes,
-        clock,
+        ticker,
         faults,
         meters);
   }
@@ -166,6 +167,9 @@ class KafkaIngestConfiguration {
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    // The service makes its topics itself, with their partitions; asking for a missing one (a
+    // replay of a topic since deleted) must not create it with the broker's defaults.
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
     return config;
   }
 }

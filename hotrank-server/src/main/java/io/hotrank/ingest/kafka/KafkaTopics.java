@@ -1,5 +1,6 @@
 package io.hotrank.ingest.kafka;
 
+import io.hotrank.ingest.IngestUnavailableException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,14 +26,12 @@ import org.slf4j.LoggerFactory;
 /**
  * What the service asks the cluster through its admin client: creates the events' topic and the
  * dead-letter topic when they are missing (never changes them), and reads the topic's end offsets
- * and the group's owners of each partition. Every call is bounded by {@link #TIMEOUT_SECONDS}.
- * Thread-safe.
+ * and the group's owners of each partition. Every call is bounded by the send timeout, so that a
+ * request waiting on one answers within it. Thread-safe.
  */
 final class KafkaTopics {
 
   private static final Logger log = LoggerFactory.getLogger(KafkaTopics.class);
-
-  static final long TIMEOUT_SECONDS = 10;
 
   private final Admin admin;
   private final String topic;
@@ -40,6 +39,7 @@ final class KafkaTopics {
   private final String group;
   private final int partitions;
   private final short replicationFactor;
+  private final long timeoutMillis;
   private volatile boolean ensured;
 
   KafkaTopics(
@@ -48,19 +48,21 @@ final class KafkaTopics {
       String deadLetterTopic,
       String group,
       int partitions,
-      short replicationFactor) {
+      short replicationFactor,
+      long timeoutMillis) {
     this.admin = admin;
     this.topic = topic;
     this.deadLetterTopic = deadLetterTopic;
     this.group = group;
     this.partitions = partitions;
     this.replicationFactor = replicationFactor;
+    this.timeoutMillis = timeoutMillis;
   }
 
   /**
    * Creates the missing topics, once per process.
    *
-   * @throws IllegalStateException when the cluster did not answer
+   * @throws IngestUnavailableException when the cluster did not answer
    */
   void ensure() {
     if (ensured) {
@@ -85,7 +87,7 @@ final class KafkaTopics {
               missing.stream().map(NewTopic::name).toList(),
               partitions,
               replicationFactor);
-        } catch (IllegalStateException e) {
+        } catch (IngestUnavailableException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
             throw e;
           }
@@ -98,8 +100,14 @@ final class KafkaTopics {
     }
   }
 
-  /** The topic's end offset of each partition, for consumers reading committed records. */
+  /**
+   * The topic's end offset of each partition, for consumers reading committed records (creating the
+   * topic first if it is missing).
+   *
+   * @throws IngestUnavailableException when the cluster did not answer
+   */
   Map<Integer, Long> endOffsets() {
+    ensure();
     TopicDescription described =
         get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
     Map<TopicPartition, OffsetSpec> specs = new java.util.HashMap<>();
@@ -142,17 +150,18 @@ final class KafkaTopics {
     return group;
   }
 
-  private static <T> T get(KafkaFuture<T> future) {
+  private <T> T get(KafkaFuture<T> future) {
     try {
-      return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("the Kafka cluster refused: " + e.getCause(), e.getCause());
+      throw new IngestUnavailableException(
+          "the Kafka cluster refused: " + e.getCause().getMessage(), e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException(
-          "the Kafka cluster did not answer in " + TIMEOUT_SECONDS + " s", e);
+      throw new IngestUnavailableException(
+          "the Kafka cluster did not answer in " + timeoutMillis + " ms", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while asking the Kafka cluster", e);
+      throw new IngestUnavailableException("interrupted while asking the Kafka cluster", e);
     }
   }
 }

@@ -62,16 +62,21 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
 
   private static final int ITEMS = 6;
 
-  /** Topics and a group of this class's own: the broker is shared by every Kafka test class. */
-  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
-
-  private static final String TOPIC = "hr-events-" + RUN;
-
+  /**
+   * Topics and a group of each context's own (one per engine): the broker is shared by every Kafka
+   * test class, and a folder of another engine's context in the same group would fold this one's
+   * records into its own database. Called once per context.
+   */
   @DynamicPropertySource
   static void kafka(DynamicPropertyRegistry registry) {
+    String run = UUID.randomUUID().toString().substring(0, 8);
     registry.add("spring.kafka.bootstrap-servers", KafkaTestBroker::bootstrapServers);
-    registry.add("hotrank.ingest.kafka.topic", () -> TOPIC);
-    registry.add("hotrank.ingest.kafka.group", () -> "hr-fold-" + RUN);
+    registry.add("hotrank.ingest.kafka.topic", () -> "hr-events-" + run);
+    registry.add("hotrank.ingest.kafka.group", () -> "hr-fold-" + run);
+  }
+
+  private String topic() {
+    return environment.getRequiredProperty("hotrank.ingest.kafka.topic");
   }
 
   /** What the accepted events promise: per item, likes and views. */
@@ -119,8 +124,8 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     return new KafkaProducer<>(config);
   }
 
-  private static ProducerRecord<String, String> record(String key, String value) {
-    return new ProducerRecord<>(TOPIC, key, value);
+  private ProducerRecord<String, String> record(String key, String value) {
+    return new ProducerRecord<>(topic(), key, value);
   }
 
   private void assertCountsAndBoards() {
@@ -186,7 +191,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
   @Test
   void aTransactionTheProducerAborts_leavesNothing() throws Exception {
     items();
-    try (KafkaProducer<String, String> producer = producer("test-abort-" + RUN)) {
+    try (KafkaProducer<String, String> producer = producer("test-abort-" + UUID.randomUUID())) {
       producer.initTransactions();
       producer.beginTransaction();
       for (int i = 0; i < 20; i++) {
@@ -246,7 +251,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
       ConsumerRecord<String, String> letter = letters.get(b[1]);
       assertThat(letter).as("dead letter of %s", b[0]).isNotNull();
       assertThat(header(letter, "hotrank-dlt-reason")).isEqualTo(b[0]);
-      assertThat(header(letter, "hotrank-dlt-topic")).isEqualTo(TOPIC);
+      assertThat(header(letter, "hotrank-dlt-topic")).isEqualTo(topic());
       assertThat(header(letter, "hotrank-dlt-partition")).matches("[0-9]+");
       assertThat(header(letter, "hotrank-dlt-offset")).matches("[0-9]+");
       assertThat(header(letter, "hotrank-dlt-detail")).isNotBlank();
@@ -279,7 +284,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     Map<String, ConsumerRecord<String, String>> letters = new LinkedHashMap<>();
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-      consumer.subscribe(List.of(TOPIC + ".dlt"));
+      consumer.subscribe(List.of(topic() + ".dlt"));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (letters.size() < n && System.nanoTime() < deadline) {
         consumer.poll(Duration.ofMillis(200)).forEach(r -> letters.put(r.value(), r));
@@ -327,8 +332,8 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     fold();
     JsonNode report = report();
     assertThat(report.get("source").asString()).isEqualTo("kafka");
-    assertThat(report.get("topic").asString()).isEqualTo(TOPIC);
-    assertThat(report.get("deadLetterTopic").asString()).isEqualTo(TOPIC + ".dlt");
+    assertThat(report.get("topic").asString()).isEqualTo(topic());
+    assertThat(report.get("deadLetterTopic").asString()).isEqualTo(topic() + ".dlt");
     assertThat(report.get("partitions")).hasSize(3);
     Set<String> owners = new java.util.HashSet<>();
     for (JsonNode p : report.get("partitions")) {
