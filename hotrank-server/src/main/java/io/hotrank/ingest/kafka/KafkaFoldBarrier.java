@@ -4,6 +4,7 @@ import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
 import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.IngestOverloadedException;
+import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.Map;
 
@@ -22,9 +23,15 @@ final class KafkaFoldBarrier implements FoldOnRequest {
   private final KafkaFoldStore positions;
   private final FoldNumbers numbers;
   private final FoldListeners listeners;
+  private final Ticker ticker;
 
   KafkaFoldBarrier(
-      KafkaTopics topics, KafkaFoldStore positions, FoldNumbers numbers, FoldListeners listeners) {
+      KafkaTopics topics,
+      KafkaFoldStore positions,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      Ticker ticker) {
+    this.ticker = ticker;
     this.topics = topics;
     this.positions = positions;
     this.numbers = numbers;
@@ -35,10 +42,10 @@ final class KafkaFoldBarrier implements FoldOnRequest {
   public Summary foldAll(int maxFolds, Progress progress) {
     long before = numbers.lastFoldNo();
     Map<Integer, Long> ends = topics.endOffsets();
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    long deadline = ticker.read() + WAIT.toNanos();
     Map<Integer, Long> at = positions.positions(topics.topic(), ends.keySet());
     while (!reached(at, ends)) {
-      if (System.nanoTime() > deadline) {
+      if (ticker.read() > deadline) {
         throw new IngestOverloadedException(
             "the folders of '"
                 + topics.topic()

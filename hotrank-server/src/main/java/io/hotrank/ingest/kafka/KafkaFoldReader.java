@@ -2,6 +2,7 @@ package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +40,11 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
   private final EventRecords records;
   private @Nullable Consumer<String, String> consumer; // guarded by this
 
-  KafkaFoldReader(Supplier<Consumer<String, String>> consumers, EventRecords records) {
+  private final Ticker ticker;
+
+  KafkaFoldReader(
+      Supplier<Consumer<String, String>> consumers, EventRecords records, Ticker ticker) {
+    this.ticker = ticker;
     this.consumers = consumers;
     this.records = records;
   }
@@ -134,7 +139,7 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
   private @Nullable List<LoggedEvent> read(TopicPartition tp, List<long[]> ranges) {
     long from = ranges.getFirst()[0];
     long to = ranges.getLast()[1];
-    long now = System.nanoTime();
+    long now = ticker.read();
     spans.values().removeIf(s -> now - s.usedNanos > SPAN_IDLE.toNanos());
     Span span = spans.get(tp);
     if (span == null || from < span.from || from > span.next) {
@@ -170,9 +175,9 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
       c.assign(List.of(tp));
     }
     c.seek(tp, span.next);
-    long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+    long deadline = ticker.read() + READ_TIMEOUT.toNanos();
     while (span.next <= to) {
-      if (System.nanoTime() > deadline) {
+      if (ticker.read() > deadline) {
         throw new IllegalStateException(
             "reading " + tp + " up to offset " + to + " took over " + READ_TIMEOUT);
       }
@@ -192,7 +197,7 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
    */
   private @Nullable Bounds bounds(TopicPartition tp, long to) {
     Bounds b = bounds.get(tp);
-    long now = System.nanoTime();
+    long now = ticker.read();
     if (b != null
         && now - b.askedNanos() < BOUNDS_FRESH.toNanos()
         && (b.end() > to || b.end() < 0)) {

@@ -91,10 +91,10 @@ class KafkaIngestConfiguration {
 
   @Bean(destroyMethod = "close")
   KafkaFoldReader kafkaFoldReader(
-      KafkaProperties kafka, InstanceId instance, EventRecords records) {
+      KafkaProperties kafka, InstanceId instance, EventRecords records, Ticker ticker) {
     Map<String, Object> config = consumerConfig(kafka, "hotrank-replay-" + instance.value());
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records);
+    return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records, ticker);
   }
 
   @Bean
@@ -150,8 +150,12 @@ class KafkaIngestConfiguration {
 
   @Bean
   FoldOnRequest kafkaFoldOnRequest(
-      KafkaTopics topics, KafkaFoldStore positions, FoldNumbers numbers, FoldListeners listeners) {
-    return new KafkaFoldBarrier(topics, positions, numbers, listeners);
+      KafkaTopics topics,
+      KafkaFoldStore positions,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      Ticker ticker) {
+    return new KafkaFoldBarrier(topics, positions, numbers, listeners, ticker);
   }
 
   @Bean
