@@ -4,6 +4,7 @@ import io.hotrank.event.Event;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +39,11 @@ final class EventAppender implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(EventAppender.class);
 
-  /** A safety net beyond the statement and connection timeouts; never reached in practice. */
-  private static final long WAIT_SECONDS = 30;
+  /**
+   * How long a request waits for its group at most by default: a safety net beyond the statement
+   * and connection timeouts, never reached in practice.
+   */
+  static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
   private record Pending(List<Event> events, CompletableFuture<Void> done, long queuedNanos) {}
 
@@ -52,6 +56,7 @@ final class EventAppender implements SmartLifecycle {
   private final Counter accepted;
   private final Counter refused;
   private final Counter groups;
+  private final Duration wait;
 
   private final Object lock = new Object();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -60,8 +65,19 @@ final class EventAppender implements SmartLifecycle {
   private boolean running;
   private final List<Thread> threads = new ArrayList<>();
 
-  EventAppender(EventSink sink, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
+  /**
+   * @param wait how long a request waits for its group's write at most; past it the request is
+   *     answered 503, and the sink is told the deadline so that it does not make the write visible
+   *     after it
+   */
+  EventAppender(
+      EventSink sink,
+      IngestProperties properties,
+      MeterRegistry meters,
+      Ticker ticker,
+      Duration wait) {
     this.sink = sink;
+    this.wait = wait;
     this.ticker = ticker;
     this.writers = properties.writers();
     this.groupEvents = properties.groupEvents();
@@ -105,7 +121,7 @@ final class EventAppender implements SmartLifecycle {
       lock.notify();
     }
     try {
-      done.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      done.get(wait.toMillis(), TimeUnit.MILLISECONDS);
       accepted.increment(events.size());
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
@@ -114,7 +130,7 @@ final class EventAppender implements SmartLifecycle {
       throw new IllegalStateException("appending events failed", e.getCause());
     } catch (TimeoutException e) {
       throw new DataAccessResourceFailureException(
-          "the event log did not answer in " + WAIT_SECONDS + " s; the batch may be appended", e);
+          "the event sink did not answer in " + wait + "; the batch may be appended", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DataAccessResourceFailureException("interrupted while appending events", e);
@@ -179,7 +195,11 @@ final class EventAppender implements SmartLifecycle {
     List<Event> all = new ArrayList<>(events);
     group.forEach(p -> all.addAll(p.events()));
     try {
-      writer.write(all);
+      long deadline = Long.MAX_VALUE;
+      for (Pending p : group) {
+        deadline = Math.min(deadline, p.queuedNanos() + wait.toNanos());
+      }
+      writer.write(all, deadline);
       groups.increment();
       group.forEach(p -> p.done().complete(null));
     } catch (RuntimeException e) {
@@ -217,7 +237,7 @@ final class EventAppender implements SmartLifecycle {
     }
     for (Thread t : threads) {
       try {
-        t.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        t.join(wait.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -19,10 +19,13 @@ public interface EventSink {
      * Writes the events durably, all or nothing: when this returns, every one of them will be
      * folded; when it throws, none of them will.
      *
-     * @throws RuntimeException when they were not written; {@link IngestOverloadedException}-like
-     *     refusals answer 503
+     * @param deadlineNanos when (by the service's {@code Ticker}) the first request of the group
+     *     stops waiting and is answered 503: a sink whose write could end after it must not make
+     *     the events visible then
+     * @throws RuntimeException when they were not written; {@link IngestOverloadedException}
+     *     answers 503
      */
-    void write(List<Event> events);
+    void write(List<Event> events, long deadlineNanos);
 
     /** Releases what the writer holds; called when its thread stops. */
     @Override

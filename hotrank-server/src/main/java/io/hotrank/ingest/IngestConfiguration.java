@@ -40,13 +40,13 @@ class IngestConfiguration {
   @Bean
   @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
   EventSink logSink(EventLog eventLog) {
-    return index -> eventLog::append;
+    return index -> (events, deadlineNanos) -> eventLog.append(events);
   }
 
   @Bean
   EventAppender eventAppender(
       EventSink sink, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
-    return new EventAppender(sink, properties, meters, ticker);
+    return new EventAppender(sink, properties, meters, ticker, EventAppender.DEFAULT_WAIT);
   }
 
   @Bean

@@ -107,6 +107,15 @@ public record IngestProperties(
       @DefaultValue("30s") Duration itemGrace) {
 
     public Kafka {
+      for (String[] name :
+          new String[][] {{"topic", topic}, {"dead-letter-topic", deadLetterTopic}}) {
+        if (name[1].length() > 191) {
+          // Kafka allows 249; the tables keep a topic's name in a key of 191 characters, the most
+          // a MySQL index takes in every row format.
+          throw new IllegalArgumentException(
+              "hotrank.ingest.kafka." + name[0] + " must be at most 191 characters");
+        }
+      }
       if (topic.isBlank()) {
         throw new IllegalArgumentException("hotrank.ingest.kafka.topic must not be empty");
       }

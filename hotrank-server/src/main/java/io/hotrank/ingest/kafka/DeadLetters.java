@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -70,8 +71,14 @@ final class DeadLetters {
   DeadLetters(
       Map<String, Object> producerConfig,
       String topic,
+      long sendTimeoutMillis,
       Function<Map<String, Object>, Producer<String, String>> producers) {
     Map<String, Object> config = new HashMap<>(producerConfig);
+    // Every wait on the broker is bounded as the events' own sends are.
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutMillis);
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) sendTimeoutMillis);
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) sendTimeoutMillis);
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -94,32 +101,61 @@ final class DeadLetters {
    *     taken; the fold rolls back and is retried
    */
   void send(List<Letter> letters) {
+    if (letters.isEmpty()) {
+      return;
+    }
     if (producer == null) {
       producer = producers.apply(producerConfig);
     }
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     for (Letter l : letters) {
-      RecordHeaders headers = new RecordHeaders(l.headers().toArray());
-      header(headers, "hotrank-dlt-reason", l.reason().wireName());
-      header(headers, "hotrank-dlt-detail", l.detail());
-      header(headers, "hotrank-dlt-topic", l.topic());
-      header(headers, "hotrank-dlt-partition", Integer.toString(l.partition()));
-      header(headers, "hotrank-dlt-offset", Long.toString(l.offset()));
-      sent.add(
-          producer.send(
-              new ProducerRecord<>(topic, null, l.timestamp(), l.key(), l.value(), headers)));
+      sent.add(send(l, false));
     }
-    for (Future<RecordMetadata> f : sent) {
+    for (int i = 0; i < sent.size(); i++) {
       try {
-        f.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("a dead letter was not taken by '" + topic + "'", e);
-      } catch (java.util.concurrent.TimeoutException e) {
-        throw new IllegalStateException("a dead letter was not taken by '" + topic + "' in time");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while sending dead letters", e);
+        await(sent.get(i));
+      } catch (RecordTooLargeException e) {
+        // A record the broker took once may be too large to send again (it was compressed, or
+        // written with a larger limit): its letter goes without the value, so that it never holds
+        // the partition up.
+        await(send(letters.get(i), true));
       }
+    }
+  }
+
+  private Future<RecordMetadata> send(Letter l, boolean withoutValue) {
+    RecordHeaders headers = new RecordHeaders(l.headers().toArray());
+    header(headers, "hotrank-dlt-reason", l.reason().wireName());
+    header(headers, "hotrank-dlt-detail", l.detail());
+    header(headers, "hotrank-dlt-topic", l.topic());
+    header(headers, "hotrank-dlt-partition", Integer.toString(l.partition()));
+    header(headers, "hotrank-dlt-offset", Long.toString(l.offset()));
+    if (withoutValue) {
+      header(headers, "hotrank-dlt-value-dropped", "too large to send again");
+    }
+    ProducerRecord<String, String> record =
+        new ProducerRecord<>(
+            topic, null, l.timestamp(), l.key(), withoutValue ? null : l.value(), headers);
+    try {
+      return producer.send(record);
+    } catch (RecordTooLargeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private void await(Future<RecordMetadata> f) {
+    try {
+      f.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RecordTooLargeException tooLarge) {
+        throw tooLarge;
+      }
+      throw new IllegalStateException("a dead letter was not taken by '" + topic + "'", e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("a dead letter was not taken by '" + topic + "' in time");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending dead letters", e);
     }
   }
 

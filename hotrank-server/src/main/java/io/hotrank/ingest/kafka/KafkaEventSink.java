@@ -4,6 +4,7 @@ import io.hotrank.event.Event;
 import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.IngestOverloadedException;
 import io.hotrank.ingest.IngestUnavailableException;
+import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +51,8 @@ final class KafkaEventSink implements EventSink {
   private final EventRecords records;
   private final Function<Map<String, Object>, Producer<String, String>> producers;
   private final Runnable ensureTopics;
+  private final Ticker ticker;
+  private final long sendTimeoutNanos;
 
   /**
    * @param producerConfig Boot's producer settings ({@code spring.kafka.*}); the settings this sink
@@ -66,7 +69,10 @@ final class KafkaEventSink implements EventSink {
       long transactionTimeoutMillis,
       EventRecords records,
       Function<Map<String, Object>, Producer<String, String>> producers,
-      Runnable ensureTopics) {
+      Runnable ensureTopics,
+      Ticker ticker) {
+    this.ticker = ticker;
+    this.sendTimeoutNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sendTimeoutMillis);
     Map<String, Object> config = new HashMap<>(producerConfig);
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -107,7 +113,7 @@ final class KafkaEventSink implements EventSink {
     }
 
     @Override
-    public void write(List<Event> events) {
+    public void write(List<Event> events, long deadlineNanos) {
       Producer<String, String> p = producer();
       boolean began = false;
       try {
@@ -115,6 +121,12 @@ final class KafkaEventSink implements EventSink {
         began = true;
         for (Event e : events) {
           p.send(records.toRecord(topic, e));
+        }
+        if (ticker.read() + sendTimeoutNanos > deadlineNanos) {
+          // The commit could end after a request of the group has been answered 503: the batch
+          // must then stay invisible.
+          abort(p);
+          throw new IngestOverloadedException("the batch waited too long for the Kafka broker");
         }
         p.commitTransaction();
       } catch (ProducerFencedException
@@ -130,6 +142,11 @@ final class KafkaEventSink implements EventSink {
         if (began) {
           abort(p);
         }
+        throw refused(events, e);
+      } catch (RuntimeException e) {
+        // Not the client's own kind of failure (its state machine refused a call): this producer
+        // is not trusted with another group.
+        discard();
         throw refused(events, e);
       }
     }
@@ -181,7 +198,7 @@ final class KafkaEventSink implements EventSink {
       }
     }
 
-    private IngestOverloadedException refused(List<Event> events, KafkaException e) {
+    private IngestOverloadedException refused(List<Event> events, RuntimeException e) {
       log.warn(
           "Writing {} events to '{}' failed, nothing of them is visible: {}",
           events.size(),

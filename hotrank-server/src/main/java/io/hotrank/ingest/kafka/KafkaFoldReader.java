@@ -137,32 +137,39 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
 
   /** The records at the given offsets, or null when the topic no longer holds them. */
   private @Nullable List<LoggedEvent> read(TopicPartition tp, List<long[]> ranges) {
-    long from = ranges.getFirst()[0];
-    long to = ranges.getLast()[1];
     long now = ticker.read();
     spans.values().removeIf(s -> now - s.usedNanos > SPAN_IDLE.toNanos());
-    Span span = spans.get(tp);
-    if (span == null || from < span.from || from > span.next) {
-      Bounds b = bounds(tp, to);
-      if (b == null || b.beginning() > from || b.end() <= to) {
-        // Past the topic's retention, or the topic was deleted (and maybe made again) since.
-        return null;
-      }
-      span = new Span(from);
-      spans.put(tp, span);
-    }
-    span.usedNanos = now;
-    if (span.next <= to) {
-      extend(tp, span, to);
+    Bounds b = bounds(tp, ranges.getLast()[1]);
+    if (b == null || b.beginning() > ranges.getFirst()[0] || b.end() <= ranges.getLast()[1]) {
+      // Past the topic's retention, or the topic was deleted (and maybe made again) since.
+      return null;
     }
     List<LoggedEvent> events = new ArrayList<>();
     for (long[] range : ranges) {
+      Span span = spans.get(tp);
+      if (span == null || range[0] < span.from || range[0] > span.next) {
+        // Not where the last read ended (a fold's ranges may lie far apart: a parked record is
+        // folded long after its neighbours): read from the range's start.
+        span = new Span(range[0]);
+        spans.put(tp, span);
+      }
+      span.usedNanos = now;
+      if (span.next <= range[1]) {
+        extend(tp, span, range[1]);
+      }
       for (ConsumerRecord<String, String> r :
           span.records.subMap(range[0], true, range[1], true).values()) {
         LoggedEvent e = records.parse(r).event();
         if (e != null) {
           events.add(e);
         }
+      }
+      // What lies before this range is behind the replay; what lies after is kept for the next
+      // fold, up to a fetch's worth.
+      span.records.headMap(range[1], true).clear();
+      span.from = range[1] + 1;
+      while (span.records.size() > SPAN_RECORDS) {
+        span.next = span.records.pollLastEntry().getKey();
       }
     }
     return events;
@@ -185,9 +192,6 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
         span.records.put(r.offset(), r);
       }
       span.next = c.position(tp);
-    }
-    while (span.records.size() > SPAN_RECORDS) {
-      span.from = span.records.pollFirstEntry().getKey() + 1;
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -95,7 +96,48 @@ final class KafkaFoldStore {
         == 1;
   }
 
-  /** Adds dead letters to the counts by reason; inside the fold's transaction. */
+  /**
+   * Stores a partition's first position unless one is stored already (autocommitted).
+   *
+   * @return the stored position: {@code position}, or the one another folder stored first
+   */
+  long insertIfAbsent(String topic, int partition, long position, String owner, long now) {
+    Map<Integer, Long> stored = positions(topic, List.of(partition));
+    if (stored.containsKey(partition)) {
+      return stored.get(partition);
+    }
+    try {
+      move(topic, partition, null, position, owner, now);
+      return position;
+    } catch (DuplicateKeyException e) {
+      return positions(topic, List.of(partition)).get(partition);
+    }
+  }
+
+  /**
+   * Makes a zero count of every reason, so that folds only ever update the counts (two folds
+   * inserting a reason's first count at once would collide).
+   */
+  void seedDeadLetterCounts(String topic, List<String> reasons) {
+    Map<String, Long> existing = deadLetters(topic);
+    for (String reason : reasons) {
+      if (!existing.containsKey(reason)) {
+        try {
+          jdbc.update(
+              "INSERT INTO hr_kafka_dead_letter (topic, reason, n) VALUES (?, ?, 0)",
+              topic,
+              reason);
+        } catch (DuplicateKeyException e) {
+          // another instance seeded it
+        }
+      }
+    }
+  }
+
+  /**
+   * Adds dead letters to the counts by reason, in the map's order (sorted, so that two folds lock
+   * the rows in one order); inside the fold's transaction.
+   */
   void countDeadLetters(String topic, Map<String, Integer> byReason) {
     byReason.forEach(
         (reason, n) -> {
@@ -115,11 +157,11 @@ final class KafkaFoldStore {
         });
   }
 
-  /** The dead letters sent so far, by reason. */
+  /** The dead letters sent so far, by reason (those never seen are absent). */
   Map<String, Long> deadLetters(String topic) {
     Map<String, Long> counts = new LinkedHashMap<>();
     jdbc.query(
-        "SELECT reason, n FROM hr_kafka_dead_letter WHERE topic = ? ORDER BY reason",
+        "SELECT reason, n FROM hr_kafka_dead_letter WHERE topic = ? AND n > 0 ORDER BY reason",
         rs -> {
           counts.put(rs.getString(1), rs.getLong(2));
         },
@@ -141,6 +183,14 @@ final class KafkaFoldStore {
    */
   static final int MAX_KEY = 400;
 
+  /**
+   * A key as kept with a parked record: none when too long or not text PostgreSQL stores (a NUL
+   * from a binary key); it only names the item, which the value names too.
+   */
+  private static @Nullable String storableKey(@Nullable String key) {
+    return key == null || key.length() > MAX_KEY || key.indexOf('\u0000') >= 0 ? null : key;
+  }
+
   /** Parks records; inside the fold's transaction. */
   void park(String topic, List<Parked> records) {
     jdbc.batchUpdate(
@@ -155,7 +205,7 @@ final class KafkaFoldStore {
                       r.partition(),
                       r.offset(),
                       r.timestamp(),
-                      r.key() != null && r.key().length() <= MAX_KEY ? r.key() : null,
+                      storableKey(r.key()),
                       r.value(),
                       r.parkedAt()
                     })
@@ -163,8 +213,9 @@ final class KafkaFoldStore {
   }
 
   /**
-   * Locks and reads up to {@code limit} parked records of the given partitions, by partition and
-   * offset; inside the transaction that folds or drops them.
+   * Locks and reads up to {@code limit} parked records of the given partitions, the oldest first
+   * (so that records parked later wait at most a grace behind them, whatever a busy partition
+   * parks); inside the transaction that folds or drops them.
    */
   List<Parked> lockParked(String topic, Collection<Integer> partitions, int limit) {
     if (partitions.isEmpty()) {
@@ -182,7 +233,7 @@ final class KafkaFoldStore {
         "SELECT part, record_offset, record_ts, record_key, record_value, parked_at"
             + " FROM hr_kafka_parked WHERE topic = ? AND part IN ("
             + in
-            + ") ORDER BY part, record_offset LIMIT ? FOR UPDATE",
+            + ") ORDER BY parked_at, part, record_offset LIMIT ? FOR UPDATE",
         (rs, n) ->
             new Parked(
                 rs.getInt(1),

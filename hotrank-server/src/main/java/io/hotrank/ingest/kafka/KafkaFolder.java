@@ -20,10 +20,10 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -74,6 +74,9 @@ final class KafkaFolder implements SmartLifecycle {
   private static final Duration IDLE_EVERY = Duration.ofSeconds(1);
   private static final long MAX_BACKOFF_MILLIS = 5_000;
   private static final Duration PARKED_EVERY = Duration.ofSeconds(1);
+
+  private static final List<String> REASONS =
+      java.util.Arrays.stream(Reason.values()).map(Reason::wireName).toList();
   private static final int MAX_PARKED = 1_000;
 
   /** Where a partition stands, as this folder knows it. */
@@ -169,16 +172,33 @@ final class KafkaFolder implements SmartLifecycle {
     while (running) {
       try {
         ensureTopics.run();
+        store.seedDeadLetterCounts(topic, REASONS);
+        backoffMillis = 0;
+        consume();
+      } catch (WakeupException e) {
         break;
       } catch (RuntimeException e) {
+        if (!running) {
+          break;
+        }
         backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(100, backoffMillis * 2));
-        log.warn("The events' topic '{}' is not ready ({}); retrying", topic, e.getMessage());
+        log.warn("Folding '{}' cannot start ({}); retrying in {} ms", topic, e, backoffMillis);
         sleep(backoffMillis);
+      } catch (Error e) {
+        log.error("The folder of '{}' stopped: nothing is folded on this instance", topic, e);
+        running = false;
+        throw e;
       }
     }
-    backoffMillis = 0;
+    deadLetters.close();
+  }
+
+  /** Joins the group and folds until stopped. */
+  private void consume() {
     Consumer<String, String> c = consumers.get();
     consumer = c;
+    known.clear();
+    pending.clear();
     try {
       c.subscribe(List.of(topic), new Rebalance(c));
       while (running) {
@@ -192,7 +212,7 @@ final class KafkaFolder implements SmartLifecycle {
           foldParked();
           backoffMillis = 0;
         } catch (WakeupException e) {
-          break;
+          throw e;
         } catch (RuntimeException e) {
           if (!running) {
             break;
@@ -201,13 +221,12 @@ final class KafkaFolder implements SmartLifecycle {
         }
       }
     } finally {
+      consumer = null;
       try {
         c.close(Duration.ofSeconds(5));
       } catch (RuntimeException e) {
         log.debug("Closing the Kafka consumer failed: {}", e.toString());
       }
-      consumer = null;
-      deadLetters.close();
     }
   }
 
@@ -242,23 +261,60 @@ final class KafkaFolder implements SmartLifecycle {
     Map<Integer, Long> stored =
         store.positions(topic, pending.stream().map(TopicPartition::partition).toList());
     List<TopicPartition> fresh = new ArrayList<>();
+    Map<TopicPartition, Long> firsts = c.beginningOffsets(pending, Duration.ofSeconds(10));
+    Map<TopicPartition, Long> ends = c.endOffsets(pending, Duration.ofSeconds(10));
+    List<TopicPartition> stuck = new ArrayList<>();
     for (TopicPartition tp : pending) {
       Long row = stored.get(tp.partition());
-      if (row != null) {
-        c.seek(tp, row);
-        known.put(tp, new Known(row, row));
-      } else {
+      if (row == null) {
         fresh.add(tp);
+        continue;
       }
+      long first = firsts.getOrDefault(tp, 0L);
+      if (row > ends.getOrDefault(tp, Long.MAX_VALUE)) {
+        log.error(
+            "Partition {} of '{}': the stored position {} is past the topic's end {}; was the"
+                + " topic made again? It is not folded here until its row in hr_kafka_position is"
+                + " deleted and the instance restarted (it then starts from the first record)",
+            tp.partition(),
+            topic,
+            row,
+            ends.get(tp));
+        stuck.add(tp);
+        continue;
+      }
+      if (row < first) {
+        // Retention deleted records before they were folded: they are gone; said loudly.
+        log.error(
+            "Partition {} of '{}': records {} to {} were deleted by the topic's retention before"
+                + " they were folded; folding goes on from {}",
+            tp.partition(),
+            topic,
+            row,
+            first - 1,
+            first);
+        meters
+            .counter("hotrank.ingest.kafka.skipped", "partition", Integer.toString(tp.partition()))
+            .increment(first - row);
+      }
+      c.seek(tp, Math.max(row, first));
+      known.put(tp, new Known(row, row));
     }
+    pending.removeAll(stuck);
     for (TopicPartition tp : fresh) {
-      // Never folded: from where auto.offset.reset says (earliest unless set otherwise).
+      // Never folded: from where auto.offset.reset says (earliest unless set otherwise), stored at
+      // once, so that the partition has a position even before its first record, and a folder
+      // that takes it over later starts from the same place, not from "latest" again.
       if (fromLatest) {
         c.seekToEnd(List.of(tp));
       } else {
         c.seekToBeginning(List.of(tp));
       }
-      known.put(tp, new Known(null, c.position(tp, Duration.ofSeconds(10))));
+      long start = c.position(tp, Duration.ofSeconds(10));
+      long row =
+          store.insertIfAbsent(topic, tp.partition(), start, owner, numbers.databaseMillis());
+      c.seek(tp, row);
+      known.put(tp, new Known(row, row));
     }
     log.info(
         "Folding partitions {} of '{}' from {}",
@@ -293,10 +349,8 @@ final class KafkaFolder implements SmartLifecycle {
       for (ConsumerRecord<String, String> r : chunk.records()) {
         Parsed parsed = records.parse(r);
         LoggedEvent e = parsed.event();
-        if (e != null && !bizes.known(e.biz())) {
-          parsed = Parsed.dead(Reason.UNKNOWN_BIZ, "biz '" + e.biz() + "' is not known");
-          e = null;
-        }
+        // An unknown biz (or one created a moment ago on another instance) is folded as an
+        // absent item is: parked for the grace, then a dead letter.
         if (e == null) {
           dead.add(DeadLetters.Letter.of(r, parsed.reason(), parsed.detail()));
         } else {
@@ -305,6 +359,9 @@ final class KafkaFolder implements SmartLifecycle {
         }
       }
     }
+    // Sent before the transaction, so that the broker is not waited on with rows locked; a fold
+    // that then fails sends them again (dead letters are delivered at least once).
+    deadLetters.send(dead);
     Outcome outcome = tx.execute(status -> foldLocked(chunks, events, recordOf, dead));
     numbers.makeCommitsDurable();
     Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
@@ -344,6 +401,7 @@ final class KafkaFolder implements SmartLifecycle {
     }
     Fold fold = null;
     FoldApplier.Applied applied = null;
+    List<DeadLetters.Letter> late = new ArrayList<>();
     if (!events.isEmpty()) {
       applied = applier.apply(events);
       List<KafkaFoldStore.Parked> parked = new ArrayList<>();
@@ -354,7 +412,7 @@ final class KafkaFolder implements SmartLifecycle {
               new KafkaFoldStore.Parked(
                   r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), now));
         } else {
-          dead.add(DeadLetters.Letter.of(r, Reason.ITEM_NOT_FOUND, notFound(e)));
+          late.add(DeadLetters.Letter.of(r, notFoundReason(e), notFound(e)));
         }
       }
       if (!parked.isEmpty()) {
@@ -363,16 +421,15 @@ final class KafkaFolder implements SmartLifecycle {
     }
     // Before the fold's number: the number's row lock is held until the commit, and every
     // instance's folds wait on it, so nothing slow (the broker) happens under it.
-    Map<String, Integer> byReason = sendDeadLetters(dead);
+    deadLetters.send(late);
+    List<DeadLetters.Letter> all = new ArrayList<>(dead);
+    all.addAll(late);
+    Map<String, Integer> byReason = countDeadLetters(all);
     if (applied != null) {
       fold = number(applied, e -> recordOf.get(e).partition(), now);
     }
     faults.point(FAULTS, "before-commit", "fold=" + (fold == null ? "-" : fold.foldNo()));
     return new Outcome(fold, byReason);
-  }
-
-  private static String notFound(LoggedEvent e) {
-    return "item " + e.biz() + "/" + e.itemId() + " does not exist or is deleted";
   }
 
   /** Takes the fold's number and writes what it applied; inside its transaction. */
@@ -384,15 +441,23 @@ final class KafkaFolder implements SmartLifecycle {
     return new Fold(foldNo, applied.effective(), changed, false);
   }
 
-  /** Sends the letters and counts them by reason; inside the fold's transaction. */
-  private Map<String, Integer> sendDeadLetters(List<DeadLetters.Letter> dead) {
-    Map<String, Integer> byReason = new LinkedHashMap<>();
-    if (!dead.isEmpty()) {
-      deadLetters.send(dead);
-      dead.forEach(d -> byReason.merge(d.reason().wireName(), 1, Integer::sum));
+  /** Counts sent letters by reason; inside the fold's transaction. */
+  private Map<String, Integer> countDeadLetters(List<DeadLetters.Letter> dead) {
+    Map<String, Integer> byReason = new TreeMap<>();
+    dead.forEach(d -> byReason.merge(d.reason().wireName(), 1, Integer::sum));
+    if (!byReason.isEmpty()) {
       store.countDeadLetters(topic, byReason);
     }
     return byReason;
+  }
+
+  /** Why an event not folded for want of its item is a dead letter. */
+  private Reason notFoundReason(LoggedEvent e) {
+    return bizes.known(e.biz()) ? Reason.ITEM_NOT_FOUND : Reason.UNKNOWN_BIZ;
+  }
+
+  private static String notFound(LoggedEvent e) {
+    return "item " + e.biz() + "/" + e.itemId() + " does not exist or is deleted";
   }
 
   // --- parked records ---
@@ -450,7 +515,7 @@ final class KafkaFolder implements SmartLifecycle {
       if (!notLive.contains(e)) {
         done.add(row);
       } else if (now - row.parkedAt() >= itemGraceMillis) {
-        dead.add(letter(row, Reason.ITEM_NOT_FOUND, notFound(e)));
+        dead.add(letter(row, notFoundReason(e), notFound(e)));
         done.add(row);
       }
     }
@@ -460,7 +525,8 @@ final class KafkaFolder implements SmartLifecycle {
     if (!store.unpark(topic, done)) {
       throw new StalePositionException(topic, rows.getFirst().partition());
     }
-    Map<String, Integer> byReason = sendDeadLetters(dead);
+    deadLetters.send(dead);
+    Map<String, Integer> byReason = countDeadLetters(dead);
     Fold fold =
         applied.effective().isEmpty() && notLive.size() == events.size()
             ? null

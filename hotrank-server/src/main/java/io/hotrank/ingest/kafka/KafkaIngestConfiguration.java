@@ -71,7 +71,8 @@ class KafkaIngestConfiguration {
       IngestProperties properties,
       InstanceId instance,
       EventRecords records,
-      KafkaTopics topics) {
+      KafkaTopics topics,
+      Ticker ticker) {
     IngestProperties.Kafka k = properties.kafka();
     return new KafkaEventSink(
         kafka.buildProducerProperties(),
@@ -81,7 +82,8 @@ class KafkaIngestConfiguration {
         k.transactionTimeout().toMillis(),
         records,
         KafkaEventSink::open,
-        topics::ensure);
+        topics::ensure,
+        ticker);
   }
 
   @Bean
@@ -94,6 +96,10 @@ class KafkaIngestConfiguration {
       KafkaProperties kafka, InstanceId instance, EventRecords records, Ticker ticker) {
     Map<String, Object> config = consumerConfig(kafka, "hotrank-replay-" + instance.value());
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    // A range the topic no longer holds must fail the read, not jump to an end.
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+    // Fetches sent ahead after a range was read find nothing new; the next read waits behind them.
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
     return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records, ticker);
   }
 
@@ -141,7 +147,11 @@ class KafkaIngestConfiguration {
         listeners,
         new TransactionTemplate(transactions),
         records,
-        new DeadLetters(kafka.buildProducerProperties(), k.deadLetters(), KafkaEventSink::open),
+        new DeadLetters(
+            kafka.buildProducerProperties(),
+            k.deadLetters(),
+            k.sendTimeout().toMillis(),
+            KafkaEventSink::open),
         bizes,
         ticker,
         faults,

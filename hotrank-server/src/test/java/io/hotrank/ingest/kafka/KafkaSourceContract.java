@@ -367,6 +367,13 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
       }
     }
     postAndCount(events);
+    // More records of one item than a replay keeps of a partition at once (a fetch's worth).
+    try (KafkaProducer<String, String> producer = producer(null)) {
+      for (int i = 0; i < 12_000; i++) {
+        producer.send(record("kfk:" + (base + 1), event(1, "view")));
+        count(1, "view");
+      }
+    }
     assertCountsAndBoards();
     Set<String> keys = redis.keys(KEY_PREFIX + "*kfk-hour*");
     assertThat(keys).isNotEmpty();
