@@ -1,7 +1,7 @@
 package io.hotrank.console;
 
 import io.hotrank.hotkey.HotKeys;
-import io.hotrank.ingest.IngestStatus;
+import io.hotrank.ingest.IngestReporter;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.job.JobSettings;
 import io.hotrank.job.JobStatus;
@@ -43,7 +43,7 @@ class OpsPages {
   private final LeaseStores leases;
   private final HotKeys hotKeys;
   private final ObjectProvider<RateLimits> limits;
-  private final IngestStatus ingest;
+  private final IngestReporter ingest;
   private final InstanceId instance;
 
   OpsPages(
@@ -51,7 +51,7 @@ class OpsPages {
       LeaseStores leases,
       HotKeys hotKeys,
       ObjectProvider<RateLimits> limits,
-      IngestStatus ingest,
+      IngestReporter ingest,
       InstanceId instance) {
     this.scheduler = scheduler;
     this.leases = leases;
@@ -113,7 +113,7 @@ class OpsPages {
 
   @GetMapping(ConsolePaths.ROOT + "/ingest")
   String ingest(Model model) {
-    model.addAttribute("ingest", ingest.read());
+    model.addAttribute("ingest", ingest.report());
     model.addAttribute("instance", instance.value());
     return "console/ingest";
   }

@@ -4,6 +4,7 @@ import io.hotrank.event.Event;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +18,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * Appends accepted batches to the event log with group commit: request threads queue their batch
- * and wait; each of a few writer threads takes every batch waiting (up to {@code group-events}
- * events), appends them in one multi-row INSERT and one commit, and then releases their requests.
- * Under load one commit carries many batches, so the database's commit rate, not the request rate,
- * bounds throughput; at rest a batch waits for nobody.
+ * Appends accepted batches to the {@link EventSink} (the event log, or a Kafka topic) with group
+ * commit: request threads queue their batch and wait; each of a few writer threads takes every
+ * batch waiting (up to {@code group-events} events), appends them in one multi-row INSERT and one
+ * commit, and then releases their requests. Under load one commit carries many batches, so the
+ * database's commit rate, not the request rate, bounds throughput; at rest a batch waits for
+ * nobody.
  *
  * <p>The queue is bounded twice, by events held and by the age of the oldest batch: when either is
  * passed the batch is refused at once with {@link IngestOverloadedException} (503, Retry-After)
@@ -37,12 +39,15 @@ final class EventAppender implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(EventAppender.class);
 
-  /** A safety net beyond the statement and connection timeouts; never reached in practice. */
-  private static final long WAIT_SECONDS = 30;
+  /**
+   * How long a request waits for its group at most by default: a safety net beyond the statement
+   * and connection timeouts, never reached in practice.
+   */
+  static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
   private record Pending(List<Event> events, CompletableFuture<Void> done, long queuedNanos) {}
 
-  private final EventLog eventLog;
+  private final EventSink sink;
   private final Ticker ticker;
   private final int writers;
   private final int groupEvents;
@@ -51,6 +56,7 @@ final class EventAppender implements SmartLifecycle {
   private final Counter accepted;
   private final Counter refused;
   private final Counter groups;
+  private final Duration wait;
 
   private final Object lock = new Object();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -59,9 +65,19 @@ final class EventAppender implements SmartLifecycle {
   private boolean running;
   private final List<Thread> threads = new ArrayList<>();
 
+  /**
+   * @param wait how long a request waits for its group's write at most; past it the request is
+   *     answered 503, and the sink is told the deadline so that it does not make the write visible
+   *     after it
+   */
   EventAppender(
-      EventLog eventLog, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
-    this.eventLog = eventLog;
+      EventSink sink,
+      IngestProperties properties,
+      MeterRegistry meters,
+      Ticker ticker,
+      Duration wait) {
+    this.sink = sink;
+    this.wait = wait;
     this.ticker = ticker;
     this.writers = properties.writers();
     this.groupEvents = properties.groupEvents();
@@ -105,7 +121,7 @@ final class EventAppender implements SmartLifecycle {
       lock.notify();
     }
     try {
-      done.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      done.get(wait.toMillis(), TimeUnit.MILLISECONDS);
       accepted.increment(events.size());
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
@@ -114,7 +130,7 @@ final class EventAppender implements SmartLifecycle {
       throw new IllegalStateException("appending events failed", e.getCause());
     } catch (TimeoutException e) {
       throw new DataAccessResourceFailureException(
-          "the event log did not answer in " + WAIT_SECONDS + " s; the batch may be appended", e);
+          "the event sink did not answer in " + wait + "; the batch may be appended", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DataAccessResourceFailureException("interrupted while appending events", e);
@@ -134,7 +150,13 @@ final class EventAppender implements SmartLifecycle {
     }
   }
 
-  private void write() {
+  private void write(int index) {
+    try (EventSink.Writer writer = sink.writer(index)) {
+      write(writer);
+    }
+  }
+
+  private void write(EventSink.Writer writer) {
     while (true) {
       List<Pending> group = new ArrayList<>();
       int events = 0;
@@ -160,7 +182,7 @@ final class EventAppender implements SmartLifecycle {
         writing += events;
       }
       try {
-        appendGroup(group, events);
+        appendGroup(writer, group, events);
       } finally {
         synchronized (lock) {
           writing -= events;
@@ -169,11 +191,15 @@ final class EventAppender implements SmartLifecycle {
     }
   }
 
-  private void appendGroup(List<Pending> group, int events) {
+  private void appendGroup(EventSink.Writer writer, List<Pending> group, int events) {
     List<Event> all = new ArrayList<>(events);
     group.forEach(p -> all.addAll(p.events()));
     try {
-      eventLog.append(all);
+      long deadline = Long.MAX_VALUE;
+      for (Pending p : group) {
+        deadline = Math.min(deadline, p.queuedNanos() + wait.toNanos());
+      }
+      writer.write(all, deadline);
       groups.increment();
       group.forEach(p -> p.done().complete(null));
     } catch (RuntimeException e) {
@@ -195,7 +221,8 @@ final class EventAppender implements SmartLifecycle {
       }
       running = true;
       for (int i = 0; i < writers; i++) {
-        Thread t = Thread.ofPlatform().name("event-append-" + i).daemon().start(this::write);
+        int index = i;
+        Thread t = Thread.ofPlatform().name("event-append-" + i).daemon().start(() -> write(index));
         threads.add(t);
       }
     }
@@ -210,7 +237,7 @@ final class EventAppender implements SmartLifecycle {
     }
     for (Thread t : threads) {
       try {
-        t.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        t.join(wait.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -27,10 +27,10 @@ class EventController {
   private static final int MAX_FOLDS = 1000;
 
   private final EventIngest ingest;
-  private final FoldJobs folds;
+  private final FoldOnRequest folds;
   private final AuditLog audit;
 
-  EventController(EventIngest ingest, FoldJobs folds, AuditLog audit) {
+  EventController(EventIngest ingest, FoldOnRequest folds, AuditLog audit) {
     this.ingest = ingest;
     this.folds = folds;
     this.audit = audit;
@@ -44,11 +44,11 @@ class EventController {
 
   @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/events/fold")
-  FoldJobs.FoldSummary fold(
+  FoldOnRequest.Summary fold(
       @RequestParam(required = false) @Nullable String reason, Operator operator) {
     String why = AuditLog.reason(reason);
-    FoldJobs.Progress progress = new FoldJobs.Progress();
-    FoldJobs.FoldSummary summary;
+    FoldOnRequest.Progress progress = new FoldOnRequest.Progress();
+    FoldOnRequest.Summary summary;
     try {
       summary = folds.foldAll(MAX_FOLDS, progress);
     } catch (RuntimeException e) {

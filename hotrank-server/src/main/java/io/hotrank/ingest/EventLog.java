@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -125,6 +126,24 @@ class EventLog {
 
   /** Stores the cursor after a fold and the fold's record; inside the fold's transaction. */
   void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
+    saveFold(cursor, FoldCursor.rangesText(folded), nowMillis);
+  }
+
+  /**
+   * Takes the next fold number for a fold of another source (its records are not in this log) and
+   * stores {@code record}, what a replay reads it back from; inside the fold's transaction. Locks
+   * the cursor row until the transaction ends, so numbers are taken in commit order.
+   *
+   * @return the fold's number
+   */
+  long numberFold(String record, long nowMillis) {
+    FoldCursor cursor = lockCursor();
+    FoldCursor next = new FoldCursor(cursor.position(), cursor.gaps(), cursor.foldNo() + 1);
+    saveFold(next, record, nowMillis);
+    return next.foldNo();
+  }
+
+  private void saveFold(FoldCursor cursor, String record, long nowMillis) {
     int updated =
         jdbc.update(
             "UPDATE hr_fold_cursor SET position = ?, gaps = ?, fold_no = ?, updated_at = ?"
@@ -141,7 +160,7 @@ class EventLog {
     jdbc.update(
         "INSERT INTO hr_fold (fold_no, seqs, position, folded_at) VALUES (?, ?, ?, ?)",
         cursor.foldNo(),
-        FoldCursor.rangesText(folded),
+        record,
         cursor.position(),
         nowMillis);
   }
@@ -154,11 +173,15 @@ class EventLog {
     return first != null ? first : cursor().foldNo() + 1;
   }
 
-  /** The seq ranges fold {@code foldNo} applied, if its record is still kept. */
-  List<long[]> foldedBy(long foldNo) {
+  /**
+   * What fold {@code foldNo} applied, as stored: for this log, its seq ranges ({@link
+   * FoldCursor#rangesText}); for another source, the record it gave {@link #numberFold}. Null when
+   * the fold's record was pruned.
+   */
+  @Nullable String recordOf(long foldNo) {
     List<String> seqs =
         jdbc.queryForList("SELECT seqs FROM hr_fold WHERE fold_no = ?", String.class, foldNo);
-    return seqs.isEmpty() ? null : FoldCursor.parseRanges(seqs.getFirst());
+    return seqs.isEmpty() ? null : seqs.getFirst();
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.hotrank.ingest;
 
+import io.hotrank.ingest.FoldOnRequest.Progress;
+import io.hotrank.ingest.FoldOnRequest.Summary;
 import io.hotrank.job.DrainLoop;
 import io.hotrank.job.DrainLoop.Step;
 import io.hotrank.job.FaultPoints;
@@ -32,7 +34,7 @@ final class FoldJobs implements JobSource {
 
   private final EventFolder folder;
   private final EventLog eventLog;
-  private final List<FoldListener> listeners;
+  private final FoldListeners listeners;
   private final Clock clock;
   private final Ticker ticker;
   private final IngestProperties properties;
@@ -42,7 +44,7 @@ final class FoldJobs implements JobSource {
   FoldJobs(
       EventFolder folder,
       EventLog eventLog,
-      List<FoldListener> listeners,
+      FoldListeners listeners,
       Clock clock,
       Ticker ticker,
       IngestProperties properties,
@@ -60,7 +62,10 @@ final class FoldJobs implements JobSource {
   public List<JobDefinition> jobs() {
     return List.of(
         new JobDefinition(
-            new FoldJob(), properties.folding() ? CronExpression.parse("* * * * * *") : null),
+            new FoldJob(),
+            properties.folding() && properties.source() == IngestProperties.Source.LOG
+                ? CronExpression.parse("* * * * * *")
+                : null),
         new JobDefinition(new PruneJob(), CronExpression.parse("30 * * * * *")));
   }
 
@@ -69,7 +74,7 @@ final class FoldJobs implements JobSource {
    * to the last fold; what the admin endpoint and tests use to see every accepted event applied
    * now.
    */
-  FoldSummary foldAll(int maxFolds) {
+  Summary foldAll(int maxFolds) {
     return foldAll(maxFolds, new Progress());
   }
 
@@ -78,7 +83,7 @@ final class FoldJobs implements JobSource {
    * that a caller whose call fails part way (a later fold, or telling the listeners) knows what was
    * folded before the failure.
    */
-  FoldSummary foldAll(int maxFolds, Progress progress) {
+  Summary foldAll(int maxFolds, Progress progress) {
     while (progress.folds() < maxFolds) {
       Fold fold = foldAndTell(progress);
       if (fold == null) {
@@ -100,39 +105,11 @@ final class FoldJobs implements JobSource {
     // A fold another instance committed may not have reached Redis yet: bring the listeners up to
     // the last one, so that the answer means "applied everywhere".
     catchUpListeners(cursor.foldNo());
-    return new FoldSummary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
+    return new Summary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
   }
 
   private void catchUpListeners(long lastFoldNo) {
-    for (FoldListener listener : listeners) {
-      try {
-        listener.idle(lastFoldNo);
-      } catch (RuntimeException e) {
-        log.warn("{} failed to catch up to fold {}: {}", listener, lastFoldNo, e.toString());
-      }
-    }
-  }
-
-  /** What {@link #foldAll} did and where the cursor stands after it. */
-  record FoldSummary(int folds, int events, long foldNo, long position, int openGaps) {}
-
-  /** What one {@link #foldAll} call has committed so far. Confined to that call's thread. */
-  static final class Progress {
-    private int folds;
-    private int events;
-
-    void committed(Fold fold) {
-      folds++;
-      events += fold.events().size();
-    }
-
-    int folds() {
-      return folds;
-    }
-
-    int events() {
-      return events;
-    }
+    listeners.idle(lastFoldNo);
   }
 
   private Fold foldAndTell(Progress progress) {
@@ -140,15 +117,9 @@ final class FoldJobs implements JobSource {
     try {
       Fold fold = folder.foldOnce();
       if (fold != null) {
-        progress.committed(fold);
+        progress.committed(fold.events().size());
         faults.point(FOLD, "after-commit", "fold=" + fold.foldNo());
-        for (FoldListener listener : listeners) {
-          try {
-            listener.folded(fold);
-          } catch (RuntimeException e) {
-            log.warn("{} failed on fold {}: {}", listener, fold.foldNo(), e.toString());
-          }
-        }
+        listeners.folded(fold);
       }
       return fold;
     } finally {

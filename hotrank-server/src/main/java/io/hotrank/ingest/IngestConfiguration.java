@@ -11,6 +11,8 @@ import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,10 +36,17 @@ class IngestConfiguration {
     return new LiveItems(items, properties.itemCacheSize(), properties.itemCacheTtl());
   }
 
+  /** On the event log, accepted batches are appended to it. */
+  @Bean
+  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
+  EventSink logSink(EventLog eventLog) {
+    return index -> (events, deadlineNanos) -> eventLog.append(events);
+  }
+
   @Bean
   EventAppender eventAppender(
-      EventLog eventLog, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
-    return new EventAppender(eventLog, properties, meters, ticker);
+      EventSink sink, IngestProperties properties, MeterRegistry meters, Ticker ticker) {
+    return new EventAppender(sink, properties, meters, ticker, EventAppender.DEFAULT_WAIT);
   }
 
   @Bean
@@ -48,33 +57,57 @@ class IngestConfiguration {
   @Bean
   EventFolder eventFolder(
       EventLog eventLog,
-      CounterStore counters,
-      JdbcTemplate jdbc,
-      SqlDialect dialect,
+      FoldApplier applier,
       Clock clock,
       PlatformTransactionManager transactions,
       IngestProperties properties,
       FaultPoints faults) {
-    return new EventFolder(
-        eventLog,
-        counters,
-        new UserActionStore(jdbc, dialect),
-        clock,
-        transactions,
-        properties,
-        faults);
+    return new EventFolder(eventLog, applier, clock, transactions, properties, faults);
   }
 
   @Bean
   FoldJobs foldJobs(
       EventFolder folder,
       EventLog eventLog,
-      List<FoldListener> listeners,
+      FoldListeners listeners,
       Clock clock,
       Ticker ticker,
       IngestProperties properties,
       FaultPoints faults) {
     return new FoldJobs(folder, eventLog, listeners, clock, ticker, properties, faults);
+  }
+
+  @Bean
+  FoldListeners foldListeners(List<FoldListener> listeners) {
+    return new FoldListeners(listeners);
+  }
+
+  @Bean
+  FoldNumbers foldNumbers(EventLog eventLog) {
+    return new FoldNumbers(eventLog);
+  }
+
+  @Bean
+  FoldApplier foldApplier(CounterStore counters, JdbcTemplate jdbc, SqlDialect dialect) {
+    return new FoldApplier(counters, new UserActionStore(jdbc, dialect));
+  }
+
+  /** On the event log, the report reads the log's head and the cursor. */
+  @Bean
+  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
+  IngestReporter logReporter(IngestStatus status) {
+    return () -> {
+      IngestStatus.Reading r = status.read();
+      return new IngestReport.Log(
+          "log", r.head(), r.position(), r.openGaps(), r.foldNo(), r.lag(), r.queuedHere());
+    };
+  }
+
+  /** On the event log, a manual fold folds here and now. */
+  @Bean
+  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
+  FoldOnRequest logFoldOnRequest(FoldJobs jobs) {
+    return jobs::foldAll;
   }
 
   @Bean
@@ -84,7 +117,7 @@ class IngestConfiguration {
   }
 
   @Bean
-  FoldHistory foldHistory(EventLog eventLog) {
-    return new FoldHistory(eventLog);
+  FoldHistory foldHistory(EventLog eventLog, ObjectProvider<FoldHistory.ForeignFolds> foreign) {
+    return new FoldHistory(eventLog, foreign.getIfAvailable());
   }
 }

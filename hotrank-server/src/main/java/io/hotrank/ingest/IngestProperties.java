@@ -7,6 +7,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Settings of the event path under {@code hotrank.ingest.*}.
  *
+ * @param source where accepted events are kept and folded from: {@code log} (the SQL event log, the
+ *     default) or {@code kafka} (a topic, {@link Kafka})
+ * @param kafka the Kafka source's settings; the cluster itself is named by Boot's {@code
+ *     spring.kafka.*}
  * @param folding whether this instance folds the event log on schedule ({@code event-fold}); off,
  *     it only accepts events, and folds on request ({@code POST /api/v1/admin/events/fold})
  * @param writers how many append transactions run at once; each appends every batch waiting when it
@@ -28,6 +32,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("hotrank.ingest")
 public record IngestProperties(
+    @DefaultValue("log") Source source,
+    @DefaultValue Kafka kafka,
     @DefaultValue("true") boolean folding,
     @DefaultValue("4") int writers,
     @DefaultValue("5000") int groupEvents,
@@ -63,6 +69,77 @@ public record IngestProperties(
       // that may lose a row that was answered 202.
       throw new IllegalArgumentException(
           "hotrank.ingest.gap-timeout=" + gapTimeout + " must be at least 30s");
+    }
+  }
+
+  /** Where accepted events are kept and folded from. */
+  public enum Source {
+    /** The SQL event log, {@code hr_event_log}, folded by the leased {@code event-fold} job. */
+    LOG,
+    /** A Kafka topic, folded by every instance for the partitions assigned to it. */
+    KAFKA
+  }
+
+  /**
+   * Settings of the Kafka source under {@code hotrank.ingest.kafka.*}.
+   *
+   * @param topic the events' topic
+   * @param partitions the partitions the service gives the topic when it creates it (it never
+   *     changes an existing topic)
+   * @param replicationFactor the replication factor the service gives a topic it creates
+   * @param group the consumer group of the folders
+   * @param deadLetterTopic where records that cannot be folded go; empty means {@code <topic>.dlt}
+   * @param sendTimeout how long {@code POST /api/v1/events} waits for the broker to take and commit
+   *     a batch before answering 503
+   * @param transactionTimeout how long the broker keeps a transaction of an instance that died open
+   *     before aborting it; committed records behind it wait that long to be read
+   * @param itemGrace how long a record of an item that does not exist yet is retried (the item may
+   *     be being created) before it goes to the dead-letter topic
+   */
+  public record Kafka(
+      @DefaultValue("hotrank.events") String topic,
+      @DefaultValue("12") int partitions,
+      @DefaultValue("1") short replicationFactor,
+      @DefaultValue("hotrank-fold") String group,
+      @DefaultValue("") String deadLetterTopic,
+      @DefaultValue("5s") Duration sendTimeout,
+      @DefaultValue("10s") Duration transactionTimeout,
+      @DefaultValue("30s") Duration itemGrace) {
+
+    public Kafka {
+      for (String[] name :
+          new String[][] {{"topic", topic}, {"dead-letter-topic", deadLetterTopic}}) {
+        if (name[1].length() > 191) {
+          // Kafka allows 249; the tables keep a topic's name in a key of 191 characters, the most
+          // a MySQL index takes in every row format.
+          throw new IllegalArgumentException(
+              "hotrank.ingest.kafka." + name[0] + " must be at most 191 characters");
+        }
+      }
+      if (topic.isBlank()) {
+        throw new IllegalArgumentException("hotrank.ingest.kafka.topic must not be empty");
+      }
+      positive("kafka.partitions", partitions);
+      positive("kafka.replication-factor", replicationFactor);
+      positive("kafka.send-timeout", sendTimeout);
+      positive("kafka.transaction-timeout", transactionTimeout);
+      if (itemGrace.isNegative()) {
+        throw new IllegalArgumentException(
+            "hotrank.ingest.kafka.item-grace=" + itemGrace + " must not be negative");
+      }
+      if (transactionTimeout.compareTo(sendTimeout) <= 0) {
+        // A transaction the broker aborts while its batch still waits to commit would be lost.
+        throw new IllegalArgumentException(
+            "hotrank.ingest.kafka.transaction-timeout="
+                + transactionTimeout
+                + " must be longer than send-timeout="
+                + sendTimeout);
+      }
+    }
+
+    /** The dead-letter topic: {@code dead-letter-topic}, or {@code <topic>.dlt}. */
+    public String deadLetters() {
+      return deadLetterTopic.isBlank() ? topic + ".dlt" : deadLetterTopic;
     }
   }
 

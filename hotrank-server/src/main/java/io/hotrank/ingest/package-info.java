@@ -6,7 +6,8 @@
  * transaction, and tells every {@link io.hotrank.ingest.FoldListener} (the Redis side) of each
  * fold. Builds on events, items, jobs and storage.
  */
-@ApplicationModule(allowedDependencies = {"audit", "event", "item", "job", "storage", "web"})
+@ApplicationModule(
+    allowedDependencies = {"audit", "event", "item", "job", "lock", "storage", "web"})
 @NullMarked
 package io.hotrank.ingest;
 

@@ -64,6 +64,16 @@ abstract class EventLogContract {
 
   private static final IngestProperties PROPERTIES =
       new IngestProperties(
+          IngestProperties.Source.LOG,
+          new IngestProperties.Kafka(
+              "hotrank.events",
+              12,
+              (short) 1,
+              "hotrank-fold",
+              "",
+              Duration.ofSeconds(5),
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(30)),
           true,
           2,
           5000,
@@ -83,8 +93,8 @@ abstract class EventLogContract {
   private EventFolder folder() {
     return new EventFolder(
         log(),
-        new CounterStore(jdbc(), dialect()),
-        new UserActionStore(jdbc(), dialect()),
+        new FoldApplier(
+            new CounterStore(jdbc(), dialect()), new UserActionStore(jdbc(), dialect())),
         Clock.systemUTC(),
         transactions(),
         PROPERTIES,

@@ -109,6 +109,7 @@ class AdminRolesTest {
           new Row("POST", "/api/v1/admin/boards/{name}/recompute", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/boards/{name}/rebuild", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/events/fold", Role.OPERATOR),
+          new Row("GET", "/api/v1/admin/ingest", Role.VIEWER),
           new Row("POST", "/api/v1/admin/feeds/fanout", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/tasks", Role.ADMIN),
           new Row("PUT", "/api/v1/admin/tasks/{name}", Role.ADMIN),

@@ -1,0 +1,20 @@
+package io.hotrank.ingest;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code GET /api/v1/admin/ingest}: where ingest stands (role viewer). */
+@RestController
+class IngestController {
+
+  private final IngestReporter reporter;
+
+  IngestController(IngestReporter reporter) {
+    this.reporter = reporter;
+  }
+
+  @GetMapping("/api/v1/admin/ingest")
+  IngestReport ingest() {
+    return reporter.report();
+  }
+}

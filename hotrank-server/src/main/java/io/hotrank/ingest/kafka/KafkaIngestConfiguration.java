@@ -1,0 +1,189 @@
+package io.hotrank.ingest.kafka;
+
+import io.hotrank.ingest.EventSink;
+import io.hotrank.ingest.FoldApplier;
+import io.hotrank.ingest.FoldListeners;
+import io.hotrank.ingest.FoldNumbers;
+import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.IngestProperties;
+import io.hotrank.ingest.IngestReporter;
+import io.hotrank.ingest.IngestStatus;
+import io.hotrank.item.Bizes;
+import io.hotrank.job.FaultPoints;
+import io.hotrank.lock.InstanceId;
+import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Kafka source's beans, with {@code hotrank.ingest.source=kafka}: the cluster is Boot's ({@code
+ * spring.kafka.*}), the rest is {@code hotrank.ingest.kafka.*}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "kafka")
+class KafkaIngestConfiguration {
+
+  @Bean(destroyMethod = "close")
+  Admin kafkaIngestAdmin(KafkaProperties kafka, InstanceId instance) {
+    Map<String, Object> config = new HashMap<>(kafka.buildAdminProperties());
+    config.put(AdminClientConfig.CLIENT_ID_CONFIG, "hotrank-admin-" + instance.value());
+    return Admin.create(config);
+  }
+
+  @Bean
+  KafkaTopics kafkaTopics(Admin kafkaIngestAdmin, IngestProperties properties) {
+    IngestProperties.Kafka k = properties.kafka();
+    return new KafkaTopics(
+        kafkaIngestAdmin,
+        k.topic(),
+        k.deadLetters(),
+        k.group(),
+        k.partitions(),
+        k.replicationFactor(),
+        k.sendTimeout().toMillis());
+  }
+
+  @Bean
+  EventRecords eventRecords(JsonMapper json) {
+    return new EventRecords(json);
+  }
+
+  @Bean
+  EventSink kafkaSink(
+      KafkaProperties kafka,
+      IngestProperties properties,
+      InstanceId instance,
+      EventRecords records,
+      KafkaTopics topics,
+      Ticker ticker) {
+    IngestProperties.Kafka k = properties.kafka();
+    return new KafkaEventSink(
+        kafka.buildProducerProperties(),
+        k.topic(),
+        "hotrank-" + instance.value() + "-",
+        k.sendTimeout().toMillis(),
+        k.transactionTimeout().toMillis(),
+        records,
+        KafkaEventSink::open,
+        topics::ensure,
+        ticker);
+  }
+
+  @Bean
+  KafkaFoldStore kafkaPositions(JdbcTemplate jdbc) {
+    return new KafkaFoldStore(jdbc);
+  }
+
+  @Bean(destroyMethod = "close")
+  KafkaFoldReader kafkaFoldReader(
+      KafkaProperties kafka, InstanceId instance, EventRecords records, Ticker ticker) {
+    Map<String, Object> config = consumerConfig(kafka, "hotrank-replay-" + instance.value());
+    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    // A range the topic no longer holds must fail the read, not jump to an end.
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+    // Fetches sent ahead after a range was read find nothing new; the next read waits behind them.
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+    return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records, ticker);
+  }
+
+  @Bean
+  @ConditionalOnProperty(
+      name = "hotrank.ingest.folding",
+      havingValue = "true",
+      matchIfMissing = true)
+  KafkaFolder kafkaFolder(
+      KafkaProperties kafka,
+      IngestProperties properties,
+      InstanceId instance,
+      KafkaTopics topics,
+      KafkaFoldStore positions,
+      FoldApplier applier,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      PlatformTransactionManager transactions,
+      EventRecords records,
+      Bizes bizes,
+      Ticker ticker,
+      FaultPoints faults,
+      MeterRegistry meters) {
+    IngestProperties.Kafka k = properties.kafka();
+    String clientId = "hotrank-fold-" + instance.value();
+    Map<String, Object> config = consumerConfig(kafka, clientId);
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, k.group());
+    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.foldEvents());
+    config.put(
+        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+        CooperativeStickyAssignor.class.getName());
+    boolean fromLatest = "latest".equals(config.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromLatest ? "latest" : "earliest");
+    Supplier<Consumer<String, String>> consumers = () -> new KafkaConsumer<>(config);
+    return new KafkaFolder(
+        consumers,
+        fromLatest,
+        k.topic(),
+        clientId,
+        topics::ensure,
+        positions,
+        k.itemGrace().toMillis(),
+        applier,
+        numbers,
+        listeners,
+        new TransactionTemplate(transactions),
+        records,
+        new DeadLetters(
+            kafka.buildProducerProperties(),
+            k.deadLetters(),
+            k.sendTimeout().toMillis(),
+            KafkaEventSink::open),
+        bizes,
+        ticker,
+        faults,
+        meters);
+  }
+
+  @Bean
+  FoldOnRequest kafkaFoldOnRequest(
+      KafkaTopics topics,
+      KafkaFoldStore positions,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      Ticker ticker) {
+    return new KafkaFoldBarrier(topics, positions, numbers, listeners, ticker);
+  }
+
+  @Bean
+  IngestReporter kafkaReporter(KafkaTopics topics, KafkaFoldStore positions, IngestStatus status) {
+    return new KafkaReporter(topics, positions, status);
+  }
+
+  /** Boot's consumer settings, with what every consumer of the source needs. */
+  private static Map<String, Object> consumerConfig(KafkaProperties kafka, String clientId) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    // The service makes its topics itself, with their partitions; asking for a missing one (a
+    // replay of a topic since deleted) must not create it with the broker's defaults.
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    return config;
+  }
+}
