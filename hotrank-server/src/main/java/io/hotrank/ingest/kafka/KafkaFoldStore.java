@@ -41,11 +41,7 @@ final class KafkaFoldStore {
     }
     List<Object> args = new ArrayList<>();
     args.add(topic);
-    StringBuilder in = new StringBuilder();
-    for (Integer p : partitions) {
-      in.append(in.isEmpty() ? "?" : ", ?");
-      args.add(p);
-    }
+    String in = placeholders(partitions, args);
     jdbc.query(
         "SELECT part, position FROM hr_kafka_position WHERE topic = ? AND part IN (" + in + ")",
         rs -> {
@@ -223,11 +219,7 @@ final class KafkaFoldStore {
     }
     List<Object> args = new ArrayList<>();
     args.add(topic);
-    StringBuilder in = new StringBuilder();
-    for (Integer p : partitions) {
-      in.append(in.isEmpty() ? "?" : ", ?");
-      args.add(p);
-    }
+    String in = placeholders(partitions, args);
     args.add(limit);
     return jdbc.query(
         "SELECT part, record_offset, record_ts, record_key, record_value, parked_at"
@@ -258,11 +250,7 @@ final class KafkaFoldStore {
         r -> byPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.offset()));
     for (Map.Entry<Integer, List<Long>> e : byPartition.entrySet()) {
       List<Object> args = new ArrayList<>(List.of(topic, e.getKey()));
-      StringBuilder in = new StringBuilder();
-      for (Long offset : e.getValue()) {
-        in.append(in.isEmpty() ? "?" : ", ?");
-        args.add(offset);
-      }
+      String in = placeholders(e.getValue(), args);
       int deleted =
           jdbc.update(
               "DELETE FROM hr_kafka_parked WHERE topic = ? AND part = ? AND record_offset IN ("
@@ -282,5 +270,15 @@ final class KafkaFoldStore {
         jdbc.queryForObject(
             "SELECT COUNT(*) FROM hr_kafka_parked WHERE topic = ?", Long.class, topic);
     return n == null ? 0 : n;
+  }
+
+  /** {@code ?, ?, ...}, one per value, each value added to {@code args}. */
+  private static String placeholders(Collection<?> values, List<Object> args) {
+    StringBuilder in = new StringBuilder();
+    for (Object value : values) {
+      in.append(in.isEmpty() ? "?" : ", ?");
+      args.add(value);
+    }
+    return in.toString();
   }
 }
