@@ -9,12 +9,16 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -120,7 +124,7 @@ final class KafkaEventSink implements EventSink {
         p.beginTransaction();
         began = true;
         for (Event e : events) {
-          p.send(records.toRecord(topic, e));
+          throwIfFailed(p.send(records.toRecord(topic, e)));
         }
         if (ticker.read() + sendTimeoutNanos > deadlineNanos) {
           // The commit could end after a request of the group has been answered 503: the batch
@@ -148,6 +152,26 @@ final class KafkaEventSink implements EventSink {
         // is not trusted with another group.
         discard();
         throw refused(events, e);
+      }
+    }
+
+    /**
+     * Throws the failure of a send that failed at once. A send whose topic's metadata does not come
+     * within {@code max.block.ms} (the broker is away) returns a failed future instead of throwing,
+     * and each further send of the group would wait as long again: a group of n events would hold
+     * the writer n send timeouts.
+     */
+    private static void throwIfFailed(Future<RecordMetadata> sent) {
+      if (!sent.isDone()) {
+        return;
+      }
+      try {
+        sent.get();
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptException(e);
       }
     }
 
