@@ -7,12 +7,16 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -113,7 +117,7 @@ final class KafkaEventSink implements EventSink {
         p.beginTransaction();
         began = true;
         for (Event e : events) {
-          p.send(records.toRecord(topic, e));
+          throwIfFailed(p.send(records.toRecord(topic, e)));
         }
         p.commitTransaction();
       } catch (ProducerFencedException
@@ -130,6 +134,26 @@ final class KafkaEventSink implements EventSink {
           abort(p);
         }
         throw refused(events, e);
+      }
+    }
+
+    /**
+     * Throws the failure of a send that failed at once. A send whose topic's metadata does not come
+     * within {@code max.block.ms} (the broker is away and the client has fallen back to its
+     * bootstrap servers) returns a failed future instead of throwing, and every further send of the
+     * group would wait as long again: a group of n events would hold its requests n send timeouts.
+     */
+    private static void throwIfFailed(Future<RecordMetadata> sent) {
+      if (!sent.isDone()) {
+        return;
+      }
+      try {
+        sent.get();
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptException(e);
       }
     }
 

@@ -93,6 +93,12 @@ class KafkaIngestConfiguration {
       KafkaProperties kafka, InstanceId instance, EventRecords records) {
     Map<String, Object> config = consumerConfig(kafka, "hotrank-replay-" + instance.value());
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    // The reader reads a fold's offsets partition by partition and moves on as soon as it has
+    // them, leaving the consumer's next fetch (at the partition's end) in flight; the broker holds
+    // that one for fetch.max.wait.ms (500 ms by default), and the next partition's fetch waits
+    // behind it. A replay of a window's folds then took half a second per partition per fold, on
+    // the folding thread.
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, KafkaFoldReader.FETCH_MAX_WAIT_MILLIS);
     return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records);
   }
 
