@@ -26,7 +26,15 @@ public final class H2ServerProcess implements AutoCloseable {
 
   /** The JDBC URL of the hotrank database on this server. */
   public String url() {
-    return "jdbc:h2:tcp://127.0.0.1:" + port + "/hotrank";
+    return url("hotrank");
+  }
+
+  /**
+   * The JDBC URL of another database on this server, created on first use: tests that share the
+   * server keep their data apart.
+   */
+  public String url(String database) {
+    return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + database;
   }
 
   public void startAgain() throws Exception {

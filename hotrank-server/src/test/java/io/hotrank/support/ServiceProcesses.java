@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * after its last test; what is started in a test (or its {@code @BeforeEach}) is stopped after that
  * test. Either way it is stopped whether the test passed or not, in this order: the instances, last
  * started first (resumed if a test stopped them with {@code SIGSTOP}, then killed with their
- * children), then the H2 server, then Redis.
+ * children), then the Kafka broker, then the H2 server, then Redis.
  *
  * <p>Each scope works in a directory of its own under {@code target/process-tests}, emptied when
  * first used and kept afterwards for a look: {@code <test class>} for the class, {@code <test
@@ -54,6 +54,7 @@ public final class ServiceProcesses
   private static final Path ROOT = Path.of("target", "process-tests").toAbsolutePath();
 
   private static final int TAIL_LINES = 60;
+  private static final int BROKER_TAIL_LINES = 20;
 
   private volatile Scope classScope;
   private volatile Scope testScope;
@@ -187,6 +188,22 @@ public final class ServiceProcesses
   }
 
   /**
+   * The Kafka broker the instances share, its configuration, data and log in the scope's {@code
+   * kafka} directory: the one started for the class or, when there is none, for this test; started
+   * on first use, on free ports.
+   */
+  public synchronized KafkaProcess kafka() throws Exception {
+    for (Scope scope : scopes()) {
+      if (scope.kafka != null) {
+        return scope.kafka;
+      }
+    }
+    Scope scope = current();
+    scope.kafka = KafkaProcess.start(scope.dir("kafka"));
+    return scope.kafka;
+  }
+
+  /**
    * The arguments that point an instance at {@link #redis()} and {@link #h2Server()} (starting them
    * if need be): their URLs and H2's user.
    */
@@ -288,6 +305,18 @@ public final class ServiceProcesses
             .subList(Math.max(0, lines.size() - TAIL_LINES), lines.size())
             .forEach(line -> report.append(line).append('\n'));
       }
+      if (scope.kafka != null) {
+        List<String> lines = scope.kafka.tail(BROKER_TAIL_LINES);
+        report
+            .append("\n--- ")
+            .append(failed)
+            .append(" failed; the last ")
+            .append(lines.size())
+            .append(" lines of the Kafka broker, all of them in ")
+            .append(scope.kafka.log())
+            .append(":\n");
+        lines.forEach(line -> report.append(line).append('\n'));
+      }
     }
     if (!report.isEmpty()) {
       System.err.println(report);
@@ -302,6 +331,7 @@ public final class ServiceProcesses
         java.util.Collections.synchronizedList(new ArrayList<>());
     RedisProcess redis;
     H2ServerProcess h2Server;
+    KafkaProcess kafka;
     private boolean emptied;
 
     Scope(Path dir) {
@@ -353,6 +383,13 @@ public final class ServiceProcesses
           instance.close();
           instance.process().waitFor(30, TimeUnit.SECONDS);
           writeOutput(instance);
+        } catch (Exception e) {
+          failures.add(e);
+        }
+      }
+      if (kafka != null) {
+        try {
+          kafka.close();
         } catch (Exception e) {
           failures.add(e);
         }

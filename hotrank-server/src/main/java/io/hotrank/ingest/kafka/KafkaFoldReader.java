@@ -32,6 +32,14 @@ import org.jspecify.annotations.Nullable;
 final class KafkaFoldReader implements FoldHistory.ForeignFolds {
 
   private static final String PREFIX = "kafka|";
+
+  /**
+   * The reader's consumer's {@code fetch.max.wait.ms}: how long the broker may hold a fetch that
+   * finds no new records, which is every fetch the consumer sends ahead after a partition's range
+   * was read, and which the next partition's fetch waits behind.
+   */
+  static final int FETCH_MAX_WAIT_MILLIS = 10;
+
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(10);

@@ -99,7 +99,7 @@ class KafkaIngestConfiguration {
     // A range the topic no longer holds must fail the read, not jump to an end.
     config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
     // Fetches sent ahead after a range was read find nothing new; the next read waits behind them.
-    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, KafkaFoldReader.FETCH_MAX_WAIT_MILLIS);
     return new KafkaFoldReader(() -> new KafkaConsumer<>(config), records, ticker);
   }
 
