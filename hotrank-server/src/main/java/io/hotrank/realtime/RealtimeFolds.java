@@ -227,7 +227,9 @@ final class RealtimeFolds implements FoldListener {
   void catchUpLeaderboard(BoardDefinition board, long upTo, long lastFoldNo) {
     List<@Nullable Long> applied = leaderboardStore.applied(board);
     for (Long a : applied) {
-      if (a == null || a > lastFoldNo) {
+      // Read after the shards': another instance may have folded and applied since lastFoldNo
+      // (folds of a Kafka source are folded by every instance).
+      if (a == null || (a > lastFoldNo && a > history.lastFoldNo())) {
         rebuild(
             board,
             a == null ? "it has no data in Redis" : "it holds folds the event log never reached");
