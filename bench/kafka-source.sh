@@ -26,7 +26,8 @@
 #
 # Environment: EVENTS (5000000: the fold's backlog), FOLD_ITEMS (100000: items of the backlog),
 # ITEMS (10000: items of the ingest batches), DURATION (20s: the ingest phase), CONNECTIONS (16),
-# LAG_SECONDS (90: the lag phase), PROBE_MS (200: between probes), PARTITIONS (12, the service's
+# LAG_SECONDS (90: the lag phase), LAG_DIVISOR (2: its load is the fold rate of (b) over it),
+# PROBE_MS (200: between probes), PARTITIONS (12, the service's
 # default), KAFKA_PORT (19092; the controller listens on the next port), PORT (18095), HEAP (1g),
 # BROKER_HEAP (1g), REDIS_URL (redis://127.0.0.1:6379), HOTRANK_BENCH_PG* (bench/lib.sh),
 # SKIP_BUILD=1. Uses the PostgreSQL database hotrank_bench_kafka (dropped and created again for
@@ -43,6 +44,7 @@ DURATION=${DURATION:-20s}
 CONNECTIONS=${CONNECTIONS:-16}
 LAG_SECONDS=${LAG_SECONDS:-90}
 PROBE_MS=${PROBE_MS:-200}
+LAG_DIVISOR=${LAG_DIVISOR:-2}
 PARTITIONS=${PARTITIONS:-12}
 KAFKA_PORT=${KAFKA_PORT:-19092}
 CONTROLLER_PORT=$((KAFKA_PORT + 1))
@@ -292,9 +294,11 @@ kafka_dead=$(echo "$kafka_report" | python3 -c "import json, sys; r = json.load(
 # --- c. lag, on the Kafka fold's instance ------------------------------------------------------
 
 kafka_rate=$(field "$kafka_fold" rate)
-load_rate=$((kafka_rate / 2))
+load_rate=$((kafka_rate / LAG_DIVISOR))
 log "c. lag: probes while $load_rate events/s are produced, $LAG_SECONDS s"
 new_topic e2e 1
+folds0=$(metric hotrank.ingest.folds source:kafka)
+folded0=$(metric hotrank.ingest.events.folded source:kafka)
 cpu_start
 "${LOAD[@]}" lag "$BOOTSTRAP" hotrank.fold "$load_rate" "$LAG_SECONDS" $((EVENTS + 1)) "$FOLD_ITEMS" \
   "$PORT" probe-liked "$PROBE_MS" >"$WORK/lag.txt" &
@@ -306,6 +310,8 @@ e2e=$(timeout $((LAG_SECONDS / 2)) "${KAFKA_TOOL[@]}" org.apache.kafka.tools.End
   "$BOOTSTRAP" e2e 500 all "${mean_bytes%.*}" 2>&1 | grep -E 'Avg latency|Percentiles' | tr '\n' ' ' || true)
 wait "$lag_pid"
 lag_cpu=$(cpu_end)
+lag_folds=$(($(metric hotrank.ingest.folds source:kafka) - folds0))
+lag_folded=$(($(metric hotrank.ingest.events.folded source:kafka) - folded0))
 LOADS+=("after the lag phase: $(loadavg)")
 lag_kafka=$(grep '^LAG kind=kafka' "$WORK/lag.txt")
 lag_http=$(grep '^LAG kind=http' "$WORK/lag.txt")
@@ -346,7 +352,7 @@ log_folds=$(field "$log_fold" folds)
 load_sent=$(field "$lag_load" sent)
 
 echo
-echo "Command: \`bench/kafka-source.sh\` (EVENTS=$EVENTS, FOLD_ITEMS=$FOLD_ITEMS, ITEMS=$ITEMS, DURATION=$DURATION, CONNECTIONS=$CONNECTIONS, LAG_SECONDS=$LAG_SECONDS, PARTITIONS=$PARTITIONS); $(nproc) cores, $(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD)."
+echo "Command: \`bench/kafka-source.sh\` (EVENTS=$EVENTS, FOLD_ITEMS=$FOLD_ITEMS, ITEMS=$ITEMS, DURATION=$DURATION, CONNECTIONS=$CONNECTIONS, LAG_SECONDS=$LAG_SECONDS, LAG_DIVISOR=$LAG_DIVISOR, PARTITIONS=$PARTITIONS); $(nproc) cores, $(date -u '+%F %H:%M UTC'), commit $(git rev-parse --short HEAD)."
 echo
 echo "**a. Ingest** (topic of $PARTITIONS partitions; values of $mean_bytes bytes on average)"
 echo
@@ -372,7 +378,7 @@ echo "| **kafka / ConsumerPerformance** | **$(ratio "$kafka_rate" "$consumer_eps
 echo
 echo "Backlog written at $(python3 -c "print(round($(field "$backlog" records) / $(field "$backlog" seconds)))") records/s ($(field "$backlog" bytes) bytes of keys and values). Counters after the folds (likes / views / digest): kafka $kafka_digest, log $log_digest ($([[ "$kafka_digest" == "$log_digest" ]] && echo equal || echo DIFFERENT)); kafka $kafka_dead. Timed from the first report after the instance was ready (first position: kafka $(field "$kafka_fold" first_position), log $(field "$log_fold" first_position))."
 echo
-echo "**c. Lag** from produce to board (\`probe-liked\`) while $(python3 -c "print(round($load_sent / $LAG_SECONDS))") events/s are produced (half the Kafka fold rate), $LAG_SECONDS s"
+echo "**c. Lag** from produce to board (\`probe-liked\`) while $(python3 -c "print(round($load_sent / $LAG_SECONDS))") events/s are produced (1/$LAG_DIVISOR of the Kafka fold rate), $LAG_SECONDS s"
 echo
 echo "| probe | samples | ack p50 | to counters p50 / p99 | to board p50 / p99 / max |"
 echo "| --- | ---: | ---: | --- | --- |"
@@ -380,6 +386,6 @@ for line in "$lag_kafka" "$lag_http"; do
   echo "| $(field "$line" kind) | $(field "$line" samples) | $(field "$line" ack_p50_ms) ms | $(field "$line" counters_p50_ms) / $(field "$line" counters_p99_ms) ms | $(field "$line" board_p50_ms) / $(field "$line" board_p99_ms) / $(field "$line" board_max_ms) ms |"
 done
 echo
-echo "Kafka's EndToEndLatency (produce to consume, acks=all, one record at a time) meanwhile: ${e2e:-not measured}. Load: $lag_load. CPU s over the phase: hotrank $ca, PostgreSQL (bench db) $cp, Redis $cr, broker $cb, machine $cm; PostgreSQL commits $cx; per event produced: hotrank $(per_event "$ca" "$load_sent") µs, PostgreSQL $(per_event "$cp" "$load_sent") µs, broker $(per_event "$cb" "$load_sent") µs."
+echo "Kafka's EndToEndLatency (produce to consume, acks=all, one record at a time) meanwhile: ${e2e:-not measured}. Load: $lag_load. Folds over the phase: $lag_folds ($((lag_folded / (lag_folds > 0 ? lag_folds : 1))) events each on average). CPU s over the phase: hotrank $ca, PostgreSQL (bench db) $cp, Redis $cr, broker $cb, machine $cm; PostgreSQL commits $cx; per event produced: hotrank $(per_event "$ca" "$load_sent") µs, PostgreSQL $(per_event "$cp" "$load_sent") µs, broker $(per_event "$cb" "$load_sent") µs."
 echo
 echo "Load average (1/5/15 min): $(printf '%s; ' "${LOADS[@]}")end: $(loadavg)."

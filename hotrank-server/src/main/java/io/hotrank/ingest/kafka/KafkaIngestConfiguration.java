@@ -128,6 +128,19 @@ class KafkaIngestConfiguration {
     Map<String, Object> config = consumerConfig(kafka, clientId);
     config.put(ConsumerConfig.GROUP_ID_CONFIG, k.group());
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.foldEvents());
+    // A member killed without leaving the group keeps its partitions until its session lapses:
+    // Kafka's 45 s default would freeze their counters and boards that long. 10 s, a heartbeat
+    // every 3 s (from the consumer's own thread, whatever a fold takes); the broker's
+    // group.min.session.timeout.ms is 6 s. spring.kafka.consumer.properties may set either.
+    config.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MILLIS);
+    config.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MILLIS);
+    // A live stream folded as it arrives: the broker holds a fetch until a fold's worth of bytes
+    // or the fold interval, so a fold takes what came in over that interval rather than the few
+    // records of each fetch; a fold's cost is mostly per fold (its transaction, its Redis
+    // scripts), as the log's folder that looks for rows every fold interval.
+    config.putIfAbsent(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
+    config.putIfAbsent(
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) properties.foldInterval().toMillis());
     config.put(
         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
         CooperativeStickyAssignor.class.getName());
@@ -174,6 +187,14 @@ class KafkaIngestConfiguration {
   }
 
   /** Boot's consumer settings, with what every consumer of the source needs. */
+  /** The folder's consumer session timeout unless configured. */
+  static final int SESSION_TIMEOUT_MILLIS = 10_000;
+
+  static final int HEARTBEAT_INTERVAL_MILLIS = 3_000;
+
+  /** How many bytes a fold's fetch waits for at most (about 10,000 events). */
+  static final int FETCH_MIN_BYTES = 1 << 20;
+
   private static Map<String, Object> consumerConfig(KafkaProperties kafka, String clientId) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

@@ -59,7 +59,7 @@ import tools.jackson.databind.JsonNode;
  * prefix of its own, so that no fold of one test is replayed into another's boards. The instances
  * run with the settings users get (consumer session timeout, transaction and send timeouts, lease
  * TTLs): a killed instance's partitions move once the broker's group coordinator has let its
- * session lapse, Kafka's 45 s default, which is most of this class's time.
+ * session lapse (hotrank's 10 s default for the folders' consumers; Kafka's own is 45 s).
  */
 @Tag("process")
 class KafkaSourceProcessTest {
@@ -289,7 +289,7 @@ class KafkaSourceProcessTest {
   }
 
   private static void pause(long millis) throws InterruptedException {
-    // Paces a stream so that a folder that is away for the consumer session timeout (45 s) leaves
+    // Paces a stream so that a folder that is away for the consumer session timeout (10 s) leaves
     // a backlog the barrier's 30 s can fold; not a wait for anything.
     Thread.sleep(millis);
   }
