@@ -48,7 +48,7 @@ class KafkaIngestConfiguration {
   }
 
   @Bean
-  KafkaTopics kafkaTopics(Admin kafkaIngestAdmin, IngestProperties properties) {
+  KafkaTopics kafkaTopics(Admin kafkaIngestAdmin, IngestProperties properties, Ticker ticker) {
     IngestProperties.Kafka k = properties.kafka();
     return new KafkaTopics(
         kafkaIngestAdmin,
@@ -57,7 +57,8 @@ class KafkaIngestConfiguration {
         k.group(),
         k.partitions(),
         k.replicationFactor(),
-        k.sendTimeout().toMillis());
+        k.sendTimeout().toMillis(),
+        ticker);
   }
 
   @Bean

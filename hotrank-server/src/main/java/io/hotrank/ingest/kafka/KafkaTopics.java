@@ -1,6 +1,7 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.IngestUnavailableException;
+import io.hotrank.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What the service asks the cluster through its admin client: creates the events' topic and the
  * dead-letter topic when they are missing (never changes them), and reads the topic's end offsets
- * and the group's owners of each partition. Every call is bounded by the send timeout, so that a
+ * and the group's owners of each partition. Every call, whatever it asks the cluster and whoever
+ * else is creating the topics meanwhile, is bounded by the send timeout as a whole, so that a
  * request waiting on one answers within it. Thread-safe.
  */
 final class KafkaTopics {
@@ -40,6 +43,8 @@ final class KafkaTopics {
   private final int partitions;
   private final short replicationFactor;
   private final long timeoutMillis;
+  private final Ticker ticker;
+  private final ReentrantLock ensuring = new ReentrantLock();
   private volatile boolean ensured;
 
   KafkaTopics(
@@ -49,8 +54,10 @@ final class KafkaTopics {
       String group,
       int partitions,
       short replicationFactor,
-      long timeoutMillis) {
+      long timeoutMillis,
+      Ticker ticker) {
     this.admin = admin;
+    this.ticker = ticker;
     this.topic = topic;
     this.deadLetterTopic = deadLetterTopic;
     this.group = group;
@@ -65,14 +72,29 @@ final class KafkaTopics {
    * @throws IngestUnavailableException when the cluster did not answer
    */
   void ensure() {
+    ensure(deadline());
+  }
+
+  private void ensure(long deadline) {
     if (ensured) {
       return;
     }
-    synchronized (this) {
+    // Not synchronized: a request must not wait out the folder's attempt and then its own.
+    try {
+      if (!ensuring.tryLock(remainingMillis(deadline), TimeUnit.MILLISECONDS)) {
+        throw new IngestUnavailableException(
+            "the Kafka cluster did not answer in " + timeoutMillis + " ms",
+            new TimeoutException("another thread is creating the topics"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IngestUnavailableException("interrupted while asking the Kafka cluster", e);
+    }
+    try {
       if (ensured) {
         return;
       }
-      Set<String> existing = get(admin.listTopics().names());
+      Set<String> existing = get(admin.listTopics().names(), deadline);
       List<NewTopic> missing = new ArrayList<>();
       for (String name : List.of(topic, deadLetterTopic)) {
         if (!existing.contains(name)) {
@@ -81,7 +103,7 @@ final class KafkaTopics {
       }
       if (!missing.isEmpty()) {
         try {
-          get(admin.createTopics(missing).all());
+          get(admin.createTopics(missing).all(), deadline);
           log.info(
               "Created {} with {} partitions and replication factor {}",
               missing.stream().map(NewTopic::name).toList(),
@@ -94,9 +116,11 @@ final class KafkaTopics {
         }
       }
       TopicDescription described =
-          get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+          get(admin.describeTopics(List.of(topic)).allTopicNames(), deadline).get(topic);
       log.info("Events topic '{}' has {} partitions", topic, described.partitions().size());
       ensured = true;
+    } finally {
+      ensuring.unlock();
     }
   }
 
@@ -107,15 +131,18 @@ final class KafkaTopics {
    * @throws IngestUnavailableException when the cluster did not answer
    */
   Map<Integer, Long> endOffsets() {
-    ensure();
+    long deadline = deadline();
+    ensure(deadline);
     TopicDescription described =
-        get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        get(admin.describeTopics(List.of(topic)).allTopicNames(), deadline).get(topic);
     Map<TopicPartition, OffsetSpec> specs = new java.util.HashMap<>();
     described
         .partitions()
         .forEach(p -> specs.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
     Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
-        get(admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
+        get(
+            admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
+            deadline);
     Map<Integer, Long> byPartition = new java.util.TreeMap<>();
     ends.forEach((tp, info) -> byPartition.put(tp.partition(), info.offset()));
     return byPartition;
@@ -124,7 +151,7 @@ final class KafkaTopics {
   /** The client id of the group member each partition is assigned to now. */
   Map<Integer, String> owners() {
     ConsumerGroupDescription description =
-        get(admin.describeConsumerGroups(List.of(group)).all()).get(group);
+        get(admin.describeConsumerGroups(List.of(group)).all(), deadline()).get(group);
     Map<Integer, String> owners = new java.util.TreeMap<>();
     if (description != null) {
       for (MemberDescription member : description.members()) {
@@ -150,9 +177,17 @@ final class KafkaTopics {
     return group;
   }
 
-  private <T> T get(KafkaFuture<T> future) {
+  private long deadline() {
+    return ticker.read() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+  }
+
+  private long remainingMillis(long deadline) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - ticker.read()));
+  }
+
+  private <T> T get(KafkaFuture<T> future, long deadline) {
     try {
-      return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+      return future.get(remainingMillis(deadline), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       throw new IngestUnavailableException(
           "the Kafka cluster refused: " + e.getCause().getMessage(), e.getCause());
