@@ -10,9 +10,11 @@ import java.util.Map;
 
 /**
  * A manual fold on Kafka: the folders fold all the time, on whichever instances hold the
- * partitions, so the call waits until the stored positions of every partition have reached the end
- * offsets the topic had when the call began (everything committed before it), then brings this
- * instance's Redis side up to the last fold. Bounded by {@link #WAIT}; past it, 503.
+ * partitions, so the call waits until the stored positions of every partition have reached the high
+ * watermarks the topic had when the call began (everything committed before it, including a batch
+ * whose {@code 202} came just before, whose transaction markers the broker may not have written
+ * yet), then brings this instance's Redis side up to the last fold. Bounded by {@link #WAIT}; past
+ * it, 503.
  */
 final class KafkaFoldBarrier implements FoldOnRequest {
 
@@ -41,7 +43,7 @@ final class KafkaFoldBarrier implements FoldOnRequest {
   @Override
   public Summary foldAll(int maxFolds, Progress progress) {
     long before = numbers.lastFoldNo();
-    Map<Integer, Long> ends = topics.endOffsets();
+    Map<Integer, Long> ends = topics.highWatermarks();
     long deadline = ticker.read() + WAIT.toNanos();
     Map<Integer, Long> at = positions.positions(topics.topic(), ends.keySet());
     while (!reached(at, ends)) {

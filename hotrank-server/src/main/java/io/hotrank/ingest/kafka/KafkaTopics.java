@@ -126,11 +126,28 @@ final class KafkaTopics {
 
   /**
    * The topic's end offset of each partition, for consumers reading committed records (creating the
-   * topic first if it is missing).
+   * topic first if it is missing): the last stable offset, which a folder at rest has reached.
    *
    * @throws IngestUnavailableException when the cluster did not answer
    */
   Map<Integer, Long> endOffsets() {
+    return endOffsets(IsolationLevel.READ_COMMITTED);
+  }
+
+  /**
+   * The topic's high watermark of each partition: past every record written so far, committed or
+   * not. A transaction's commit returns to its producer before the broker has written its markers
+   * and moved the last stable offset past its records, so a wait for "everything committed before
+   * now" must take this offset; the folders reach it once the transactions open at the time are
+   * decided (within the transaction timeout).
+   *
+   * @throws IngestUnavailableException when the cluster did not answer
+   */
+  Map<Integer, Long> highWatermarks() {
+    return endOffsets(IsolationLevel.READ_UNCOMMITTED);
+  }
+
+  private Map<Integer, Long> endOffsets(IsolationLevel isolation) {
     long deadline = deadline();
     ensure(deadline);
     TopicDescription described =
@@ -140,9 +157,7 @@ final class KafkaTopics {
         .partitions()
         .forEach(p -> specs.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
     Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
-        get(
-            admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-            deadline);
+        get(admin.listOffsets(specs, new ListOffsetsOptions(isolation)).all(), deadline);
     Map<Integer, Long> byPartition = new java.util.TreeMap<>();
     ends.forEach((tp, info) -> byPartition.put(tp.partition(), info.offset()));
     return byPartition;
