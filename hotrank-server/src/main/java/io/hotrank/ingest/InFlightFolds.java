@@ -9,19 +9,19 @@ import java.util.Set;
  * events the caller posted and still be telling the listeners (Redis counters, realtime boards)
  * when the caller's own fold finds nothing left to fold. Thread-safe.
  */
-final class InFlightFolds {
+public final class InFlightFolds {
 
   private final Set<Long> running = new HashSet<>(); // guarded by this
   private long started; // guarded by this
 
   /** Marks a fold attempt as begun; pass what it returns to {@link #end}. */
-  synchronized long begin() {
+  public synchronized long begin() {
     long attempt = ++started;
     running.add(attempt);
     return attempt;
   }
 
-  synchronized void end(long attempt) {
+  public synchronized void end(long attempt) {
     running.remove(attempt);
     notifyAll();
   }
@@ -33,7 +33,7 @@ final class InFlightFolds {
    *
    * @return whether they all ended
    */
-  synchronized boolean awaitBegun(int wakeUps, long waitMillis) throws InterruptedException {
+  public synchronized boolean awaitBegun(int wakeUps, long waitMillis) throws InterruptedException {
     long upTo = started;
     for (int i = 0; i < wakeUps && anyUpTo(upTo); i++) {
       wait(waitMillis);

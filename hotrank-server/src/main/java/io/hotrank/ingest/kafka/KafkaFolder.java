@@ -5,6 +5,7 @@ import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldApplier;
 import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
+import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
@@ -94,6 +95,7 @@ final class KafkaFolder implements SmartLifecycle {
   private final String topic;
   private final String owner;
   private final Runnable ensureTopics;
+  private final InFlightFolds inFlight;
   private final long itemGraceMillis;
   private final KafkaFoldStore store;
   private final FoldApplier applier;
@@ -138,6 +140,7 @@ final class KafkaFolder implements SmartLifecycle {
       FoldApplier applier,
       FoldNumbers numbers,
       FoldListeners listeners,
+      InFlightFolds inFlight,
       TransactionTemplate tx,
       EventRecords records,
       DeadLetters deadLetters,
@@ -155,6 +158,7 @@ final class KafkaFolder implements SmartLifecycle {
     this.applier = applier;
     this.numbers = numbers;
     this.listeners = listeners;
+    this.inFlight = inFlight;
     this.tx = tx;
     this.records = records;
     this.deadLetters = deadLetters;
@@ -205,11 +209,17 @@ final class KafkaFolder implements SmartLifecycle {
         try {
           resumePending(c);
           ConsumerRecords<String, String> polled = c.poll(POLL);
-          recordLags(c);
-          if (!fold(c, polled)) {
-            idle();
+          // A manual fold that sees this pass's commit waits until its listeners have been told.
+          long attempt = inFlight.begin();
+          try {
+            recordLags(c);
+            if (!fold(c, polled)) {
+              idle();
+            }
+            foldParked();
+          } finally {
+            inFlight.end(attempt);
           }
-          foldParked();
           backoffMillis = 0;
         } catch (WakeupException e) {
           throw e;

@@ -5,6 +5,7 @@ import io.hotrank.ingest.FoldApplier;
 import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
 import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.ingest.IngestReporter;
 import io.hotrank.ingest.IngestStatus;
@@ -59,6 +60,12 @@ class KafkaIngestConfiguration {
         k.replicationFactor(),
         k.sendTimeout().toMillis(),
         ticker);
+  }
+
+  /** The folder's passes, which a manual fold waits for. */
+  @Bean
+  InFlightFolds kafkaInFlightFolds() {
+    return new InFlightFolds();
   }
 
   @Bean
@@ -118,6 +125,7 @@ class KafkaIngestConfiguration {
       FoldApplier applier,
       FoldNumbers numbers,
       FoldListeners listeners,
+      InFlightFolds inFlight,
       PlatformTransactionManager transactions,
       EventRecords records,
       Bizes bizes,
@@ -159,6 +167,7 @@ class KafkaIngestConfiguration {
         applier,
         numbers,
         listeners,
+        inFlight,
         new TransactionTemplate(transactions),
         records,
         new DeadLetters(
@@ -178,8 +187,9 @@ class KafkaIngestConfiguration {
       KafkaFoldStore positions,
       FoldNumbers numbers,
       FoldListeners listeners,
+      InFlightFolds inFlight,
       Ticker ticker) {
-    return new KafkaFoldBarrier(topics, positions, numbers, listeners, ticker);
+    return new KafkaFoldBarrier(topics, positions, numbers, listeners, inFlight, ticker);
   }
 
   @Bean
