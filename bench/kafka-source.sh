@@ -129,15 +129,7 @@ new_topic() { # $1: name, $2: partitions
   topics --create --topic "$1" --partitions "$2" --replication-factor 1 >/dev/null
 }
 
-BOARDS=(
-  --hotrank.boards[0].name=article-hour --hotrank.boards[0].biz=article --hotrank.boards[0].type=window
-  --hotrank.boards[0].bucket=1m --hotrank.boards[0].window=60m --hotrank.boards[0].weights.like=1
-  --hotrank.boards[0].weights.view=0.05 --hotrank.boards[0].size=100
-  --hotrank.boards[1].name=article-liked --hotrank.boards[1].biz=article --hotrank.boards[1].type=leaderboard
-  --hotrank.boards[1].counter=like --hotrank.boards[1].shards=4 --hotrank.boards[1].size=100
-  --hotrank.boards[2].name=probe-liked --hotrank.boards[2].biz=probe --hotrank.boards[2].type=leaderboard
-  --hotrank.boards[2].counter=like --hotrank.boards[2].shards=1 --hotrank.boards[2].size=10
-)
+BOARDS=("${EVENT_BOARDS[@]}") # bench/lib.sh
 
 start_app() { # $1: phase (names the log and the Redis prefix); the rest: arguments
   local phase=$1

@@ -80,6 +80,21 @@ bench_require_tools() { # $1: packages (space separated); the rest: commands
   done
 }
 
+# --- Boards -------------------------------------------------------------------------------------
+
+# The boards the event benches (events-ingest.sh, kafka-source.sh) configure: a window board and a
+# 4-shard leaderboard on the events' biz, and the probe's leaderboard.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+EVENT_BOARDS=(
+  --hotrank.boards[0].name=article-hour --hotrank.boards[0].biz=article --hotrank.boards[0].type=window
+  --hotrank.boards[0].bucket=1m --hotrank.boards[0].window=60m --hotrank.boards[0].weights.like=1
+  --hotrank.boards[0].weights.view=0.05 --hotrank.boards[0].size=100
+  --hotrank.boards[1].name=article-liked --hotrank.boards[1].biz=article --hotrank.boards[1].type=leaderboard
+  --hotrank.boards[1].counter=like --hotrank.boards[1].shards=4 --hotrank.boards[1].size=100
+  --hotrank.boards[2].name=probe-liked --hotrank.boards[2].biz=probe --hotrank.boards[2].type=leaderboard
+  --hotrank.boards[2].counter=like --hotrank.boards[2].shards=1 --hotrank.boards[2].size=10
+)
+
 # --- Building ------------------------------------------------------------------------------------
 
 # Installs the reactor (unless SKIP_BUILD=1) and sets JAR to the service's exec jar.
