@@ -82,10 +82,23 @@ class BoardPages {
     return "console/board";
   }
 
-  /** The live part of a board's page, which the page polls every second. */
+  /**
+   * The live part of a board's page, which the page polls every second with the version it shows:
+   * 204 (htmx then leaves the page alone) while the board has no other version, so that the rows an
+   * operator is about to click are not replaced by identical ones.
+   */
   @GetMapping(ConsolePaths.ROOT + "/boards/{name}/items")
-  String items(@PathVariable String name, Model model) {
+  @Nullable String items(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable Long seen,
+      Model model,
+      HttpServletResponse response) {
     BoardDefinition board = registry.require(name);
+    BoardSnapshot snapshot = boards.current(board.name());
+    if (seen != null && snapshot != null && snapshot.version() == seen) {
+      response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+      return null; // handled: no body
+    }
     itemsModel(board, model);
     return "console/board :: items";
   }
@@ -142,7 +155,6 @@ class BoardPages {
     model.addAttribute("snapshot", snapshot);
     model.addAttribute("items", BoardViews.items(snapshot, live));
     model.addAttribute("controls", live);
-    model.addAttribute("updatedAt", clock.instant());
   }
 
   private Map<String, Long> reads(String board) {

@@ -113,6 +113,32 @@ class ConsoleHttpTest extends ConsoleTestSupport {
   }
 
   @Test
+  void theLiveFragment_isNoContentUntilTheBoardHasAnotherVersion() {
+    createItem("news", 1L, "Story 1", 1, NOW.minusSeconds(600));
+    http.admin("/api/v1/admin/boards/news-decay/recompute");
+    String cookie = signIn(ADMIN_TOKEN);
+    String page = get("/console/boards/news-decay", "Cookie", cookie).body();
+    long shown = version(page);
+    String poll = "/console/boards/news-decay/items?seen=";
+    HttpResponse<String> same = get(poll + shown, "Cookie", cookie, "HX-Request", "true");
+    assertThat(same.statusCode()).isEqualTo(204);
+    assertThat(same.body()).isEmpty();
+    http.admin("/api/v1/admin/boards/news-decay/recompute");
+    HttpResponse<String> changed = get(poll + shown, "Cookie", cookie, "HX-Request", "true");
+    assertThat(changed.statusCode()).isEqualTo(200);
+    assertThat(version(changed.body())).isGreaterThan(shown);
+    // The new fragment polls with its own version.
+    assertThat(changed.body()).contains("seen=" + version(changed.body()));
+  }
+
+  private static long version(String html) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("id=\"live-version\">(\\d+)<").matcher(html);
+    assertThat(m.find()).as(html).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
   void post_withoutTheSessionsCsrfToken_is403Problem_andChangesNothing() {
     String cookie = signIn(ADMIN_TOKEN);
     String otherSessionsToken =
