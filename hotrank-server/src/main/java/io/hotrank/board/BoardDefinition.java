@@ -2,9 +2,12 @@ package io.hotrank.board;
 
 import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.InteractionType;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.core.score.RankKey;
 import io.hotrank.core.score.Weights;
 import io.hotrank.item.ItemService;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,7 +93,7 @@ public record BoardDefinition(
             property
                 + ".type='"
                 + spec.type()
-                + "' is unknown; expected batch, window or leaderboard");
+                + "' is unknown; expected batch, window, leaderboard or live");
       }
     }
     String refresh =
@@ -133,6 +136,14 @@ public record BoardDefinition(
           };
     } catch (IllegalArgumentException e) {
       problems.add(property + ": " + e.getMessage());
+    }
+    if (type == BoardType.LIVE && score != null && score.rankKey() == null) {
+      problems.add(
+          property
+              + ".type=live needs algorithm reddit or decay, not '"
+              + algorithm
+              + "': its order of two items changes as they age, so the board must be rescanned"
+              + " on its cron (type batch)");
     }
     Duration bucket = null;
     Duration halfLife = null;
@@ -186,7 +197,7 @@ public record BoardDefinition(
     return new BoardDefinition(
         spec.name(),
         spec.biz(),
-        type == BoardType.BATCH ? algorithm : type.configName(),
+        type == BoardType.BATCH || type == BoardType.LIVE ? algorithm : type.configName(),
         score,
         window,
         size,
@@ -202,7 +213,7 @@ public record BoardDefinition(
         maxPins);
   }
 
-  /** Whether the board is a window board or a leaderboard, kept in Redis by the fold. */
+  /** Whether the board is kept in Redis by the fold (a window, live board or leaderboard). */
   public boolean realtime() {
     return type != BoardType.BATCH;
   }
@@ -212,7 +223,28 @@ public record BoardDefinition(
    * score is the logarithm of the net votes, so adding the logarithm multiplies the votes.
    */
   public boolean logarithmicScore() {
-    return type == BoardType.BATCH && "reddit".equals(algorithm);
+    return (type == BoardType.BATCH || type == BoardType.LIVE) && "reddit".equals(algorithm);
+  }
+
+  /**
+   * Whether the board ranks the items created in its window by its formula (a batch or live board),
+   * rather than by events or a counter.
+   */
+  public boolean scoresItems() {
+    return type == BoardType.BATCH || type == BoardType.LIVE;
+  }
+
+  /**
+   * An item's score at {@code at} by the board's formula. A formula with a time-invariant order
+   * scores through its rank key, so that a batch board, a live board and an operator's lookup of
+   * the same definition give the same number and the same order to the last bit.
+   */
+  public double scoreAt(Interactions counts, long createdAtMillis, Instant at) {
+    RankKey order = score.rankKey();
+    Instant createdAt = Instant.ofEpochMilli(createdAtMillis);
+    return order == null
+        ? score.score(counts, createdAt, at)
+        : order.score(order.key(counts, createdAt), at);
   }
 
   /** A window board's bucket count. */

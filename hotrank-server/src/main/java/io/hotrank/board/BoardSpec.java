@@ -19,11 +19,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param window only items created this recently are ranked; default 7d
  * @param size entries kept, 1 to 10000; default 100
  * @param refresh Spring cron (6 fields, UTC) or a macro such as {@code @hourly}; default every
- *     minute for a batch board, every second for a window board or a leaderboard (how often its
- *     read snapshot is published)
+ *     minute for a batch board, every second for the others (how often its read snapshot is
+ *     published)
  * @param type {@code batch} (default: scored by a scan on the cron), {@code window} (the weighted
- *     events of the last {@code window}, in buckets) or {@code leaderboard} (one counter's all-time
- *     value)
+ *     events of the last {@code window}, in buckets), {@code leaderboard} (one counter's all-time
+ *     value) or {@code live} (a {@code reddit} or {@code decay} board kept in order by the fold)
  * @param bucket a window board's bucket length; default 1m; the window is a whole number of them
  * @param counter a leaderboard's counter: like, view, comment, share, collect or dislike
  * @param shards a leaderboard's sorted sets, on different cluster slots; default 4

@@ -13,7 +13,12 @@ public enum BoardType {
   /**
    * One counter's all-time value, kept in sharded Redis sorted sets ({@code io.hotrank.realtime}).
    */
-  LEADERBOARD;
+  LEADERBOARD,
+  /**
+   * A Reddit or decay board kept in a Redis sorted set by the fold, ordered by a key that does not
+   * change with time ({@code io.hotrank.realtime}).
+   */
+  LIVE;
 
   /** The name as written in configuration and shown by the API. */
   public String configName() {

@@ -104,6 +104,11 @@ final class EventFolder {
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
     faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
-    return new Fold(advance.cursor().foldNo(), effective, changed, read.size() >= foldEvents);
+    return new Fold(
+        advance.cursor().foldNo(),
+        effective,
+        changed,
+        applied.createdAt(),
+        read.size() >= foldEvents);
   }
 }

@@ -11,10 +11,15 @@ import java.util.Map;
  * @param events the log rows that changed a counter, in seq order: not those of deleted items, nor
  *     a repeated like, nor an unlike of nothing
  * @param counters the absolute counters after it of every item whose counters it changed
+ * @param createdAt the createdAt (epoch milliseconds) of every item whose counters it changed
  * @param more whether it stopped at {@code hotrank.ingest.fold-events} rows with more waiting
  */
 public record Fold(
-    long foldNo, List<LoggedEvent> events, Map<ItemKey, Interactions> counters, boolean more) {
+    long foldNo,
+    List<LoggedEvent> events,
+    Map<ItemKey, Interactions> counters,
+    Map<ItemKey, Long> createdAt,
+    boolean more) {
 
   /** An item of a biz. */
   public record ItemKey(String biz, long itemId) {}

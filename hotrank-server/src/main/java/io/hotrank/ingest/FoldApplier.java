@@ -43,6 +43,7 @@ public final class FoldApplier {
     private final List<LoggedEvent> effective = new ArrayList<>();
     private final List<LoggedEvent> notLive = new ArrayList<>();
     private final Map<Fold.ItemKey, long[]> touched = new LinkedHashMap<>();
+    private final Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
     private Map<StateKey, Boolean> initial = Map.of();
     private final Map<StateKey, Boolean> state = new HashMap<>();
     private final Map<StateKey, Long> setAt = new HashMap<>();
@@ -58,12 +59,19 @@ public final class FoldApplier {
     public List<LoggedEvent> notLive() {
       return notLive;
     }
+
+    /** The createdAt (epoch milliseconds) of every item whose counters changed. */
+    public Map<Fold.ItemKey, Long> createdAt() {
+      Map<Fold.ItemKey, Long> changed = HashMap.newHashMap(touched.size());
+      touched.keySet().forEach(key -> changed.put(key, createdAt.get(key)));
+      return changed;
+    }
   }
 
   /** Locks the counters the events touch and applies the events to them in memory. */
   public Applied apply(List<LoggedEvent> rows) {
     Applied a = new Applied();
-    Map<String, Map<Long, long[]>> live = lockLive(rows);
+    Map<String, Map<Long, long[]>> live = lockLive(rows, a.createdAt);
     a.initial = userStates(rows, live);
     a.state.putAll(a.initial);
     for (LoggedEvent row : rows) {
@@ -117,14 +125,21 @@ public final class FoldApplier {
   }
 
   /** Locks and reads the counters of the live items the rows touch, by biz, in a fixed order. */
-  private Map<String, Map<Long, long[]>> lockLive(List<LoggedEvent> rows) {
+  private Map<String, Map<Long, long[]>> lockLive(
+      List<LoggedEvent> rows, Map<Fold.ItemKey, Long> createdAt) {
     Map<String, TreeSet<Long>> ids = new TreeMap<>();
     rows.forEach(r -> ids.computeIfAbsent(r.biz(), b -> new TreeSet<>()).add(r.itemId()));
     Map<String, Map<Long, long[]>> live = new HashMap<>();
     ids.forEach(
         (biz, set) -> {
           Map<Long, long[]> values = new HashMap<>();
-          counters.lockCounters(biz, set).forEach((id, c) -> values.put(id, toArray(c)));
+          counters
+              .lockCounters(biz, set)
+              .forEach(
+                  (id, row) -> {
+                    values.put(id, toArray(row.counts()));
+                    createdAt.put(new Fold.ItemKey(biz, id), row.createdAtMillis());
+                  });
           live.put(biz, values);
         });
     return live;

@@ -175,10 +175,12 @@ public class CounterStore {
    * Locks the counter rows of the given live items of one biz, in id order (a fixed order keeps
    * concurrent batches from deadlocking), and returns their current values. Items that do not exist
    * or are deleted are absent from the result. Must run inside a transaction.
+   *
+   * @return each live item's row: its counters and createdAt
    */
-  public Map<Long, Interactions> lockCounters(String biz, Collection<Long> ids) {
+  public Map<Long, CounterRow> lockCounters(String biz, Collection<Long> ids) {
     Long[] sorted = ids.stream().distinct().sorted().toArray(Long[]::new);
-    Map<Long, Interactions> counters = new HashMap<>();
+    Map<Long, CounterRow> counters = new HashMap<>();
     // One array holds any number of keys; placeholders are bounded per statement.
     int perStatement = arrays ? Math.max(1, sorted.length) : KEYS_PER_STATEMENT;
     for (int from = 0; from < sorted.length; from += perStatement) {
@@ -188,13 +190,15 @@ public class CounterStore {
           dialect.bizIdsIn("biz", "item_id", biz, Arrays.asList(sorted).subList(from, to), args);
       args.add(false);
       jdbc.query(
-          "SELECT item_id, "
+          "SELECT item_id, created_at, "
               + COUNTER_COLUMNS
               + " FROM hr_item_counter WHERE "
               + keys
               + " AND deleted = ? ORDER BY item_id FOR UPDATE",
           rs -> {
-            counters.put(rs.getLong("item_id"), Columns.of(rs).counts(rs));
+            long id = rs.getLong("item_id");
+            counters.put(
+                id, new CounterRow(id, rs.getLong("created_at"), Columns.of(rs).counts(rs)));
           },
           args.toArray());
     }

@@ -7,6 +7,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -18,6 +21,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Service
 public class ItemService {
+
+  private static final Logger log = LoggerFactory.getLogger(ItemService.class);
 
   /** A biz names a content type ("article", "video"): short, lower-case, URL-safe. */
   public static final Pattern BIZ = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
@@ -49,6 +54,7 @@ public class ItemService {
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
+  private final ObjectProvider<ItemCreationListener> creationListeners;
 
   ItemService(
       ItemStore store,
@@ -58,7 +64,8 @@ public class ItemService {
       ItemOutbox outbox,
       Bizes bizes,
       Clock clock,
-      PlatformTransactionManager transactions) {
+      PlatformTransactionManager transactions,
+      ObjectProvider<ItemCreationListener> creationListeners) {
     this.store = store;
     this.counters = counters;
     this.liveItems = liveItems;
@@ -69,6 +76,7 @@ public class ItemService {
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
     this.ownTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    this.creationListeners = creationListeners;
   }
 
   /**
@@ -111,6 +119,7 @@ public class ItemService {
           });
       store.makeCommitsDurable();
       cacheWrites.created(request.biz(), id);
+      tellCreated(request.biz(), id, createdAt);
       return get(request.biz(), id);
     }
     // Explicit ids raise the sequence, so a generated id is normally free; an item inserted by
@@ -122,6 +131,7 @@ public class ItemService {
         tx.executeWithoutResult(status -> insert(request, id, tags, createdAt, now));
         store.makeCommitsDurable();
         cacheWrites.created(request.biz(), id);
+        tellCreated(request.biz(), id, createdAt);
         return get(request.biz(), id);
       } catch (ItemExistsException taken) {
         if (attempt == ID_ATTEMPTS) {
@@ -129,6 +139,19 @@ public class ItemService {
         }
       }
     }
+  }
+
+  private void tellCreated(String biz, long id, Instant createdAt) {
+    creationListeners
+        .orderedStream()
+        .forEach(
+            listener -> {
+              try {
+                listener.created(biz, id, createdAt);
+              } catch (RuntimeException e) {
+                log.warn("{} failed on item {}/{}: {}", listener, biz, id, e.toString());
+              }
+            });
   }
 
   /**

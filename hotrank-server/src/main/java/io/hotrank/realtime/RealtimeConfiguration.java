@@ -1,12 +1,14 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSink;
 import io.hotrank.board.BoardType;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemCreationListener;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,6 +41,30 @@ class RealtimeConfiguration {
   }
 
   @Bean
+  LiveStore liveStore(StringRedisTemplate redis, RealtimeKeys keys) {
+    return new LiveStore(redis, keys);
+  }
+
+  @Bean
+  LiveBoards liveBoards(
+      LiveStore store,
+      FoldHistory history,
+      CounterStore counters,
+      Clock clock,
+      BoardProperties boards,
+      MeterRegistry meters) {
+    return new LiveBoards(store, history, counters, clock, boards.scanPageSize(), meters);
+  }
+
+  /** Live boards admit a created item at once: no fold will name it before its first event. */
+  @Bean
+  ItemCreationListener liveBoardAdmissions(BoardRegistry registry, LiveBoards live) {
+    List<BoardDefinition> boards =
+        registry.all().stream().filter(b -> b.type() == BoardType.LIVE).toList();
+    return (biz, itemId, createdAt) -> live.created(boards, biz, itemId, createdAt.toEpochMilli());
+  }
+
+  @Bean
   AppliedFolds appliedFolds(Ticker ticker) {
     return new AppliedFolds(ticker);
   }
@@ -52,10 +78,18 @@ class RealtimeConfiguration {
       CounterStore counters,
       Clock clock,
       IngestProperties ingest,
-      AppliedFolds appliedFolds) {
+      AppliedFolds appliedFolds,
+      LiveBoards liveBoards) {
     checkRetention(realtime(registry), ingest.retention());
     return new RealtimeFolds(
-        realtime(registry), windows, leaderboards, history, counters, clock, appliedFolds);
+        realtime(registry),
+        windows,
+        leaderboards,
+        history,
+        counters,
+        clock,
+        appliedFolds,
+        liveBoards);
   }
 
   @Bean
@@ -69,7 +103,8 @@ class RealtimeConfiguration {
       Ticker ticker,
       RealtimeProperties properties,
       MeterRegistry meters,
-      AppliedFolds appliedFolds) {
+      AppliedFolds appliedFolds,
+      LiveBoards liveBoards) {
     return new RealtimeJobs(
         realtime(registry),
         windows,
@@ -80,7 +115,8 @@ class RealtimeConfiguration {
         ticker,
         properties,
         meters,
-        appliedFolds);
+        appliedFolds,
+        liveBoards);
   }
 
   private static List<BoardDefinition> realtime(BoardRegistry registry) {

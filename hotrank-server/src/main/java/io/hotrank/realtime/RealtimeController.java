@@ -3,6 +3,7 @@ package io.hotrank.realtime;
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.job.JobScheduler;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.ProblemType;
 import io.hotrank.web.AdminAction;
@@ -10,6 +11,7 @@ import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -17,9 +19,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/admin/boards/{name}/rebuild}: refills a leaderboard from the database's
- * counters (after Redis lost its data the folder does so by itself), or replays a window board's
- * window from the event log. Role operator; audited ({@code board.rebuild}) once done: the rebuild
- * has no transaction to share, so a failure to write the entry answers 503 although it happened.
+ * counters (after Redis lost its data the folder does so by itself), replays a window board's
+ * window from the event log, or rebuilds a live board by a scan of its window, in its publish job
+ * under the board's lease (409 when another instance holds it past a bounded wait; that instance
+ * rebuilds it within a second). Role operator; audited ({@code board.rebuild}) once done: the
+ * rebuild has no transaction to share, so a failure to write the entry answers 503 although it
+ * happened.
  */
 @RestController
 class RealtimeController {
@@ -27,11 +32,20 @@ class RealtimeController {
   private final BoardRegistry registry;
   private final RealtimeFolds folds;
   private final AuditLog audit;
+  private final LiveStore live;
+  private final ObjectProvider<JobScheduler> scheduler;
 
-  RealtimeController(BoardRegistry registry, RealtimeFolds folds, AuditLog audit) {
+  RealtimeController(
+      BoardRegistry registry,
+      RealtimeFolds folds,
+      AuditLog audit,
+      LiveStore live,
+      ObjectProvider<JobScheduler> scheduler) {
     this.registry = registry;
     this.folds = folds;
     this.audit = audit;
+    this.live = live;
+    this.scheduler = scheduler;
   }
 
   @AdminAction(Role.OPERATOR)
@@ -39,12 +53,17 @@ class RealtimeController {
   Map<String, Object> rebuild(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
-      Operator operator) {
+      Operator operator)
+      throws Exception {
     String why = AuditLog.reason(reason);
     BoardDefinition board = registry.require(name);
     switch (board.type()) {
       case LEADERBOARD -> folds.rebuild(board, "operator '" + operator.name() + "' asked for it");
       case WINDOW -> folds.replayWindow(board);
+      case LIVE -> {
+        live.forget(board);
+        scheduler.getObject().runNow(RealtimeJobs.publishJobName(board.name()));
+      }
       case BATCH -> throw new NotRealtimeException(name);
     }
     // After the rebuild (Redis has no transaction to share): a rebuild that failed writes none.

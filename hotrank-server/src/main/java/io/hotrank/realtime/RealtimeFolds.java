@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the window boards and leaderboards in Redis in step with the event log: every committed
- * fold is applied to each of them once, by scripts that check the fold number each board (or shard)
- * applied last.
+ * Keeps the window boards, leaderboards and live boards ({@link LiveBoards}) in Redis in step with
+ * the event log: every committed fold is applied to each of them once, by scripts that check the
+ * fold number each board (or shard) applied last.
  *
  * <p>When a script finds a board behind (Redis was down, or the instance that folded died before
  * telling Redis), the missing folds are replayed from {@link FoldHistory}, at most {@value
@@ -48,6 +48,8 @@ final class RealtimeFolds implements FoldListener {
 
   private final List<BoardDefinition> windows;
   private final List<BoardDefinition> leaderboards;
+  private final List<BoardDefinition> lives;
+  private final LiveBoards liveBoards;
   private final WindowStore windowStore;
   private final LeaderboardStore leaderboardStore;
   private final FoldHistory history;
@@ -62,9 +64,12 @@ final class RealtimeFolds implements FoldListener {
       FoldHistory history,
       CounterStore counters,
       Clock clock,
-      AppliedFolds appliedFolds) {
+      AppliedFolds appliedFolds,
+      LiveBoards liveBoards) {
     this.windows = boards.stream().filter(b -> b.type() == BoardType.WINDOW).toList();
     this.leaderboards = boards.stream().filter(b -> b.type() == BoardType.LEADERBOARD).toList();
+    this.lives = boards.stream().filter(b -> b.type() == BoardType.LIVE).toList();
+    this.liveBoards = liveBoards;
     this.windowStore = windowStore;
     this.leaderboardStore = leaderboardStore;
     this.history = history;
@@ -86,6 +91,9 @@ final class RealtimeFolds implements FoldListener {
     for (BoardDefinition board : leaderboards) {
       guarded(board, () -> applyLeaderboard(board, fold));
     }
+    for (BoardDefinition board : lives) {
+      guarded(board, () -> liveBoards.apply(board, fold));
+    }
     appliedFolds.applied();
   }
 
@@ -96,6 +104,9 @@ final class RealtimeFolds implements FoldListener {
     }
     for (BoardDefinition board : leaderboards) {
       guarded(board, () -> catchUpLeaderboard(board, lastFoldNo, lastFoldNo));
+    }
+    for (BoardDefinition board : lives) {
+      guarded(board, () -> liveBoards.idle(board, lastFoldNo));
     }
   }
 

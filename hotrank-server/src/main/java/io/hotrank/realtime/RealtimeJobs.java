@@ -63,6 +63,7 @@ final class RealtimeJobs implements JobSource {
   private final Duration publishInterval;
   private final MeterRegistry meters;
   private final AppliedFolds appliedFolds;
+  private final LiveBoards liveBoards;
 
   RealtimeJobs(
       List<BoardDefinition> boards,
@@ -74,7 +75,8 @@ final class RealtimeJobs implements JobSource {
       Ticker ticker,
       RealtimeProperties properties,
       MeterRegistry meters,
-      AppliedFolds appliedFolds) {
+      AppliedFolds appliedFolds,
+      LiveBoards liveBoards) {
     this.boards = boards;
     this.windows = windows;
     this.leaderboards = leaderboards;
@@ -85,6 +87,12 @@ final class RealtimeJobs implements JobSource {
     this.publishInterval = properties.publishInterval();
     this.meters = meters;
     this.appliedFolds = appliedFolds;
+    this.liveBoards = liveBoards;
+  }
+
+  /** The name of a realtime board's publish job. */
+  static String publishJobName(String board) {
+    return "board-" + board;
   }
 
   /** The name of a window board's snapshot job. */
@@ -201,6 +209,23 @@ final class RealtimeJobs implements JobSource {
     return refreshInterval.compareTo(Duration.ofSeconds(1)) <= 0;
   }
 
+  /**
+   * Whether two candidate lists show the same board: the same items in the same order with the same
+   * counters and fields. Scores are left out: a decay board's scores fall every instant while its
+   * order holds, and it is published again when its order or counters change, not every second.
+   */
+  static boolean sameTop(List<BoardEntry> a, List<BoardEntry> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).withControl(0, null).equals(b.get(i).withControl(0, null))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The candidates a publish was given and the version it served afterwards. */
   private record Published(long version, List<BoardEntry> candidates) {}
 
@@ -221,7 +246,7 @@ final class RealtimeJobs implements JobSource {
 
     @Override
     public String name() {
-      return "board-" + board.name();
+      return publishJobName(board.name());
     }
 
     @Override
@@ -278,7 +303,8 @@ final class RealtimeJobs implements JobSource {
     private boolean publishIfChanged(JobContext context) {
       Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
       BoardSnapshot held = publisher.current(board.name());
-      if (!hasData(board)) {
+      // A live board without data is rebuilt by the read below, under this run's lease.
+      if (board.type() != BoardType.LIVE && !hasData(board)) {
         // Redis lost the board (the folder restores it within a second or so): keep serving
         // what was published rather than an empty board.
         if (held == null) {
@@ -288,13 +314,16 @@ final class RealtimeJobs implements JobSource {
         return true;
       }
       int controlled = ControlsApplied.controlledIds(publisher.controls(board.name()), now).size();
-      List<BoardEntry> entries = entries(board, now.toEpochMilli(), controlled);
+      List<BoardEntry> entries =
+          board.type() == BoardType.LIVE
+              ? liveBoards.entries(board, now, controlled)
+              : entries(board, now.toEpochMilli(), controlled);
       context.throwIfCancelled();
       Published previous = last;
       if (held != null
           && previous != null
           && previous.version() == held.version()
-          && previous.candidates().equals(entries)
+          && sameTop(previous.candidates(), entries)
           && !context.manual()) {
         context.report(held);
         return true;

@@ -4,9 +4,9 @@ import io.hotrank.board.BoardDefinition;
 
 /**
  * The Redis keys of realtime boards. Every key of one window board carries the hash tag {@code
- * {w:<board>}}, so its scripts run on one cluster slot. A leaderboard's shards carry {@code
- * {lb:<board>:<shard>}} each, deliberately on different slots, so one hot board spreads over the
- * cluster.
+ * {w:<board>}}, and of one live board {@code {lv:<board>}}, so their scripts run on one cluster
+ * slot. A leaderboard's shards carry {@code {lb:<board>:<shard>}} each, deliberately on different
+ * slots, so one hot board spreads over the cluster.
  *
  * <ul>
  *   <li>{@code <prefix>{w:<board>}:b:<bucket>} a bucket: item id to weighted events; expires once
@@ -17,6 +17,11 @@ import io.hotrank.board.BoardDefinition;
  *   <li>{@code <prefix>{w:<board>}:replaying} set while the window is replayed from the log
  *   <li>{@code <prefix>{lb:<board>:<shard>}:z} a leaderboard shard: item id to counter value
  *   <li>{@code <prefix>{lb:<board>:<shard>}:applied} the last fold applied to the shard
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:rank} a live board: member to rank key, where the
+ *       definition part is a fingerprint of what the keys depend on ({@code LiveStore})
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:created} member to createdAt
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:floor} the best member ever trimmed, with its key
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:applied} the last fold applied
  * </ul>
  */
 record RealtimeKeys(String prefix) {
@@ -52,6 +57,26 @@ record RealtimeKeys(String prefix) {
 
   String shardApplied(BoardDefinition board, int shard) {
     return leaderboard(board, shard) + ":applied";
+  }
+
+  String liveRank(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":rank";
+  }
+
+  String liveCreated(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":created";
+  }
+
+  String liveFloor(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":floor";
+  }
+
+  String liveApplied(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":applied";
+  }
+
+  private String live(BoardDefinition board, String fingerprint) {
+    return prefix + "{lv:" + board.name() + "}:" + fingerprint;
   }
 
   private String window(BoardDefinition board) {

@@ -234,19 +234,19 @@ abstract class StorageCompatibilityContract {
             }
             tx.executeWithoutResult(
                 s -> {
-                  Map<Long, Interactions> locked = counters.lockCounters(BIZ, batch);
+                  Map<Long, CounterStore.CounterRow> locked = counters.lockCounters(BIZ, batch);
                   Map<Long, Interactions> next = new HashMap<>();
                   locked.forEach(
-                      (id, c) ->
+                      (id, row) ->
                           next.put(
                               id,
                               new Interactions(
-                                  c.like() + 1,
-                                  c.view(),
-                                  c.comment(),
-                                  c.share(),
-                                  c.collect(),
-                                  c.dislike())));
+                                  row.counts().like() + 1,
+                                  row.counts().view(),
+                                  row.counts().comment(),
+                                  row.counts().share(),
+                                  row.counts().collect(),
+                                  row.counts().dislike())));
                   counters.writeCounters(BIZ, next, t, 1);
                 });
             batch.forEach(id -> expected.merge(id, 1, Integer::sum));

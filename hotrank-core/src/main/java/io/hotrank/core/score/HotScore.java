@@ -2,6 +2,7 @@ package io.hotrank.core.score;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A hotness formula: turns an item's interaction counts and age into a number where higher means
@@ -31,6 +32,17 @@ public interface HotScore {
    * @return a stable, lower-case identifier of the algorithm (not of its parameters)
    */
   String algorithm();
+
+  /**
+   * The time-invariant order of this formula, for formulas whose ranking of two items never changes
+   * with the reading time; null for one whose ranking does (Hacker News: an older item with more
+   * points falls behind a younger one as both age).
+   *
+   * @return the order, or null
+   */
+  default @Nullable RankKey rankKey() {
+    return null;
+  }
 
   /**
    * The Hacker News formula: {@code (P - 1) / (T + 2)^G}, where P is {@link

@@ -56,6 +56,22 @@ final class RedditScore implements HotScore {
     return "reddit";
   }
 
+  /** The score itself: it depends on the votes and the creation time only. */
+  @Override
+  public RankKey rankKey() {
+    return new RankKey() {
+      @Override
+      public double key(Interactions counts, Instant createdAt) {
+        return RedditScore.this.score(counts, createdAt, createdAt);
+      }
+
+      @Override
+      public double score(double key, Instant now) {
+        return key;
+      }
+    };
+  }
+
   @Override
   public String toString() {
     return "HotScore[reddit, " + weights + "]";

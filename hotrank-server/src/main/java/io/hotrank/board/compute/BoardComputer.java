@@ -83,8 +83,7 @@ public class BoardComputer {
       }
       List<CounterRow> page = counters.windowPage(board.biz(), afterCreated, afterId, to, pageSize);
       for (CounterRow row : page) {
-        double score =
-            board.score().score(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()), now);
+        double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
         top.offer(new Scored(row.itemId(), row.createdAtMillis(), score, row));
       }
       scanned += page.size();

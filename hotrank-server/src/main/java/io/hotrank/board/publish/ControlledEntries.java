@@ -92,14 +92,13 @@ public class ControlledEntries {
     for (CounterStore.Card card : counters.cards(board.biz(), ids).values()) {
       boolean pinned = actions.get(card.itemId()) == ControlAction.PIN;
       double score;
-      if (board.type() == BoardType.BATCH) {
+      if (board.scoresItems()) {
         boolean inWindow =
             card.createdAtMillis() >= windowStart && card.createdAtMillis() <= at.toEpochMilli();
         if (!pinned && !inWindow) {
           continue;
         }
-        score =
-            board.score().score(card.counts(), Instant.ofEpochMilli(card.createdAtMillis()), at);
+        score = board.scoreAt(card.counts(), card.createdAtMillis(), at);
       } else if (board.type() == BoardType.LEADERBOARD && board.counter() != null) {
         score = board.counter().countIn(card.counts());
       } else if (pinned) {

@@ -448,7 +448,7 @@ final class KafkaFolder implements SmartLifecycle {
     long foldNo =
         numbers.number(KafkaFoldReader.record(topic, applied.effective(), partitionOf), now);
     Map<Fold.ItemKey, Interactions> changed = applier.write(applied, foldNo, now);
-    return new Fold(foldNo, applied.effective(), changed, false);
+    return new Fold(foldNo, applied.effective(), changed, applied.createdAt(), false);
   }
 
   /** Counts sent letters by reason; inside the fold's transaction. */

@@ -1,0 +1,348 @@
+package io.hotrank.realtime;
+
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardEntry;
+import io.hotrank.board.ControlsApplied;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.core.score.RankKey;
+import io.hotrank.core.topn.BoundedTopN;
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.Item;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Live boards ({@code type: live}): Reddit and decay boards kept in order by the fold instead of
+ * rescanned on a cron, since their formulas order any two items the same way at every instant
+ * ({@link RankKey}).
+ *
+ * <p>Each fold writes the rank key of every item of the board's biz whose counters it changed, once
+ * (the fold number is checked and recorded with the change, as for leaderboards), from the fold's
+ * own counters; a board found behind catches up from {@link FoldHistory} with the current counters
+ * of the items the missed folds touched. The set keeps {@link #keep} members: when it trims, it
+ * records the best member it let go (the floor), and from then on holds every item of the window
+ * ranked above the floor, since an item outside it re-enters with its exact key as soon as its
+ * counters change. A read that finds fewer live members above the floor than the board needs
+ * (unlikes, deletes and items ageing out thinned it) rebuilds it by one keyset scan, as does a
+ * board with no data (Redis lost it, the definition changed, or an operator asked).
+ *
+ * <p>Thread-safe.
+ */
+final class LiveBoards {
+
+  private static final Logger log = LoggerFactory.getLogger(LiveBoards.class);
+
+  /** The rank set's order: key, then newer, then larger id (its members' order in Redis). */
+  private static final Comparator<LiveStore.Ranked> BEST_FIRST =
+      Comparator.comparingDouble(LiveStore.Ranked::key)
+          .thenComparingLong(LiveStore.Ranked::createdAtMillis)
+          .thenComparingLong(LiveStore.Ranked::itemId)
+          .reversed();
+
+  private final LiveStore store;
+  private final FoldHistory history;
+  private final CounterStore counters;
+  private final Clock clock;
+  private final int scanPageSize;
+  private final MeterRegistry meters;
+
+  /** Live operator controls per board, as the last publish saw them: each needs a spare member. */
+  private final Map<String, Integer> controlled = new ConcurrentHashMap<>();
+
+  LiveBoards(
+      LiveStore store,
+      FoldHistory history,
+      CounterStore counters,
+      Clock clock,
+      int scanPageSize,
+      MeterRegistry meters) {
+    this.store = store;
+    this.history = history;
+    this.counters = counters;
+    this.clock = clock;
+    this.scanPageSize = scanPageSize;
+    this.meters = meters;
+  }
+
+  /**
+   * How many members the rank set keeps: the board, a spare member per live control, the
+   * publisher's reserve, and as many again as the board's size, so that unlikes and deletes rarely
+   * thin it below what the board needs before new events refill it.
+   */
+  int keep(BoardDefinition board) {
+    return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+  }
+
+  /** Applies a committed fold; catches up when the board missed folds before it. */
+  void apply(BoardDefinition board, Fold fold) {
+    List<LiveStore.Keyed> items = new ArrayList<>();
+    RankKey order = rankKey(board);
+    fold.counters()
+        .forEach(
+            (key, counts) -> {
+              if (key.biz().equals(board.biz())) {
+                long createdAt = fold.createdAt().get(key);
+                items.add(
+                    new LiveStore.Keyed(
+                        key.itemId(),
+                        createdAt,
+                        order.key(counts, Instant.ofEpochMilli(createdAt))));
+              }
+            });
+    String outcome =
+        store.apply(
+            board, fold.foldNo(), fold.foldNo() - 1, null, keep(board), windowStart(board), items);
+    if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
+      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo());
+    }
+  }
+
+  /** Attempts at admitting a created item before leaving it to its first fold or a rebuild. */
+  private static final int ADMIT_ATTEMPTS = 5;
+
+  /**
+   * Adds a just created item to the live boards of its biz. No fold has changed its counters, so
+   * none will write its key until it gets an interaction, yet it ranks (a Reddit board lists new
+   * items with no votes above older ones). Exactly once against the folds: the last committed fold
+   * is read before the item's counters, and the key is written only if the board has applied no
+   * later fold, one that may have changed the item; otherwise read again.
+   */
+  void created(List<BoardDefinition> boards, String biz, long itemId, long createdAtMillis) {
+    for (BoardDefinition board : boards) {
+      if (!board.biz().equals(biz)) {
+        continue;
+      }
+      for (int attempt = 1; attempt <= ADMIT_ATTEMPTS; attempt++) {
+        long lastFoldNo = history.lastFoldNo();
+        CounterStore.Counted row = counters.findAll(biz, List.of(itemId)).get(itemId);
+        if (row == null || row.foldNo() != 0) {
+          break; // deleted, or a fold changed it: that fold writes its key
+        }
+        String outcome =
+            store.admit(
+                board,
+                lastFoldNo,
+                keep(board),
+                windowStart(board),
+                List.of(keyed(rankKey(board), itemId, createdAtMillis, row.counts())));
+        if (!outcome.equals("moved")) {
+          break;
+        }
+      }
+    }
+  }
+
+  /** The last fold the board applied, or null when Redis holds none of its data. */
+  @Nullable Long applied(BoardDefinition board) {
+    return store.applied(board);
+  }
+
+  /** Brings the board up to {@code upTo} when it has data and is behind. */
+  void idle(BoardDefinition board, long upTo) {
+    Long applied = store.applied(board);
+    if (applied != null && applied < upTo) {
+      catchUp(board, applied, upTo);
+    }
+  }
+
+  /**
+   * Writes the current keys of the items folds {@code applied + 1 .. upTo} changed (counters read
+   * now are at least as new as fold {@code upTo}); when that is too many folds or one was pruned,
+   * forgets the board so that its next publish rebuilds it.
+   */
+  private void catchUp(BoardDefinition board, long applied, long upTo) {
+    if (upTo - applied > RealtimeFolds.MAX_REPLAY) {
+      forget(board, "it is " + (upTo - applied) + " folds behind");
+      return;
+    }
+    Set<Long> ids = new HashSet<>();
+    for (long f = applied + 1; f <= upTo; f++) {
+      List<LoggedEvent> events = history.eventsOf(f);
+      if (events == null) {
+        forget(board, "fold " + f + " it missed was pruned");
+        return;
+      }
+      for (LoggedEvent e : events) {
+        if (e.biz().equals(board.biz())) {
+          ids.add(e.itemId());
+        }
+      }
+    }
+    Map<Long, CounterStore.Card> cards = counters.cards(board.biz(), ids);
+    RankKey order = rankKey(board);
+    List<LiveStore.Keyed> items = new ArrayList<>();
+    for (Long id : ids) {
+      CounterStore.Card card = cards.get(id);
+      if (card != null) {
+        items.add(keyed(order, id, card.createdAtMillis(), card.counts()));
+      }
+      // A deleted item is not folded again; its member leaves when a publish finds it gone.
+    }
+    store.apply(board, upTo, null, null, keep(board), windowStart(board), items);
+  }
+
+  private void forget(BoardDefinition board, String why) {
+    log.info("Live board '{}' will be rebuilt from the database because {}", board.name(), why);
+    store.forget(board);
+  }
+
+  /**
+   * Refills the board from the database's counters by one keyset scan over its window, replacing
+   * what Redis holds. First forgets the fold the board applied, so that folds leave it alone until
+   * the scan's result replaces it at the fold committed before the scan; folds after that catch up
+   * from the history. Run by the board's publish job, under its lease.
+   */
+  void rebuild(BoardDefinition board, String cause, String why) {
+    meters.counter("hotrank.live.rebuilds", "board", board.name(), "cause", cause).increment();
+    store.forget(board);
+    long foldNo = history.lastFoldNo();
+    long windowStart = windowStart(board);
+    int keep = keep(board);
+    RankKey order = rankKey(board);
+    BoundedTopN<LiveStore.Ranked> top = new BoundedTopN<>(keep + 1, BEST_FIRST);
+    long afterCreated = windowStart;
+    long afterId = 0;
+    long scanned = 0;
+    while (true) {
+      List<CounterStore.CounterRow> page =
+          counters.windowPage(board.biz(), afterCreated, afterId, Long.MAX_VALUE, scanPageSize);
+      for (CounterStore.CounterRow row : page) {
+        top.offer(
+            new LiveStore.Ranked(
+                row.itemId(),
+                row.createdAtMillis(),
+                order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))));
+      }
+      scanned += page.size();
+      if (page.size() < scanPageSize) {
+        break;
+      }
+      afterCreated = page.getLast().createdAtMillis();
+      afterId = page.getLast().itemId();
+    }
+    List<LiveStore.Ranked> best = top.toSortedList();
+    String floor = "";
+    if (best.size() > keep) {
+      floor = LiveStore.floor(best.getLast());
+      best = best.subList(0, keep);
+    }
+    List<LiveStore.Keyed> items = new ArrayList<>(best.size());
+    for (LiveStore.Ranked r : best) {
+      items.add(new LiveStore.Keyed(r.itemId(), r.createdAtMillis(), r.key()));
+    }
+    String outcome = store.apply(board, foldNo, null, floor, keep, windowStart, items);
+    log.info(
+        "Live board '{}' rebuilt at fold {} from {} items ({} kept) because {}: {}",
+        board.name(),
+        foldNo,
+        scanned,
+        items.size(),
+        why,
+        outcome);
+  }
+
+  /**
+   * The board's candidates at {@code now}, best first: its top {@code wanted} live items of the
+   * window with their cards, scored at {@code now}; null when Redis holds none of the board's data.
+   * Members whose item was deleted leave the set. When the set knows too few items (it was trimmed,
+   * then thinned), it is rebuilt first.
+   */
+  List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
+    controlled.put(board.name(), controls);
+    int wanted = board.size() + controls + ControlsApplied.RESERVE;
+    @Nullable Candidates found = read(board, now, wanted);
+    if (found == null) {
+      rebuild(board, "no-data", "Redis holds none of its data");
+      found = read(board, now, wanted);
+    } else if (found.entries().size() < wanted && found.trimmed()) {
+      rebuild(
+          board,
+          "thinned",
+          "only " + found.entries().size() + " of the " + wanted + " items it needs are left");
+      found = read(board, now, wanted);
+    }
+    return found == null ? List.of() : found.entries();
+  }
+
+  private record Candidates(List<BoardEntry> entries, boolean trimmed) {}
+
+  private @Nullable Candidates read(BoardDefinition board, Instant now, int wanted) {
+    long windowStart = windowStart(board, now);
+    int fetch = wanted;
+    while (true) {
+      LiveStore.Top top = store.top(board, windowStart, fetch);
+      if (!top.hasData()) {
+        return null;
+      }
+      Map<Long, CounterStore.Card> cards =
+          counters.cards(board.biz(), top.ranked().stream().map(LiveStore.Ranked::itemId).toList());
+      List<LiveStore.Ranked> gone = new ArrayList<>();
+      List<BoardEntry> entries = new ArrayList<>();
+      for (LiveStore.Ranked r : top.ranked()) {
+        CounterStore.Card card = cards.get(r.itemId());
+        if (card == null) {
+          gone.add(r);
+        } else if (card.createdAtMillis() <= now.toEpochMilli()) {
+          entries.add(entry(board, card, now));
+        }
+      }
+      if (!gone.isEmpty()) {
+        store.remove(board, gone);
+      }
+      if (entries.size() >= wanted || top.ranked().size() < fetch) {
+        entries.sort(ControlsApplied.BEST_FIRST);
+        List<BoardEntry> ranked = new ArrayList<>(Math.min(entries.size(), wanted));
+        for (BoardEntry e : entries.subList(0, Math.min(entries.size(), wanted))) {
+          ranked.add(e.withRank(ranked.size() + 1));
+        }
+        return new Candidates(ranked, top.trimmed());
+      }
+      fetch *= 2;
+    }
+  }
+
+  private static BoardEntry entry(BoardDefinition board, CounterStore.Card card, Instant now) {
+    return new BoardEntry(
+        0,
+        board.biz(),
+        card.itemId(),
+        board.scoreAt(card.counts(), card.createdAtMillis(), now),
+        card.title(),
+        card.authorId(),
+        Instant.ofEpochMilli(card.createdAtMillis()),
+        Item.Counts.of(card.counts()));
+  }
+
+  private static LiveStore.Keyed keyed(
+      RankKey order, long itemId, long createdAtMillis, Interactions counts) {
+    return new LiveStore.Keyed(
+        itemId, createdAtMillis, order.key(counts, Instant.ofEpochMilli(createdAtMillis)));
+  }
+
+  private static RankKey rankKey(BoardDefinition board) {
+    return Objects.requireNonNull(board.score().rankKey(), "a live board's formula has a rank key");
+  }
+
+  private long windowStart(BoardDefinition board) {
+    return windowStart(board, clock.instant());
+  }
+
+  private static long windowStart(BoardDefinition board, Instant now) {
+    return now.minus(board.window()).toEpochMilli();
+  }
+}
