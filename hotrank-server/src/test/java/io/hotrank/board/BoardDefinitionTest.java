@@ -29,6 +29,25 @@ class BoardDefinitionTest {
         null);
   }
 
+  private static BoardSpec live(String algorithm) {
+    return new BoardSpec(
+        "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
+        null);
+  }
+
+  @Test
+  void liveBoards_takeRedditAndDecay_andRefuseHackerNews_sayingWhy() {
+    BoardDefinition decay = BoardDefinition.from(live("decay"), "p");
+    assertThat(decay.type()).isEqualTo(BoardType.LIVE);
+    assertThat(decay.algorithm()).isEqualTo("decay");
+    assertThat(decay.realtime()).isTrue();
+    assertThat(decay.refresh()).isEqualTo("* * * * * *");
+    assertThat(BoardDefinition.from(live("reddit"), "p").logarithmicScore()).isTrue();
+    assertThatThrownBy(() -> BoardDefinition.from(live(null), "hotrank.boards[2]"))
+        .hasMessageContaining("hotrank.boards[2].type=live needs algorithm reddit or decay")
+        .hasMessageContaining("changes as they age");
+  }
+
   @Test
   void maxPins_defaultsToThree_atMostTheSize_andIsValidated() {
     assertThat(BoardDefinition.from(spec("p", null, null, 10, "@hourly"), "p").maxPins())
