@@ -6,6 +6,9 @@
 -- KEYS[3]  the floor: '<key> <member>' of the best member ever trimmed (absent: none was). Every
 --          live item of the window ranked above the floor is in the rank set.
 -- KEYS[4]  the applied key: the number of the last fold applied
+-- KEYS[5]  the keep key: the most members any publisher asked the set to keep (it knows the live
+--          operator controls, each needing a spare member)
+-- KEYS[6]  the pending set: items created while the board had no data, admitted after a rebuild
 -- ARGV[1]  this fold's number
 -- ARGV[2]  the previous fold's number: the applied key must hold it; '' writes current values
 --          whatever it holds (a catch-up)
@@ -14,8 +17,9 @@
 --          is then the last fold committed before their counters were read, and nothing is written
 --          unless the board applied no later one (a fold after it may have changed them);
 --          else ''
--- ARGV[4]  how many members the rank set keeps
--- ARGV[5]  the window's start (epoch ms): members created before it leave
+-- ARGV[4]  how many members the rank set keeps, at least (the keep key may ask more)
+-- ARGV[5]  the window's start (epoch ms), less a tolerance for clocks: members created before it
+--          leave (readers drop the others at their own reading time)
 -- ARGV[6]  how long the keys live without a write (ms)
 -- ARGV[7]  a rebuild's floor ('' for none)
 -- ARGV[8..] triples of member, rank key ('' removes the member) and createdAt
@@ -28,6 +32,12 @@ local fold = tonumber(ARGV[1])
 local current = redis.call('GET', KEYS[4])
 local admit = ARGV[3] == 'admit'
 if admit and not current then
+  -- A rebuild will scan the items committed before it; this one is admitted after it, in case its
+  -- page was scanned before it was created.
+  for a = 8, #ARGV, 3 do
+    redis.call('SADD', KEYS[6], ARGV[a])
+  end
+  redis.call('PEXPIRE', KEYS[6], ARGV[6])
   return 'none'
 elseif admit and tonumber(current) > fold then
   return 'moved'
@@ -36,8 +46,12 @@ elseif admit then
 elseif current and (tonumber(current) > fold or (tonumber(current) == fold and ARGV[3] ~= 'replace')) then
   return 'done'
 end
-if ARGV[2] ~= '' and current ~= ARGV[2] and not (current == false and ARGV[2] == '0') then
-  return 'behind:' .. (current or '')
+if not current and ARGV[3] ~= 'replace' then
+  -- No data: only a rebuild starts a board, from every item of its window.
+  return 'behind:'
+end
+if ARGV[2] ~= '' and current ~= ARGV[2] then
+  return 'behind:' .. current
 end
 if ARGV[3] == 'replace' then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
@@ -85,7 +99,8 @@ if #old > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[5])
 end
 
-local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+local keep = math.max(tonumber(ARGV[4]), tonumber(redis.call('GET', KEYS[5]) or '0'))
+local excess = redis.call('ZCARD', KEYS[1]) - keep
 if excess > 0 then
   local trimmed = redis.call('ZRANGE', KEYS[1], 0, excess - 1, 'WITHSCORES')
   -- Every member is above the floor, so the best trimmed one becomes it.
@@ -104,7 +119,7 @@ if admit then
   return 'admitted'
 end
 redis.call('SET', KEYS[4], ARGV[1])
-for k = 1, 4 do
+for k = 1, 5 do
   redis.call('PEXPIRE', KEYS[k], ARGV[6])
 end
 return 'applied'

@@ -62,6 +62,9 @@ public record BoardDefinition(
   static final int MAX_BUCKETS = 1440;
   static final int MAX_SHARDS = 64;
 
+  /** A live decay board's window in half-lives at most: beyond, old scores underflow to 0. */
+  static final int MAX_LIVE_HALF_LIVES = 1000;
+
   /**
    * Validates one configured board.
    *
@@ -144,6 +147,22 @@ public record BoardDefinition(
               + algorithm
               + "': its order of two items changes as they age, so the board must be rescanned"
               + " on its cron (type batch)");
+    }
+    Duration decayHalfLife = spec.halfLife() == null ? Duration.ofHours(6) : spec.halfLife();
+    if (type == BoardType.LIVE
+        && "decay".equals(algorithm)
+        && decayHalfLife.isPositive()
+        && window.toMillis() / (double) decayHalfLife.toMillis() > MAX_LIVE_HALF_LIVES) {
+      problems.add(
+          property
+              + ".window="
+              + window
+              + " spans more than "
+              + MAX_LIVE_HALF_LIVES
+              + " half-lives ("
+              + decayHalfLife
+              + "): its oldest items' scores would underflow to 0 and tie, which a live board"
+              + " cannot order as a scan does; shorten the window or lengthen the half-life");
     }
     Duration bucket = null;
     Duration halfLife = null;
@@ -242,7 +261,8 @@ public record BoardDefinition(
   public double scoreAt(Interactions counts, long createdAtMillis, Instant at) {
     RankKey order = score.rankKey();
     Instant createdAt = Instant.ofEpochMilli(createdAtMillis);
-    return order == null
+    // An item created after `at` (a pin of one) is scored at age zero, as the formula clamps it.
+    return order == null || createdAt.isAfter(at)
         ? score.score(counts, createdAt, at)
         : order.score(order.key(counts, createdAt), at);
   }

@@ -13,6 +13,7 @@ import io.hotrank.item.CounterStore;
 import io.hotrank.item.Item;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -109,6 +110,20 @@ final class LiveBoards {
             board, fold.foldNo(), fold.foldNo() - 1, null, keep(board), windowStart(board), items);
     if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
       catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo());
+    } else if (outcome.equals("done")) {
+      forgetIfAheadOfTheLog(board);
+    }
+  }
+
+  /**
+   * Forgets a board whose Redis data holds a fold the event log never reached (the database was
+   * restored, or another one is behind the same key prefix): no fold would change it again.
+   */
+  private void forgetIfAheadOfTheLog(BoardDefinition board) {
+    Long applied = store.applied(board);
+    long last = history.lastFoldNo();
+    if (applied != null && applied > last) {
+      forget(board, "it holds fold " + applied + " but the event log's last is " + last);
     }
   }
 
@@ -141,7 +156,10 @@ final class LiveBoards {
                 windowStart(board),
                 List.of(keyed(rankKey(board), itemId, createdAtMillis, row.counts())));
         if (!outcome.equals("moved")) {
-          break;
+          break; // admitted, present, or left to the rebuild it waits for ("none")
+        }
+        if (attempt == ADMIT_ATTEMPTS) {
+          forget(board, "item " + itemId + " was created while folds kept moving it");
         }
       }
     }
@@ -155,45 +173,57 @@ final class LiveBoards {
   /** Brings the board up to {@code upTo} when it has data and is behind. */
   void idle(BoardDefinition board, long upTo) {
     Long applied = store.applied(board);
-    if (applied != null && applied < upTo) {
+    if (applied != null && applied > upTo) {
+      forgetIfAheadOfTheLog(board);
+    } else if (applied != null && applied < upTo) {
       catchUp(board, applied, upTo);
     }
   }
 
   /**
+   * Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most; then next call.
+   */
+  private static final int MAX_CHUNKS = 5;
+
+  /**
    * Writes the current keys of the items folds {@code applied + 1 .. upTo} changed (counters read
-   * now are at least as new as fold {@code upTo}); when that is too many folds or one was pruned,
-   * forgets the board so that its next publish rebuilds it.
+   * now are at least as new as the last fold of each chunk), a chunk of folds at a time, so that a
+   * board far behind (a long rebuild) catches up without a rescan; forgets the board, so that its
+   * next publish rebuilds it, only when a fold it missed was pruned from the history.
    */
   private void catchUp(BoardDefinition board, long applied, long upTo) {
-    if (upTo - applied > RealtimeFolds.MAX_REPLAY) {
-      forget(board, "it is " + (upTo - applied) + " folds behind");
-      return;
-    }
-    Set<Long> ids = new HashSet<>();
-    for (long f = applied + 1; f <= upTo; f++) {
-      List<LoggedEvent> events = history.eventsOf(f);
-      if (events == null) {
-        forget(board, "fold " + f + " it missed was pruned");
-        return;
-      }
-      for (LoggedEvent e : events) {
-        if (e.biz().equals(board.biz())) {
-          ids.add(e.itemId());
+    RankKey order = rankKey(board);
+    long from = applied;
+    for (int chunk = 0; chunk < MAX_CHUNKS && from < upTo; chunk++) {
+      long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
+      Set<Long> ids = new HashSet<>();
+      for (long f = from + 1; f <= to; f++) {
+        List<LoggedEvent> events = history.eventsOf(f);
+        if (events == null) {
+          forget(board, "fold " + f + " it missed was pruned");
+          return;
+        }
+        for (LoggedEvent e : events) {
+          if (e.biz().equals(board.biz())) {
+            ids.add(e.itemId());
+          }
         }
       }
-    }
-    Map<Long, CounterStore.Card> cards = counters.cards(board.biz(), ids);
-    RankKey order = rankKey(board);
-    List<LiveStore.Keyed> items = new ArrayList<>();
-    for (Long id : ids) {
-      CounterStore.Card card = cards.get(id);
-      if (card != null) {
-        items.add(keyed(order, id, card.createdAtMillis(), card.counts()));
+      Map<Long, CounterStore.Card> cards = counters.cards(board.biz(), ids);
+      List<LiveStore.Keyed> items = new ArrayList<>();
+      for (Long id : ids) {
+        CounterStore.Card card = cards.get(id);
+        if (card != null) {
+          items.add(keyed(order, id, card.createdAtMillis(), card.counts()));
+        }
+        // A deleted item is not folded again; its member leaves when a publish finds it gone.
       }
-      // A deleted item is not folded again; its member leaves when a publish finds it gone.
+      String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), items);
+      if (outcome.startsWith("behind:")) {
+        return; // no data: the next publish rebuilds it
+      }
+      from = to;
     }
-    store.apply(board, upTo, null, null, keep(board), windowStart(board), items);
   }
 
   private void forget(BoardDefinition board, String why) {
@@ -246,6 +276,10 @@ final class LiveBoards {
       items.add(new LiveStore.Keyed(r.itemId(), r.createdAtMillis(), r.key()));
     }
     String outcome = store.apply(board, foldNo, null, floor, keep, windowStart, items);
+    // Items created while the board had no data: a page of the scan may have passed them by.
+    for (LiveStore.Keyed pending : store.takePending(board)) {
+      created(List.of(board), board.biz(), pending.itemId(), pending.createdAtMillis());
+    }
     log.info(
         "Live board '{}' rebuilt at fold {} from {} items ({} kept) because {}: {}",
         board.name(),
@@ -262,7 +296,7 @@ final class LiveBoards {
    * Members whose item was deleted leave the set. When the set knows too few items (it was trimmed,
    * then thinned), it is rebuilt first.
    */
-  List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
+  @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
     controlled.put(board.name(), controls);
     int wanted = board.size() + controls + ControlsApplied.RESERVE;
     @Nullable Candidates found = read(board, now, wanted);
@@ -276,7 +310,8 @@ final class LiveBoards {
           "only " + found.entries().size() + " of the " + wanted + " items it needs are left");
       found = read(board, now, wanted);
     }
-    return found == null ? List.of() : found.entries();
+    // Still none (forgotten again meanwhile): the caller keeps serving what it published.
+    return found == null ? null : found.entries();
   }
 
   private record Candidates(List<BoardEntry> entries, boolean trimmed) {}
@@ -285,7 +320,7 @@ final class LiveBoards {
     long windowStart = windowStart(board, now);
     int fetch = wanted;
     while (true) {
-      LiveStore.Top top = store.top(board, windowStart, fetch);
+      LiveStore.Top top = store.top(board, windowStart, fetch, keep(board));
       if (!top.hasData()) {
         return null;
       }
@@ -338,8 +373,15 @@ final class LiveBoards {
     return Objects.requireNonNull(board.score().rankKey(), "a live board's formula has a rank key");
   }
 
+  /**
+   * How far the window's start the folds and rebuilds use lies before this instance's clock's:
+   * another instance's clock may be behind, and its publish must still find what its window holds.
+   * A member older than its reader's window is dropped by the read itself.
+   */
+  private static final Duration CLOCK_TOLERANCE = Duration.ofMinutes(5);
+
   private long windowStart(BoardDefinition board) {
-    return windowStart(board, clock.instant());
+    return windowStart(board, clock.instant().minus(CLOCK_TOLERANCE));
   }
 
   private static long windowStart(BoardDefinition board, Instant now) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -56,7 +57,7 @@ final class LiveStore {
    * larger id.
    */
   static String member(long itemId, long createdAtMillis) {
-    return String.format("%013d%016d", createdAtMillis, itemId);
+    return String.format(Locale.ROOT, "%013d%016d", createdAtMillis, itemId);
   }
 
   /**
@@ -129,15 +130,19 @@ final class LiveStore {
     return Double.toString(best.key()) + " " + member(best.itemId(), best.createdAtMillis());
   }
 
-  /** Reads the best {@code limit} members, after letting those created before the window go. */
-  Top top(BoardDefinition board, long windowStartMillis, int limit) {
+  /**
+   * Reads the best {@code limit} members, after letting those created before the window go, and
+   * records {@code keep} as the size every instance's folds keep the set to.
+   */
+  Top top(BoardDefinition board, long windowStartMillis, int limit, int keep) {
     List<?> reply =
         redis.execute(
             TOP,
             keys(board),
             Long.toString(windowStartMillis),
             Integer.toString(limit),
-            Long.toString(TTL.toMillis()));
+            Long.toString(TTL.toMillis()),
+            Integer.toString(keep));
     if (reply == null || reply.size() < 2 || "".equals(reply.get(0).toString())) {
       return new Top(false, false, List.of());
     }
@@ -170,6 +175,25 @@ final class LiveStore {
     redis.opsForZSet().remove(keys.liveCreated(board, fingerprint), (Object[]) members);
   }
 
+  /**
+   * Takes the items created while the board had no data (see {@code live-apply.lua}): ids and
+   * createdAt, as {@link Keyed} without a key.
+   */
+  List<Keyed> takePending(BoardDefinition board) {
+    String key = keys.livePending(board, fingerprint(board));
+    java.util.Set<String> members = redis.opsForSet().members(key);
+    if (members == null || members.isEmpty()) {
+      return List.of();
+    }
+    redis.opsForSet().remove(key, members.toArray());
+    return members.stream()
+        .map(
+            m ->
+                new Keyed(
+                    Long.parseLong(m.substring(13)), Long.parseLong(m.substring(0, 13)), null))
+        .toList();
+  }
+
   /** The last fold applied, or null when the board holds none. */
   @Nullable Long applied(BoardDefinition board) {
     String text = redis.opsForValue().get(keys.liveApplied(board, fingerprint(board)));
@@ -182,7 +206,9 @@ final class LiveStore {
         keys.liveRank(board, fingerprint),
         keys.liveCreated(board, fingerprint),
         keys.liveFloor(board, fingerprint),
-        keys.liveApplied(board, fingerprint));
+        keys.liveApplied(board, fingerprint),
+        keys.liveKeep(board, fingerprint),
+        keys.livePending(board, fingerprint));
   }
 
   /** What a live board's content depends on, hashed: its biz, formula, window and size. */

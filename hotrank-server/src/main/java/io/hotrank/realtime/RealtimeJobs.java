@@ -210,11 +210,13 @@ final class RealtimeJobs implements JobSource {
   }
 
   /**
-   * Whether two candidate lists show the same board: the same items in the same order with the same
-   * counters and fields. Scores are left out: a decay board's scores fall every instant while its
-   * order holds, and it is published again when its order or counters change, not every second.
+   * Whether two candidate lists of a live board show the same board: the same items in the same
+   * order with the same counters and fields. Scores are left out: a decay board's scores fall every
+   * instant while its order holds, and it is published again when its order or counters change, not
+   * every second. (A window board's scores change while its order holds too, but as buckets leave
+   * its window, which readers must see.)
    */
-  static boolean sameTop(List<BoardEntry> a, List<BoardEntry> b) {
+  static boolean sameOrder(List<BoardEntry> a, List<BoardEntry> b) {
     if (a.size() != b.size()) {
       return false;
     }
@@ -303,8 +305,14 @@ final class RealtimeJobs implements JobSource {
     private boolean publishIfChanged(JobContext context) {
       Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
       BoardSnapshot held = publisher.current(board.name());
-      // A live board without data is rebuilt by the read below, under this run's lease.
-      if (board.type() != BoardType.LIVE && !hasData(board)) {
+      boolean live = board.type() == BoardType.LIVE;
+      int controlled = ControlsApplied.controlledIds(publisher.controls(board.name()), now).size();
+      // A live board without data is rebuilt by its read, under this run's lease.
+      List<BoardEntry> entries =
+          live
+              ? liveBoards.entries(board, now, controlled)
+              : hasData(board) ? entries(board, now.toEpochMilli(), controlled) : null;
+      if (entries == null) {
         // Redis lost the board (the folder restores it within a second or so): keep serving
         // what was published rather than an empty board.
         if (held == null) {
@@ -313,17 +321,14 @@ final class RealtimeJobs implements JobSource {
         context.report(held);
         return true;
       }
-      int controlled = ControlsApplied.controlledIds(publisher.controls(board.name()), now).size();
-      List<BoardEntry> entries =
-          board.type() == BoardType.LIVE
-              ? liveBoards.entries(board, now, controlled)
-              : entries(board, now.toEpochMilli(), controlled);
       context.throwIfCancelled();
       Published previous = last;
       if (held != null
           && previous != null
           && previous.version() == held.version()
-          && sameTop(previous.candidates(), entries)
+          && (live
+              ? sameOrder(previous.candidates(), entries)
+              : previous.candidates().equals(entries))
           && !context.manual()) {
         context.report(held);
         return true;

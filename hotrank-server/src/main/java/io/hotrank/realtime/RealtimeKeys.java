@@ -22,6 +22,8 @@ import io.hotrank.board.BoardDefinition;
  *   <li>{@code <prefix>{lv:<board>}:<definition>:created} member to createdAt
  *   <li>{@code <prefix>{lv:<board>}:<definition>:floor} the best member ever trimmed, with its key
  *   <li>{@code <prefix>{lv:<board>}:<definition>:applied} the last fold applied
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:keep} how many members the set keeps
+ *   <li>{@code <prefix>{lv:<board>}:<definition>:pending} items created while it had no data
  * </ul>
  */
 record RealtimeKeys(String prefix) {
@@ -73,6 +75,14 @@ record RealtimeKeys(String prefix) {
 
   String liveApplied(BoardDefinition board, String fingerprint) {
     return live(board, fingerprint) + ":applied";
+  }
+
+  String liveKeep(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":keep";
+  }
+
+  String livePending(BoardDefinition board, String fingerprint) {
+    return live(board, fingerprint) + ":pending";
   }
 
   private String live(BoardDefinition board, String fingerprint) {
