@@ -23,7 +23,8 @@
 -- ARGV[6]  how long the keys live without a write (ms)
 -- ARGV[7]  a rebuild's floor ('' for none)
 -- ARGV[8..] triples of member, rank key ('' removes the member) and createdAt
--- Returns  'applied', 'done' (this fold or a later one was applied) or 'behind:<applied>'; for
+-- Returns  'applied', 'done' (this fold was applied), 'ahead:<applied>' (a later one was) or
+--          'behind:<applied>' (nothing changed in these three); for
 --          'admit': 'admitted', 'moved' (a later fold was applied: read again) or 'none' (no data).
 --
 -- Members are '<createdAt, 13 digits><item id, 16 digits>': among equal keys Redis orders them
@@ -43,6 +44,8 @@ elseif admit and tonumber(current) > fold then
   return 'moved'
 elseif admit then
   -- nothing to check: the board has applied no fold that could have changed these items
+elseif current and ARGV[3] ~= 'replace' and tonumber(current) > fold then
+  return 'ahead:' .. current
 elseif current and (tonumber(current) > fold or (tonumber(current) == fold and ARGV[3] ~= 'replace')) then
   return 'done'
 end

@@ -2,7 +2,9 @@
 --
 -- KEYS[1..5]  the rank set, the created set, the floor, the applied key and the keep key (see
 --             live-apply.lua)
--- ARGV[1]     the window's start (epoch ms)
+-- ARGV[1]     the window's start (epoch ms) less the folds' clock tolerance: older members leave
+--             (the reader drops those between it and its own window's start itself, since another
+--             instance's clock may be behind and count them still)
 -- ARGV[2]     how many members to return
 -- ARGV[3]     how long the keys live without a write (ms)
 -- ARGV[4]     how many members the reader needs kept (the board, its controls, a reserve and a

@@ -109,8 +109,9 @@ final class LiveBoards {
         store.apply(
             board, fold.foldNo(), fold.foldNo() - 1, null, keep(board), windowStart(board), items);
     if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
-      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo());
-    } else if (outcome.equals("done")) {
+      // One chunk: the folder goes on, and the next fold continues where this one stopped.
+      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo(), 1);
+    } else if (outcome.startsWith("ahead:")) {
       forgetIfAheadOfTheLog(board);
     }
   }
@@ -159,7 +160,12 @@ final class LiveBoards {
           break; // admitted, present, or left to the rebuild it waits for ("none")
         }
         if (attempt == ADMIT_ATTEMPTS) {
-          forget(board, "item " + itemId + " was created while folds kept moving it");
+          // Its first event writes its key; a rescan for one item would cost more than it helps.
+          log.info(
+              "Live board '{}': item {} was created while folds kept moving the board; it appears"
+                  + " at its first event or the next rebuild",
+              board.name(),
+              itemId);
         }
       }
     }
@@ -176,7 +182,7 @@ final class LiveBoards {
     if (applied != null && applied > upTo) {
       forgetIfAheadOfTheLog(board);
     } else if (applied != null && applied < upTo) {
-      catchUp(board, applied, upTo);
+      catchUp(board, applied, upTo, MAX_CHUNKS);
     }
   }
 
@@ -191,10 +197,10 @@ final class LiveBoards {
    * board far behind (a long rebuild) catches up without a rescan; forgets the board, so that its
    * next publish rebuilds it, only when a fold it missed was pruned from the history.
    */
-  private void catchUp(BoardDefinition board, long applied, long upTo) {
+  private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
     RankKey order = rankKey(board);
     long from = applied;
-    for (int chunk = 0; chunk < MAX_CHUNKS && from < upTo; chunk++) {
+    for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
       long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
       Set<Long> ids = new HashSet<>();
       for (long f = from + 1; f <= to; f++) {
@@ -219,8 +225,8 @@ final class LiveBoards {
         // A deleted item is not folded again; its member leaves when a publish finds it gone.
       }
       String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), items);
-      if (outcome.startsWith("behind:")) {
-        return; // no data: the next publish rebuilds it
+      if (!outcome.equals("applied") && !outcome.equals("done")) {
+        return; // no data (the next publish rebuilds it), or another instance went further
       }
       from = to;
     }
@@ -318,9 +324,10 @@ final class LiveBoards {
 
   private @Nullable Candidates read(BoardDefinition board, Instant now, int wanted) {
     long windowStart = windowStart(board, now);
+    long tolerantStart = windowStart(board, now.minus(CLOCK_TOLERANCE));
     int fetch = wanted;
     while (true) {
-      LiveStore.Top top = store.top(board, windowStart, fetch, keep(board));
+      LiveStore.Top top = store.top(board, tolerantStart, fetch, keep(board));
       if (!top.hasData()) {
         return null;
       }
@@ -332,7 +339,8 @@ final class LiveBoards {
         CounterStore.Card card = cards.get(r.itemId());
         if (card == null) {
           gone.add(r);
-        } else if (card.createdAtMillis() <= now.toEpochMilli()) {
+        } else if (card.createdAtMillis() <= now.toEpochMilli()
+            && card.createdAtMillis() >= windowStart) {
           entries.add(entry(board, card, now));
         }
       }

@@ -265,6 +265,32 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     assertThat(ids(publishAndRead("lv-decay")).getFirst()).isEqualTo(8L);
   }
 
+  @Test
+  void aReaderWhoseClockIsAhead_leavesTheSlowerReadersWindowWhole() {
+    Instant now = clock.instant();
+    // Item 1 is two minutes inside the window's edge; items 2..4 are young.
+    createItem("lv", 1L, "edge", 7, now.minus(Duration.ofDays(2)).plusSeconds(120));
+    for (long id = 2; id <= 4; id++) {
+      createItem("lv", id, "item " + id, 7, now.minusSeconds(60 * id));
+    }
+    fold();
+    BoardDefinition live = registry.require("lv-decay");
+    BoardDefinition batch = registry.require("batch-decay");
+    // An instance whose clock is three minutes ahead reads first: item 1 is outside its window.
+    assertThat(liveBoards.entries(live, now.plusSeconds(180), 0))
+        .extracting(BoardEntry::itemId)
+        .doesNotContain(1L);
+    // One on time still finds it, as a scan does.
+    List<Long> scanned =
+        computer.compute(batch, now, () -> false).entries().stream()
+            .map(BoardEntry::itemId)
+            .toList();
+    assertThat(scanned).contains(1L);
+    assertThat(liveBoards.entries(live, now, 0))
+        .extracting(BoardEntry::itemId)
+        .containsExactlyElementsOf(scanned);
+  }
+
   private static BoardDefinition redefined(BoardDefinition b, Weights weights, BoardType type) {
     return new BoardDefinition(
         b.name(),
