@@ -1,4 +1,5 @@
--- Grants a lease if it is free, and issues its fencing token in the same step.
+-- Grants a lease if it is free (or held by the caller's own earlier, dead process), and issues its
+-- fencing token in the same step.
 --
 -- KEYS[1]  owner key: the holder's token, expiring with the lease
 -- KEYS[2]  state hash of the name, never expiring: fence (the counter), cycle (newest cycle taken)
@@ -7,6 +8,8 @@
 -- ARGV[3]  cycle: 0, or a positive fire time (epoch ms) that must be above the newest cycle taken
 -- ARGV[4]  the lowest fence the caller accepts (one above the highest it has seen for the name)
 -- ARGV[5]  how far, in milliseconds, a cycle may lie ahead of Redis's clock
+-- ARGV[6]  how the tokens of the caller's earlier lives begin ('' when it takes nothing over)
+-- ARGV[7]  how the caller's own tokens begin
 -- Returns  {fence, 0} when granted; {0, milliseconds the holder has left} when held;
 --          {0, -2} when the cycle was taken already; {0, -3} when the cycle lies too far ahead
 --          (the caller's clock is wrong: such a cycle would shut everyone else out until then).
@@ -26,7 +29,15 @@ if cycle > 0 then
   end
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {0, redis.call('PTTL', KEYS[1])}
+  -- Held. A holder of the caller's name but of an earlier process (one the caller knows is dead)
+  -- is replaced at once: the new fence below refuses whatever that process might still write.
+  local holder = redis.call('GET', KEYS[1])
+  local earlier = ARGV[6]
+  if earlier == '' or string.sub(holder, 1, #earlier) ~= earlier
+      or string.sub(holder, 1, #ARGV[7]) == ARGV[7] then
+    return {0, redis.call('PTTL', KEYS[1])}
+  end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 end
 local fence = redis.call('HINCRBY', KEYS[2], 'fence', 1)
 local minimum = now[1] .. string.format('%06d', tonumber(now[2]))

@@ -32,7 +32,7 @@
  * </ol>
  */
 @ApplicationModule(
-    allowedDependencies = {"audit", "cache", "hotkey", "item", "job", "redis", "web"})
+    allowedDependencies = {"audit", "cache", "hotkey", "ingest", "item", "job", "redis", "web"})
 @NullMarked
 package io.hotrank.board;
 

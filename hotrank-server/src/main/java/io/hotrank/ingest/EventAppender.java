@@ -95,6 +95,8 @@ final class EventAppender implements SmartLifecycle {
    *
    * @throws IngestOverloadedException if the log is not keeping up (nothing appended)
    * @throws org.springframework.dao.DataAccessException if the append failed (nothing appended)
+   * @throws IngestOutcomeUnknownException if it broke after the batch was sent, or outlasted the
+   *     wait: it may have been appended
    */
   void append(List<Event> events) {
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -129,8 +131,8 @@ final class EventAppender implements SmartLifecycle {
       }
       throw new IllegalStateException("appending events failed", e.getCause());
     } catch (TimeoutException e) {
-      throw new DataAccessResourceFailureException(
-          "the event sink did not answer in " + wait + "; the batch may be appended", e);
+      throw new IngestOutcomeUnknownException(
+          "the event sink did not answer in " + wait + ", and may still append it", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DataAccessResourceFailureException("interrupted while appending events", e);

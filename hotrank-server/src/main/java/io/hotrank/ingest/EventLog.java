@@ -8,6 +8,9 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -55,8 +58,16 @@ class EventLog {
       args[a++] = e.userId();
       args[a++] = e.atMillis();
     }
-    jdbc.update(sql.toString(), args);
-    dialect.makeCommitsDurable(jdbc);
+    try {
+      jdbc.update(sql.toString(), args);
+      dialect.makeCommitsDurable(jdbc);
+    } catch (CannotGetJdbcConnectionException e) {
+      throw e; // never sent: nothing appended
+    } catch (DataAccessResourceFailureException | RecoverableDataAccessException e) {
+      // The connection broke once the INSERT was sent: the database may have committed it and
+      // lost only the answer.
+      throw new IngestOutcomeUnknownException("the database connection failed during the write", e);
+    }
   }
 
   /** The database's clock, epoch milliseconds. */

@@ -17,7 +17,8 @@ public interface EventSink {
 
     /**
      * Writes the events durably, all or nothing: when this returns, every one of them will be
-     * folded; when it throws, none of them will.
+     * folded; when it throws, none of them will, except when it throws {@link
+     * IngestOutcomeUnknownException}: the write broke after it was sent, and they may all be.
      *
      * @param deadlineNanos when (by the service's {@code Ticker}) the first request of the group
      *     stops waiting and is answered 503: a sink whose write could end after it must not make

@@ -11,7 +11,15 @@ import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
 import io.hotrank.time.Ticker;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.support.CronExpression;
@@ -106,6 +114,89 @@ final class FoldJobs implements JobSource {
     // the last one, so that the answer means "applied everywhere".
     catchUpListeners(cursor.foldNo());
     return new Summary(folds, events, cursor.foldNo(), cursor.position(), cursor.gaps().size());
+  }
+
+  /**
+   * Folds until the log's position passes its head as read at the call, then brings the listeners
+   * up to the last fold. Every event accepted before the call has a seq at or below that head and
+   * was committed before it; each fold here started after the call and reads all the open gaps, so
+   * once one of them leaves the position at or past the head, none of those events is left behind.
+   * Folds serialise on the cursor's row lock, so folding here beside the scheduled folder (on this
+   * instance or another) changes no count. The folds run on a thread of their own, so that a fold
+   * held up on that lock or on a slow database cannot hold the caller past the timeout; one in
+   * progress then finishes by itself, and no other follows it.
+   */
+  void awaitAccepted() {
+    Duration timeout = properties.foldBarrierTimeout();
+    long deadline = ticker.read() + timeout.toNanos();
+    long head = eventLog.head();
+    AtomicBoolean late = new AtomicBoolean();
+    AtomicReference<String> failure = new AtomicReference<>();
+    CompletableFuture<Long> folded = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("fold-barrier")
+        .start(
+            () -> {
+              try {
+                folded.complete(foldPast(head, late, failure));
+              } catch (RuntimeException e) {
+                folded.completeExceptionally(e);
+              }
+            });
+    long foldNo;
+    try {
+      foldNo = folded.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      late.set(true);
+      String failed = failure.get();
+      throw new FoldBehindException(
+          timeout,
+          "accepted up to seq "
+              + head
+              + (failed == null ? "" : "; the last fold attempt failed: " + failed));
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      late.set(true);
+      Thread.currentThread().interrupt();
+      throw new FoldBehindException(timeout, "interrupted");
+    }
+    try {
+      if (!inFlight.awaitBegun(100, 100)) {
+        log.warn("A fold in progress had not told its listeners after 10 s; recomputing anyway");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FoldBehindException(timeout, "interrupted");
+    }
+    catchUpListeners(foldNo);
+  }
+
+  /**
+   * Folds until the position is at or past {@code head}; the last fold's number. A fold that fails
+   * (a lock wait timed out, the database blinked) is tried again until the caller gives up.
+   */
+  private long foldPast(long head, AtomicBoolean late, AtomicReference<String> failure) {
+    Progress progress = new Progress();
+    while (!late.get()) {
+      Fold fold = null;
+      try {
+        fold = foldAndTell(progress);
+        FoldCursor cursor = eventLog.cursor();
+        if (cursor.position() >= head) {
+          return cursor.foldNo();
+        }
+      } catch (RuntimeException e) {
+        failure.set(e.getClass().getSimpleName());
+        log.debug("A fold before a recompute failed; trying again", e);
+      }
+      if (fold == null) {
+        LockSupport.parkNanos(20_000_000L);
+      }
+    }
+    return -1;
   }
 
   private void catchUpListeners(long lastFoldNo) {

@@ -17,6 +17,16 @@ public interface FoldOnRequest {
   Summary foldAll(int maxFolds, Progress progress);
 
   /**
+   * Returns once every event accepted before the call is folded and this instance's listeners
+   * (Redis) are up to the last fold: what a manual recompute or rebuild waits for first, so that
+   * its board holds every event whose {@code 202} came before it. Folds here where the source
+   * allows it, else waits for the folders; for {@code hotrank.ingest.fold-barrier-timeout} at most.
+   *
+   * @throws FoldBehindException past that timeout (503 with Retry-After)
+   */
+  void awaitAccepted();
+
+  /**
    * What a call did and where folding stands after it.
    *
    * @param folds the folds committed during the call (by this instance, or for Kafka by any)

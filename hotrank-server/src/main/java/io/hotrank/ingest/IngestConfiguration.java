@@ -107,7 +107,17 @@ class IngestConfiguration {
   @Bean
   @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
   FoldOnRequest logFoldOnRequest(FoldJobs jobs) {
-    return jobs::foldAll;
+    return new FoldOnRequest() {
+      @Override
+      public Summary foldAll(int maxFolds, Progress progress) {
+        return jobs.foldAll(maxFolds, progress);
+      }
+
+      @Override
+      public void awaitAccepted() {
+        jobs.awaitAccepted();
+      }
+    };
   }
 
   @Bean

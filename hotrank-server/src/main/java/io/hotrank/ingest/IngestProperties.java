@@ -26,6 +26,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param gapTimeout how long the folder keeps looking for a seq it skipped because its row was not
  *     yet committed (see {@code FoldCursor}); far longer than any append can take
  * @param retention how long folded log rows are kept (for a Redis side that fell behind)
+ * @param foldBarrierTimeout how long a manual recompute or rebuild waits for the fold to apply
+ *     every event accepted before it; past it the call answers 503 with Retry-After rather than a
+ *     board that silently misses them
  * @param itemCacheSize how many items the existence cache of the events endpoint holds
  * @param itemCacheTtl how long that cache trusts that an item is live; an item deleted on another
  *     instance may have events accepted this long (the folder then drops them)
@@ -43,6 +46,7 @@ public record IngestProperties(
     @DefaultValue("20000") int foldEvents,
     @DefaultValue("1m") Duration gapTimeout,
     @DefaultValue("1d") Duration retention,
+    @DefaultValue("5s") Duration foldBarrierTimeout,
     @DefaultValue("100000") long itemCacheSize,
     @DefaultValue("5s") Duration itemCacheTtl) {
 
@@ -56,6 +60,7 @@ public record IngestProperties(
     positive("fold-interval", foldInterval);
     positive("gap-timeout", gapTimeout);
     positive("retention", retention);
+    positive("fold-barrier-timeout", foldBarrierTimeout);
     positive("item-cache-ttl", itemCacheTtl);
     if (groupEvents < 1000 || groupEvents > 6000) {
       // Five parameters per event; PostgreSQL binds at most 32,767 per statement.

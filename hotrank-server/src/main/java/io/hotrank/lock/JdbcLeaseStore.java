@@ -2,10 +2,11 @@ package io.hotrank.lock;
 
 import io.hotrank.storage.SqlDialect;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -20,11 +21,11 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
-  private final String instance;
+  private final InstanceId instance;
   private final String now;
   private final Set<String> rowsKnown = ConcurrentHashMap.newKeySet();
 
-  public JdbcLeaseStore(JdbcTemplate jdbc, SqlDialect dialect, String instance) {
+  public JdbcLeaseStore(JdbcTemplate jdbc, SqlDialect dialect, InstanceId instance) {
     this.jdbc = jdbc;
     this.dialect = dialect;
     this.instance = instance;
@@ -39,7 +40,20 @@ public final class JdbcLeaseStore implements LeaseStore {
   @Override
   public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
     ensureRow(name);
-    String token = instance + "/" + UUID.randomUUID();
+    String token = instance.newToken();
+    String earlier = instance.takeoverTokens();
+    // Free, or held by this instance's name in an earlier, dead process: its leases pass to this
+    // one at once, and the new fence refuses whatever that process might still write.
+    String free =
+        earlier.isEmpty()
+            ? "expires_at <= " + now
+            : "(expires_at <= " + now + " OR (LEFT(owner, ?) = ? AND LEFT(owner, ?) <> ?))";
+    List<Object> args = new ArrayList<>(List.of(token, LeaseStore.ttlMillis(ttl), cycle, name));
+    if (!earlier.isEmpty()) {
+      String own = instance.ownTokens();
+      args.addAll(List.of(earlier.length(), earlier, own.length(), own));
+    }
+    args.addAll(List.of(cycle > 0 ? cycle : Long.MAX_VALUE, cycle, CYCLE_LEAD_LIMIT.toMillis()));
     // The fence: the counter plus one, never below the database's clock in microseconds (as in
     // Redis), so tokens keep growing when a job moves between stores.
     OptionalLong fence =
@@ -49,14 +63,8 @@ public final class JdbcLeaseStore implements LeaseStore {
             "fence",
             "GREATEST(fence + 1, " + now + " * 1000)",
             "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
-            "name = ? AND expires_at <= " + now + " AND cycle < ? AND ? <= " + now + " + ?",
-            token,
-            LeaseStore.ttlMillis(ttl),
-            cycle,
-            name,
-            cycle > 0 ? cycle : Long.MAX_VALUE,
-            cycle,
-            CYCLE_LEAD_LIMIT.toMillis());
+            "name = ? AND " + free + " AND cycle < ? AND ? <= " + now + " + ?",
+            args.toArray());
     return fence.isPresent()
         ? Optional.of(new Lease(name, token, fence.getAsLong()))
         : Optional.empty();

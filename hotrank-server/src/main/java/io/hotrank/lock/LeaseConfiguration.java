@@ -5,8 +5,6 @@ import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -16,35 +14,39 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** The instance's id, both lease stores and the watchdog. */
+/** The instance's identity, both lease stores and the watchdog. */
 @Configuration(proxyBeanMethods = false)
 public class LeaseConfiguration {
 
+  @Bean(destroyMethod = "close")
+  InstanceIdentity instanceIdentity(
+      HotrankProperties properties,
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      LeaseWatchdog watchdog,
+      Ticker ticker) {
+    if (properties.instanceId().isEmpty()) {
+      return InstanceIdentity.fromDataDir(properties.dataDir().toAbsolutePath());
+    }
+    InstanceId probe = InstanceId.of(properties.instanceId());
+    return InstanceIdentity.configured(
+        probe, new JdbcLeaseStore(jdbc, dialect, probe), watchdog, ticker);
+  }
+
   @Bean
-  InstanceId instanceId(HotrankProperties properties) {
-    if (!properties.instanceId().isEmpty()) {
-      return new InstanceId(properties.instanceId());
-    }
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      host = "localhost";
-    }
-    String pid = "-" + ProcessHandle.current().pid();
-    host = host.replace('/', '-');
-    return new InstanceId(host.substring(0, Math.min(host.length(), 100 - pid.length())) + pid);
+  InstanceId instanceId(InstanceIdentity identity) {
+    return identity.id();
   }
 
   @Bean
   RedisLeaseStore redisLeaseStore(
       StringRedisTemplate redis, HotrankRedisProperties redisProperties, InstanceId instance) {
-    return new RedisLeaseStore(redis, redisProperties.keyPrefix(), instance.value());
+    return new RedisLeaseStore(redis, redisProperties.keyPrefix(), instance);
   }
 
   @Bean
   JdbcLeaseStore jdbcLeaseStore(JdbcTemplate jdbc, SqlDialect dialect, InstanceId instance) {
-    return new JdbcLeaseStore(jdbc, dialect, instance.value());
+    return new JdbcLeaseStore(jdbc, dialect, instance);
   }
 
   @Bean

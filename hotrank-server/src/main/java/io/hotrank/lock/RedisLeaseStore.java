@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +30,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
   private final StringRedisTemplate redis;
   private final String prefix;
-  private final String instance;
+  private final InstanceId instance;
 
   /**
    * The highest fence seen per name: the floor of the next grant, so that tokens keep growing even
@@ -41,7 +40,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
   private volatile boolean warnedClockAhead;
 
-  public RedisLeaseStore(StringRedisTemplate redis, String keyPrefix, String instance) {
+  public RedisLeaseStore(StringRedisTemplate redis, String keyPrefix, InstanceId instance) {
     this.redis = redis;
     this.prefix = keyPrefix;
     this.instance = instance;
@@ -54,7 +53,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
-    String token = instance + "/" + UUID.randomUUID();
+    String token = instance.newToken();
     List<?> answer =
         redis.execute(
             ACQUIRE,
@@ -63,7 +62,9 @@ public final class RedisLeaseStore implements LeaseStore {
             Long.toString(LeaseStore.ttlMillis(ttl)),
             Long.toString(cycle),
             Long.toString(highestFence.getOrDefault(name, 0L) + 1),
-            Long.toString(CYCLE_LEAD_LIMIT.toMillis()));
+            Long.toString(CYCLE_LEAD_LIMIT.toMillis()),
+            instance.takeoverTokens(),
+            instance.ownTokens());
     if (answer == null || answer.size() < 2) {
       throw new IllegalStateException("lease acquisition of " + name + " answered " + answer);
     }

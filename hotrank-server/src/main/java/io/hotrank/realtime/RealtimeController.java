@@ -3,6 +3,8 @@ package io.hotrank.realtime;
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.BoardType;
+import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.ProblemType;
@@ -34,13 +36,16 @@ class RealtimeController {
   private final AuditLog audit;
   private final LiveStore live;
   private final ObjectProvider<JobScheduler> scheduler;
+  private final FoldOnRequest accepted;
 
   RealtimeController(
       BoardRegistry registry,
       RealtimeFolds folds,
       AuditLog audit,
       LiveStore live,
-      ObjectProvider<JobScheduler> scheduler) {
+      ObjectProvider<JobScheduler> scheduler,
+      FoldOnRequest accepted) {
+    this.accepted = accepted;
     this.registry = registry;
     this.folds = folds;
     this.audit = audit;
@@ -57,6 +62,11 @@ class RealtimeController {
       throws Exception {
     String why = AuditLog.reason(reason);
     BoardDefinition board = registry.require(name);
+    if (board.type() == BoardType.BATCH) {
+      throw new NotRealtimeException(name);
+    }
+    // The rebuild then holds every event accepted before the call (503 past the bound).
+    accepted.awaitAccepted();
     switch (board.type()) {
       case LEADERBOARD -> folds.rebuild(board, "operator '" + operator.name() + "' asked for it");
       case WINDOW -> folds.replayWindow(board);

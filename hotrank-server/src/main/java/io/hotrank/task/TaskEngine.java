@@ -82,6 +82,8 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   private volatile boolean cancelling;
   private volatile boolean running;
   private volatile @Nullable TaskRunner runner;
+  private final boolean exclusive;
+  private boolean earlierLifeReleased;
   private volatile @Nullable TaskClaimer claimer;
   private volatile @Nullable TaskPoller poller;
   private @Nullable TaskHeartbeats heartbeats;
@@ -99,6 +101,7 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     this.properties = properties;
     this.grace = jobs.shutdownGrace();
     this.instance = instance.value();
+    this.exclusive = instance.exclusive();
     this.meters = meters;
     this.ticker = ticker;
     this.dbClock = new StoreClock("jdbc", store::nowMillis, clock, ticker);
@@ -140,6 +143,15 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
   public synchronized void start() {
     dbClock.read();
     new TaskReconciler(store, properties, dbClock.millis()).reconcile(declared);
+    if (exclusive && !earlierLifeReleased) {
+      // Runs this name left behind in an earlier process (it died: the name is exclusive) are
+      // taken over at the next poll, not after the heartbeat timeout.
+      int left = store.expireRunsOf(instance);
+      earlierLifeReleased = true;
+      if (left > 0) {
+        log.info("{} task runs of this instance's earlier process are taken over now", left);
+      }
+    }
     TaskRunner runs =
         new TaskRunner(
             store,

@@ -408,6 +408,18 @@ final class TaskStore {
     return sql.completeAll(completions);
   }
 
+  /**
+   * Marks the runs an owner's earlier, dead process left running as stale (heartbeat 0), so that
+   * the next poll of any instance takes them over instead of waiting out the heartbeat timeout.
+   * Called once at start by an instance whose id is exclusive, before it claims anything.
+   *
+   * @return how many runs were marked
+   */
+  int expireRunsOf(String owner) {
+    return jdbc.update(
+        "UPDATE hr_task SET heartbeat = 0 WHERE owner = ? AND status = 'running'", owner);
+  }
+
   /** Records the run a takeover ended, as {@code abandoned}, with the owner and fence it had. */
   void recordAbandoned(TaskRow stale, String takenBy) {
     insertRun(
@@ -419,10 +431,10 @@ final class TaskStore {
         stale.version(),
         stale.attempt(),
         stale.manual(),
-        "no heartbeat since "
-            + java.time.Instant.ofEpochMilli(stale.heartbeat())
-            + "; taken over"
-            + " by "
+        (stale.heartbeat() == 0
+                ? "its owner restarted"
+                : "no heartbeat since " + java.time.Instant.ofEpochMilli(stale.heartbeat()))
+            + "; taken over by "
             + takenBy);
   }
 

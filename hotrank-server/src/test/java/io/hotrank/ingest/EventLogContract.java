@@ -83,6 +83,7 @@ abstract class EventLogContract {
           500,
           Duration.ofMinutes(1),
           Duration.ofDays(1),
+          Duration.ofSeconds(5),
           1000,
           Duration.ofSeconds(5));
 

@@ -22,7 +22,7 @@ abstract class JdbcLeaseStoreContract extends LeaseStoreContract {
   }
 
   @Override
-  protected LeaseStore store(String instance) {
+  protected LeaseStore store(InstanceId instance) {
     return new JdbcLeaseStore(database().jdbc(), database().dialect(), instance);
   }
 

@@ -48,7 +48,8 @@ public final class LeaseHammer {
       connections.start();
       try {
         LeaseStore store =
-            new RedisLeaseStore(new StringRedisTemplate(connections), args[3], args[7]);
+            new RedisLeaseStore(
+                new StringRedisTemplate(connections), args[3], InstanceId.of(args[7]));
         hammer(store, args[4], Path.of(args[5]), Long.parseLong(args[6]), args[7], 4);
       } finally {
         connections.destroy();
@@ -57,7 +58,9 @@ public final class LeaseHammer {
       try (HikariDataSource dataSource = dataSource(args[1], args[2])) {
         LeaseStore store =
             new JdbcLeaseStore(
-                new JdbcTemplate(dataSource), SqlDialect.detect(dataSource), args[7]);
+                new JdbcTemplate(dataSource),
+                SqlDialect.detect(dataSource),
+                InstanceId.of(args[7]));
         hammer(store, args[4], Path.of(args[5]), Long.parseLong(args[6]), args[7], 4);
       }
     }

@@ -30,8 +30,13 @@ abstract class LeaseStoreContract {
 
   private final List<LeaseWatchdog> watchdogs = new ArrayList<>();
 
+  /** A store of the kind under test, as a process of the given identity would have it. */
+  protected abstract LeaseStore store(InstanceId instance);
+
   /** A store of the kind under test, as an instance with the given id would have it. */
-  protected abstract LeaseStore store(String instance);
+  protected LeaseStore store(String instance) {
+    return store(InstanceId.of(instance));
+  }
 
   /** A lease name no other test uses. */
   protected static String freshName() {
@@ -369,5 +374,45 @@ abstract class LeaseStoreContract {
     assertThat(b.inspect(name).cycle()).isEqualTo(cycle + 1000);
     assertThat(b.release(next)).isTrue();
     assertThat(a.tryAcquire(name, Duration.ofSeconds(10))).as("outside any cycle").isPresent();
+  }
+
+  /**
+   * A process whose name is exclusive (so its earlier process is dead) takes that process's lease
+   * at once, with a higher fence; the earlier token can then neither renew nor release it. Nothing
+   * else is taken over: the process's own leases, another name's (even one it begins), or any lease
+   * when the name is not exclusive.
+   */
+  @Test
+  void anExclusiveName_takesOverItsEarlierProcesssLease_atOnce_andOnlyThat() {
+    String name = freshName();
+    LeaseStore earlier = store(new InstanceId("node", "0000000a", true));
+    Lease dead = earlier.tryAcquire(name, Duration.ofMinutes(5)).orElseThrow();
+
+    assertThat(earlier.tryAcquire(name, Duration.ofMinutes(5))).as("its own process").isEmpty();
+    assertThat(store(new InstanceId("node", "0000000b", false)).tryAcquire(name, ttl()))
+        .as("the name, not exclusive")
+        .isEmpty();
+    assertThat(store(new InstanceId("no", "0000000c", true)).tryAcquire(name, ttl()))
+        .as("a name that the holder's begins with")
+        .isEmpty();
+    assertThat(store(new InstanceId("node-2", "0000000d", true)).tryAcquire(name, ttl()))
+        .as("another name")
+        .isEmpty();
+
+    LeaseStore restarted = store(new InstanceId("node", "0000000e", true));
+    Lease taken = restarted.tryAcquire(name, ttl()).orElseThrow();
+    assertThat(taken.fence()).isGreaterThan(dead.fence());
+    assertThat(taken.instance()).isEqualTo("node");
+    assertThat(earlier.renew(dead, ttl())).as("the earlier token renews").isFalse();
+    assertThat(earlier.release(dead)).as("the earlier token releases").isFalse();
+    assertThat(restarted.tryAcquire(name, ttl())).as("taken again by the same process").isEmpty();
+    LeaseState state = restarted.inspect(name);
+    assertThat(state.holder()).isEqualTo("node");
+    assertThat(state.expiresInMillis()).isBetween(1L, ttl().toMillis());
+    assertThat(restarted.release(taken)).isTrue();
+  }
+
+  private static Duration ttl() {
+    return Duration.ofSeconds(10);
   }
 }

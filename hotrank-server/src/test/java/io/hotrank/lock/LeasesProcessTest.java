@@ -41,7 +41,7 @@ class LeasesProcessTest {
       Process other = child("redis", url, "-", redis.prefix(), name, record);
       int here =
           LeaseHammer.hammer(
-              new RedisLeaseStore(redis.template(), redis.prefix(), "parent"),
+              new RedisLeaseStore(redis.template(), redis.prefix(), InstanceId.of("parent")),
               name,
               record,
               MILLIS,
@@ -65,7 +65,7 @@ class LeasesProcessTest {
       Process other = child("jdbc", url, user, "-", name, record);
       int here =
           LeaseHammer.hammer(
-              new JdbcLeaseStore(new JdbcTemplate(dataSource), dialect, "parent"),
+              new JdbcLeaseStore(new JdbcTemplate(dataSource), dialect, InstanceId.of("parent")),
               name,
               record,
               MILLIS,

@@ -31,7 +31,7 @@ class RedisLeaseStoreTest extends LeaseStoreContract {
   }
 
   @Override
-  protected LeaseStore store(String instance) {
+  protected LeaseStore store(InstanceId instance) {
     return new RedisLeaseStore(redis, PREFIX, instance);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
 import io.hotrank.support.TestData;
@@ -90,7 +91,7 @@ class LiveBoardRedisRestartTest extends ApiTestSupport {
                 () -> {
                   JsonNode live = read("lr-decay");
                   sizes.add(live.get("items").size());
-                  return ids(live);
+                  return BoardReads.ids(live);
                 },
                 ids -> ids.equals(batchIds()));
     assertThat(sizes)
@@ -131,25 +132,19 @@ class LiveBoardRedisRestartTest extends ApiTestSupport {
         .atMost(Duration.ofSeconds(15))
         .ignoreExceptions()
         .pollInterval(Duration.ofMillis(100))
-        .until(() -> ids(read("lr-decay")), ids -> ids.equals(batchIds()));
+        .until(() -> BoardReads.ids(read("lr-decay")), ids -> ids.equals(batchIds()));
   }
 
   private List<Long> batchIds() {
     Answer recomputed =
         http.post("/api/v1/admin/boards/lr-batch/recompute", "", http.adminHeader());
     assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
-    return ids(read("lr-batch"));
+    return BoardReads.ids(read("lr-batch"));
   }
 
   private JsonNode read(String board) {
     Answer read = http.get("/api/v1/boards/" + board + "?limit=10");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     return read.json();
-  }
-
-  private static List<Long> ids(JsonNode board) {
-    List<Long> ids = new ArrayList<>();
-    board.get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
-    return ids;
   }
 }

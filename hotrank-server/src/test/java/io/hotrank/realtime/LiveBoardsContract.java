@@ -11,6 +11,7 @@ import io.hotrank.board.compute.BoardComputer;
 import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.Weights;
 import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -175,10 +176,10 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     JsonNode batchBoard = publishAndRead(batch);
     assertThat(liveBoard.get("computedAt").asString())
         .isEqualTo(batchBoard.get("computedAt").asString());
-    List<Long> liveIds = ids(liveBoard);
+    List<Long> liveIds = BoardReads.ids(liveBoard);
     assertThat(liveIds)
         .as("%s at %s: %s vs %s", live, step, liveBoard, batchBoard)
-        .isEqualTo(ids(batchBoard));
+        .isEqualTo(BoardReads.ids(batchBoard));
     for (int i = 0; i < liveIds.size(); i++) {
       double expected = batchBoard.get("items").get(i).get("score").asDouble();
       assertThat(liveBoard.get("items").get(i).get("score").asDouble())
@@ -196,12 +197,6 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     Answer read = http.get("/api/v1/boards/" + board + "?limit=5");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     return read.json();
-  }
-
-  private static List<Long> ids(JsonNode board) {
-    List<Long> ids = new ArrayList<>();
-    board.get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
-    return ids;
   }
 
   @Test
@@ -262,7 +257,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     }
     postEvents(likes.toArray(String[]::new));
     assertSameBoard("lv-decay", "batch-decay", "after the fold Redis claimed to have applied");
-    assertThat(ids(publishAndRead("lv-decay")).getFirst()).isEqualTo(8L);
+    assertThat(BoardReads.ids(publishAndRead("lv-decay")).getFirst()).isEqualTo(8L);
   }
 
   @Test

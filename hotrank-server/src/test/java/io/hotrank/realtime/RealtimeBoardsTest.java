@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
@@ -254,12 +255,6 @@ class RealtimeBoardsTest {
     return answer.json();
   }
 
-  private static List<Long> ids(JsonNode board) {
-    List<Long> ids = new ArrayList<>();
-    board.get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
-    return ids;
-  }
-
   @Test
   @Order(1)
   void windowBoardsLeaderboardAndCounters_matchTheModel() {
@@ -322,7 +317,7 @@ class RealtimeBoardsTest {
     JsonNode hour = board("hour");
     Instant computedAt = Instant.parse(hour.get("computedAt").asString());
     List<Long> expected = model.order(model.windowScores(computedAt, null));
-    assertThat(ids(hour))
+    assertThat(BoardReads.ids(hour))
         .as("served %s, model %s", hour, model.windowScores(computedAt, null))
         .isEqualTo(expected.subList(0, Math.min(12, expected.size())));
     Map<Long, Double> uniform = model.windowScores(computedAt, null);
@@ -337,7 +332,7 @@ class RealtimeBoardsTest {
         model.windowScores(
             Instant.parse(decayed.get("computedAt").asString()), Duration.ofMinutes(10));
     List<Long> decayOrder = model.order(decayScores);
-    assertThat(ids(decayed)).hasSize(Math.min(12, decayOrder.size()));
+    assertThat(BoardReads.ids(decayed)).hasSize(Math.min(12, decayOrder.size()));
     decayed
         .get("items")
         .forEach(
@@ -347,13 +342,14 @@ class RealtimeBoardsTest {
     // The set of the top 12, unless the 12th and 13th are too close to call in floating point.
     if (decayOrder.size() <= 12
         || decayScores.get(decayOrder.get(11)) - decayScores.get(decayOrder.get(12)) > 1e-5) {
-      assertThat(new HashSet<>(ids(decayed)))
+      assertThat(new HashSet<>(BoardReads.ids(decayed)))
           .isEqualTo(new HashSet<>(decayOrder.subList(0, Math.min(12, decayOrder.size()))));
     }
 
     JsonNode liked = board("liked");
     List<Long> likeOrder = model.order(model.likes());
-    assertThat(ids(liked)).isEqualTo(likeOrder.subList(0, Math.min(12, likeOrder.size())));
+    assertThat(BoardReads.ids(liked))
+        .isEqualTo(likeOrder.subList(0, Math.min(12, likeOrder.size())));
     liked
         .get("items")
         .forEach(
@@ -381,7 +377,7 @@ class RealtimeBoardsTest {
     addLikes(events, 3, 3);
     post(events);
     foldAndPublish("trimmed");
-    assertThat(ids(board("trimmed"))).containsExactly(1L);
+    assertThat(BoardReads.ids(board("trimmed"))).containsExactly(1L);
     assertThat(redis.opsForZSet().zCard(PREFIX + "{lb:trimmed:0}:z")).isEqualTo(2);
 
     List<Map<String, Object>> more = new ArrayList<>();
@@ -389,7 +385,7 @@ class RealtimeBoardsTest {
     post(more);
     foldAndPublish("trimmed");
     JsonNode top = board("trimmed");
-    assertThat(ids(top)).containsExactly(3L);
+    assertThat(BoardReads.ids(top)).containsExactly(3L);
     assertThat(top.get("items").get(0).get("score").asDouble()).isEqualTo(6.0);
   }
 
@@ -410,12 +406,12 @@ class RealtimeBoardsTest {
   void afterAFlush_boardsAreRestoredFromTheDatabaseAndTheLog() throws Exception {
     assumeTrue(
         REDIS != null, "FLUSHALL runs on the test's own Redis only, not on the test cluster");
-    List<Long> hourBefore = ids(board("hour"));
-    List<Long> likedBefore = ids(board("liked"));
+    List<Long> hourBefore = BoardReads.ids(board("hour"));
+    List<Long> likedBefore = BoardReads.ids(board("liked"));
     JsonNode scoresBefore = board("hour").get("items");
     assertThat(REDIS.command("FLUSHALL")).contains("OK");
     // Still served from the local snapshot meanwhile.
-    assertThat(ids(board("hour"))).isEqualTo(hourBefore);
+    assertThat(BoardReads.ids(board("hour"))).isEqualTo(hourBefore);
     await()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
@@ -424,8 +420,8 @@ class RealtimeBoardsTest {
               assertThat(redis.hasKey(PREFIX + "{lb:liked:0}:applied")).isTrue();
             });
     foldAndPublish("hour", "liked");
-    assertThat(ids(board("liked"))).isEqualTo(likedBefore);
-    assertThat(ids(board("hour"))).isEqualTo(hourBefore);
+    assertThat(BoardReads.ids(board("liked"))).isEqualTo(likedBefore);
+    assertThat(BoardReads.ids(board("hour"))).isEqualTo(hourBefore);
     JsonNode scoresAfter = board("hour").get("items");
     for (int i = 0; i < scoresBefore.size(); i++) {
       assertThat(scoresAfter.get(i).get("score").asDouble())

@@ -100,9 +100,15 @@ abstract class TaskEngineContract {
     return engine(store(), instance, properties, clock, jobs);
   }
 
-  /** An engine whose jobs are decorated as the scheduler does it, with the given clock. */
   private TaskEngine engine(
       TaskStore store, String instance, TaskProperties properties, Clock clock, Job... jobs) {
+    return engine(store, InstanceId.of(instance), properties, clock, jobs);
+  }
+
+  /** An engine whose jobs are decorated as the scheduler does it, with the given clock. */
+  private TaskEngine engine(
+      TaskStore store, InstanceId identity, TaskProperties properties, Clock clock, Job... jobs) {
+    String instance = identity.value();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     TaskEngine engine =
         new TaskEngine(
@@ -112,7 +118,7 @@ abstract class TaskEngineContract {
                 new JobSettings(
                     "task", JobMode.PER_RUN, "jdbc", Duration.ofSeconds(30), Duration.ofSeconds(1)),
                 Map.of()),
-            new InstanceId(instance),
+            identity,
             meters,
             clock,
             Ticker.system());
@@ -360,6 +366,48 @@ abstract class TaskEngineContract {
     TaskRow after = store().find(task).orElseThrow();
     assertThat(after.status()).isEqualTo(TaskRow.WAITING);
     assertThat(after.nextTime()).isEqualTo(seen.nextTime() + 3_600_000L);
+  }
+
+  /**
+   * An instance whose name is exclusive (its earlier process is known dead) takes over the runs
+   * that process left at its start, without waiting for their heartbeat to time out: with the
+   * default ten-second timeout, the same fire time runs again long before it.
+   */
+  @Test
+  void aRestartedInstance_takesOverItsEarlierProcesssRun_atOnce() {
+    String task = name("restarted");
+    String jobName = "ok-" + id;
+    TaskRow seen = insert(task, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
+    long deadFence =
+        store().claim(seen, Kind.SCHEDULED, "node", seen.nextTime(), 400).orElseThrow();
+    TaskProperties defaults =
+        new TaskProperties(
+            true,
+            Duration.ofMillis(100),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(10),
+            4,
+            Duration.ofDays(7),
+            Duration.ofMinutes(5),
+            0,
+            Duration.ofMillis(100));
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    engine(
+        store(),
+        new InstanceId("node", "0000000f", true),
+        defaults,
+        Clock.systemUTC(),
+        job(jobName, runs, context -> {}));
+    await().atMost(Duration.ofSeconds(6)).until(() -> history(task).size() == 2);
+    List<TaskRun> history = history(task);
+    assertThat(history.get(0).outcome()).isEqualTo("abandoned");
+    assertThat(history.get(0).error()).startsWith("its owner restarted");
+    assertThat(history.get(0).fence()).isEqualTo(deadFence);
+    assertThat(history.get(1).outcome()).isEqualTo("succeeded");
+    assertThat(history.get(1).owner()).isEqualTo("node");
+    assertThat(history.get(1).fence()).isGreaterThan(deadFence);
+    assertThat(history.get(1).fireTime()).isEqualTo(seen.nextTime());
+    assertThat(runs).singleElement();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.hotrank.board.compute;
 
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardSnapshot;
+import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
@@ -15,15 +16,19 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/admin/boards/{name}/recompute}: compute and publish a board now, under its
- * lease (409 if another instance holds it past a bounded wait); role operator, audited.
+ * lease (409 if another instance holds it past a bounded wait), once every event accepted before
+ * the call is folded (503 with Retry-After if that takes longer than {@code
+ * hotrank.ingest.fold-barrier-timeout}); role operator, audited.
  */
 @RestController
 class BoardAdminController {
 
   private final BoardJobs jobs;
+  private final FoldOnRequest folds;
 
-  BoardAdminController(BoardJobs jobs) {
+  BoardAdminController(BoardJobs jobs, FoldOnRequest folds) {
     this.jobs = jobs;
+    this.folds = folds;
   }
 
   @AdminAction(Role.OPERATOR)
@@ -32,6 +37,8 @@ class BoardAdminController {
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
+    // A client that posts events and then asks for a recompute gets a board with them.
+    folds.awaitAccepted();
     BoardSnapshot published = jobs.recompute(name, operator.name(), AuditLog.reason(reason));
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("board", published.board());

@@ -1,5 +1,6 @@
 package io.hotrank.ingest.kafka;
 
+import io.hotrank.ingest.FoldBehindException;
 import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
 import io.hotrank.ingest.FoldOnRequest;
@@ -28,6 +29,7 @@ final class KafkaFoldBarrier implements FoldOnRequest {
   private final FoldListeners listeners;
   private final InFlightFolds inFlight;
   private final Ticker ticker;
+  private final Duration timeout;
 
   KafkaFoldBarrier(
       KafkaTopics topics,
@@ -35,7 +37,9 @@ final class KafkaFoldBarrier implements FoldOnRequest {
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
-      Ticker ticker) {
+      Ticker ticker,
+      Duration timeout) {
+    this.timeout = timeout;
     this.inFlight = inFlight;
     this.ticker = ticker;
     this.topics = topics;
@@ -47,20 +51,49 @@ final class KafkaFoldBarrier implements FoldOnRequest {
   @Override
   public Summary foldAll(int maxFolds, Progress progress) {
     long before = numbers.lastFoldNo();
+    Map<Integer, Long> at =
+        awaitPositions(
+            WAIT,
+            (ends, now) ->
+                new IngestOverloadedException(
+                    "the folders of '"
+                        + topics.topic()
+                        + "' did not reach the offsets "
+                        + ends
+                        + " in "
+                        + WAIT.toSeconds()
+                        + " s; they stand at "
+                        + now));
+    long last = numbers.lastFoldNo();
+    long sum = at.values().stream().mapToLong(Long::longValue).sum();
+    return new Summary((int) Math.min(Integer.MAX_VALUE, last - before), 0, last, sum, 0);
+  }
+
+  @Override
+  public void awaitAccepted() {
+    awaitPositions(
+        timeout,
+        (ends, now) ->
+            new FoldBehindException(
+                timeout, "partitions at " + now + " of the offsets " + ends + " accepted"));
+  }
+
+  /**
+   * Waits until the stored positions reach the high watermarks of the call's start, then brings
+   * this instance's listeners up to the last fold.
+   *
+   * @return the positions reached
+   */
+  private Map<Integer, Long> awaitPositions(
+      Duration timeout,
+      java.util.function.BiFunction<Map<Integer, Long>, Map<Integer, Long>, RuntimeException>
+          late) {
     Map<Integer, Long> ends = topics.highWatermarks();
-    long deadline = ticker.read() + WAIT.toNanos();
+    long deadline = ticker.read() + timeout.toNanos();
     Map<Integer, Long> at = positions.positions(topics.topic(), ends.keySet());
     while (!reached(at, ends)) {
-      if (ticker.read() > deadline) {
-        throw new IngestOverloadedException(
-            "the folders of '"
-                + topics.topic()
-                + "' did not reach the offsets "
-                + ends
-                + " in "
-                + WAIT.toSeconds()
-                + " s; they stand at "
-                + at);
+      if (ticker.read() - deadline > 0) {
+        throw late.apply(ends, at);
       }
       try {
         Thread.sleep(STEP_MILLIS);
@@ -79,10 +112,8 @@ final class KafkaFoldBarrier implements FoldOnRequest {
       Thread.currentThread().interrupt();
       throw new IngestOverloadedException("interrupted while waiting for the folders");
     }
-    long last = numbers.lastFoldNo();
-    listeners.idle(last);
-    long sum = at.values().stream().mapToLong(Long::longValue).sum();
-    return new Summary((int) Math.min(Integer.MAX_VALUE, last - before), 0, last, sum, 0);
+    listeners.idle(numbers.lastFoldNo());
+    return at;
   }
 
   private static boolean reached(Map<Integer, Long> at, Map<Integer, Long> ends) {

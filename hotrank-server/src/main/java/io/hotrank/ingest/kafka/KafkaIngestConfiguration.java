@@ -188,8 +188,10 @@ class KafkaIngestConfiguration {
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
-      Ticker ticker) {
-    return new KafkaFoldBarrier(topics, positions, numbers, listeners, inFlight, ticker);
+      Ticker ticker,
+      IngestProperties properties) {
+    return new KafkaFoldBarrier(
+        topics, positions, numbers, listeners, inFlight, ticker, properties.foldBarrierTimeout());
   }
 
   @Bean
