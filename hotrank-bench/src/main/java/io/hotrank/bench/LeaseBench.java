@@ -3,6 +3,7 @@ package io.hotrank.bench;
 import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.hotrank.lock.InstanceId;
 import io.hotrank.lock.JdbcLeaseStore;
 import io.hotrank.lock.Lease;
 import io.hotrank.lock.LeaseStore;
@@ -284,7 +285,8 @@ public final class LeaseBench {
                 "redis",
                 "Redis " + versions.get("Redis"),
                 new HotrankContender(
-                    "hotrank RedisLeaseStore", new RedisLeaseStore(redis, redisPrefix, INSTANCE)),
+                    "hotrank RedisLeaseStore",
+                    new RedisLeaseStore(redis, redisPrefix, InstanceId.of(INSTANCE))),
                 new RedissonContender("Redisson RLock", redisson, redisPrefix + "redisson:")));
       }
       if (options.stores.contains("jdbc")) {
@@ -321,7 +323,8 @@ public final class LeaseBench {
                 "jdbc",
                 "PostgreSQL " + versions.get("PostgreSQL"),
                 new HotrankContender(
-                    "hotrank JdbcLeaseStore", new JdbcLeaseStore(jdbc, dialect, INSTANCE)),
+                    "hotrank JdbcLeaseStore",
+                    new JdbcLeaseStore(jdbc, dialect, InstanceId.of(INSTANCE))),
                 new ShedLockContender("ShedLock JdbcTemplateLockProvider", shedLock)));
       }
       if (groups.isEmpty()) {

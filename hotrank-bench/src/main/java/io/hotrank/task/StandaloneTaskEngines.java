@@ -52,7 +52,7 @@ public final class StandaloneTaskEngines {
                     Duration.ofSeconds(30),
                     shutdownGrace),
                 Map.of()),
-            new InstanceId(instance),
+            InstanceId.of(instance),
             new SimpleMeterRegistry(),
             Clock.systemUTC(),
             Ticker.system());
