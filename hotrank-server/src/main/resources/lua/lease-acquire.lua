@@ -1,5 +1,5 @@
--- Grants a lease if it is free (or held by the caller's own earlier, dead process), and issues its
--- fencing token in the same step.
+-- Grants a lease if it is free (or held only by a grant of the caller's that it gave up, or of its
+-- earlier, dead process), and issues its fencing token in the same step.
 --
 -- KEYS[1]  owner key: the holder's token, expiring with the lease
 -- KEYS[2]  state hash of the name, never expiring: fence (the counter), cycle (newest cycle taken)
@@ -10,6 +10,7 @@
 -- ARGV[5]  how far, in milliseconds, a cycle may lie ahead of Redis's clock
 -- ARGV[6]  how the tokens of the caller's earlier lives begin ('' when it takes nothing over)
 -- ARGV[7]  how the caller's own tokens begin
+-- ARGV[8..] the caller's tokens for this name that it still counts on (asked for, or held)
 -- Returns  {fence, 0} when granted; {0, milliseconds the holder has left} when held;
 --          {0, -2} when the cycle was taken already; {0, -3} when the cycle lies too far ahead
 --          (the caller's clock is wrong: such a cycle would shut everyone else out until then).
@@ -29,12 +30,24 @@ if cycle > 0 then
   end
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  -- Held. A holder of the caller's name but of an earlier process (one the caller knows is dead)
-  -- is replaced at once: the new fence below refuses whatever that process might still write.
+  -- Held. Replaced at once when it is the caller's own but one the caller no longer counts on (a
+  -- release Redis lost), or of the caller's name in an earlier process (one the caller knows is
+  -- dead): the new fence below refuses whatever that grant's holder might still write.
   local holder = redis.call('GET', KEYS[1])
   local earlier = ARGV[6]
-  if earlier == '' or string.sub(holder, 1, #earlier) ~= earlier
-      or string.sub(holder, 1, #ARGV[7]) == ARGV[7] then
+  local own = ARGV[7]
+  local stale = false
+  if string.sub(holder, 1, #own) == own then
+    stale = true
+    for i = 8, #ARGV do
+      if ARGV[i] == holder then
+        stale = false
+      end
+    end
+  elseif earlier ~= '' and string.sub(holder, 1, #earlier) == earlier then
+    stale = true
+  end
+  if not stale then
     return {0, redis.call('PTTL', KEYS[1])}
   end
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])

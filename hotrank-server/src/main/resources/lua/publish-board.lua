@@ -7,13 +7,11 @@
 -- KEYS[3]  live version key
 -- KEYS[4]  version sequence key (INCR gives the next version)
 -- KEYS[5]  fence key: the highest fencing token that has published this board
--- KEYS[6]  this version's pinned copy, kept ARGV[5] ms for clients paging it with a cursor
 -- ARGV[1]  version of the staged payload
 -- ARGV[2]  Pub/Sub channel for publish notices
 -- ARGV[3]  board name
 -- ARGV[4]  the publisher's fencing token
--- ARGV[5]  how long the pinned copy is kept, ms
--- ARGV[6]  optional: the version the publisher built on (a re-publish's base). If given, the
+-- ARGV[5]  optional: the version the publisher built on (a re-publish's base). If given, the
 --          stage goes live only while no version above it is live: a compare-and-swap, so a
 --          re-publish built on an older snapshot never replaces a computation that went live
 --          after the re-publish read its base.
@@ -35,14 +33,13 @@ if fence < tonumber(redis.call('GET', KEYS[5]) or '0') then
 end
 local version = tonumber(ARGV[1])
 local live = tonumber(redis.call('GET', KEYS[3]) or '0')
-local base = ARGV[6]
+local base = ARGV[5]
 if version <= live or (base ~= nil and base ~= '' and live > tonumber(base)) then
   redis.call('DEL', KEYS[1])
   return 0
 end
 redis.call('RENAME', KEYS[1], KEYS[2])
 redis.call('PERSIST', KEYS[2])
-redis.call('SET', KEYS[6], redis.call('GET', KEYS[2]), 'PX', ARGV[5])
 redis.call('SET', KEYS[3], ARGV[1])
 redis.call('SET', KEYS[5], ARGV[4])
 local seq = tonumber(redis.call('GET', KEYS[4]) or '0')

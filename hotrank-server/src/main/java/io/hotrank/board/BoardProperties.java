@@ -19,8 +19,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     is left to the version check
  * @param fastPath whether local board hits are answered by a servlet filter instead of Spring MVC
  *     (same answers, less work per request)
- * @param cursorTtl how long each published version is kept for cursor paging after it was
- *     published: a client paging a board with a cursor sees the version it started on, until then
+ * @param cursorTtl how long a version is kept for cursor paging after a first page handed out a
+ *     cursor on it: a client paging a board with a cursor sees the version it started on, until
+ *     then
  */
 @ConfigurationProperties("hotrank.board")
 public record BoardProperties(

@@ -60,13 +60,18 @@ class EventLog {
     }
     try {
       jdbc.update(sql.toString(), args);
-      dialect.makeCommitsDurable(jdbc);
     } catch (CannotGetJdbcConnectionException e) {
       throw e; // never sent: nothing appended
     } catch (DataAccessResourceFailureException | RecoverableDataAccessException e) {
       // The connection broke once the INSERT was sent: the database may have committed it and
       // lost only the answer.
       throw new IngestOutcomeUnknownException("the database connection failed during the write", e);
+    }
+    try {
+      dialect.makeCommitsDurable(jdbc);
+    } catch (RuntimeException e) {
+      // Committed already, and maybe durable: a client must not resend it as if it never was.
+      throw new IngestOutcomeUnknownException("making the write durable failed", e);
     }
   }
 

@@ -137,6 +137,8 @@ public final class HeldLease {
     } catch (RuntimeException e) {
       log.error("Lease '{}': lost-lease listener failed", lease.name(), e);
     }
+    // Only once its holder was told: a later acquire of this process may then take the name over.
+    store.forget(lease);
   }
 
   private void cancelRenewal() {

@@ -3,6 +3,7 @@ package io.hotrank.lock;
 import java.util.HexFormat;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 
 /**
  * How this instance names itself to the others: in lease tokens, task owners, job log lines and the
@@ -17,11 +18,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param value {@code hotrank.instance-id}, the id kept in the data directory, or {@code <host
  *     name>-<process id>} (see {@link InstanceIdentity})
  * @param incarnation this process's own random marker, 8 hexadecimal digits
- * @param exclusive whether no other live process can carry {@code value}: proven by the data
- *     directory's lock or the presence check at start; false for the per-process fallback, whose
- *     host name may be shared
+ * @param exclusivity whether no other live process can carry {@code value} now: proven by the data
+ *     directory's lock, or by the presence lease of a configured id while this process holds it;
+ *     false for the per-process fallback, whose host name may be shared
  */
-public record InstanceId(String value, String incarnation, boolean exclusive) {
+public record InstanceId(String value, String incarnation, BooleanSupplier exclusivity) {
+
+  /** A name whose exclusivity does not change while the process lives. */
+  public InstanceId(String value, String incarnation, boolean exclusive) {
+    this(value, incarnation, () -> exclusive);
+  }
 
   public InstanceId {
     if (value.isBlank() || value.contains("/") || value.length() > 100) {
@@ -49,6 +55,11 @@ public record InstanceId(String value, String incarnation, boolean exclusive) {
     return ownTokens() + UUID.randomUUID();
   }
 
+  /** Whether no other live process can carry this name now ({@link #exclusivity()}). */
+  public boolean exclusive() {
+    return exclusivity.getAsBoolean();
+  }
+
   /** How every token this process issues begins. */
   public String ownTokens() {
     return value + "/" + incarnation + ":";
@@ -59,7 +70,7 @@ public record InstanceId(String value, String incarnation, boolean exclusive) {
    * string when the name is not exclusive and nothing may be taken over.
    */
   public String takeoverTokens() {
-    return exclusive ? value + "/" : "";
+    return exclusive() ? value + "/" : "";
   }
 
   @Override

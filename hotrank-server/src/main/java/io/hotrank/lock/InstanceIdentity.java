@@ -6,13 +6,15 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -50,6 +52,18 @@ public final class InstanceIdentity implements AutoCloseable {
   private @Nullable LeaseWatchdog watchdog;
   private volatile boolean closed;
 
+  /** For a configured id: whether this process holds its presence lease now. */
+  private AtomicBoolean present = new AtomicBoolean(true);
+
+  /**
+   * Data directories this JVM holds locked, by path: a second channel on the lock file, even one
+   * closed at once, would drop the first one's lock (POSIX locks belong to the process, and closing
+   * any channel on the file releases them all), so a second context of this JVM never opens one.
+   */
+  private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
+  private @Nullable Path heldDir;
+
   private InstanceIdentity(InstanceId id, @Nullable FileChannel lockFile) {
     this.id = id;
     this.lockFile = lockFile;
@@ -68,8 +82,11 @@ public final class InstanceIdentity implements AutoCloseable {
    */
   static InstanceIdentity configured(
       InstanceId probe, LeaseStore store, LeaseWatchdog watchdog, Ticker ticker) {
+    AtomicBoolean present = new AtomicBoolean();
     InstanceIdentity identity =
-        new InstanceIdentity(new InstanceId(probe.value(), probe.incarnation(), true), null);
+        new InstanceIdentity(
+            new InstanceId(probe.value(), probe.incarnation(), present::get), null);
+    identity.present = present;
     identity.store = store;
     identity.watchdog = watchdog;
     String name = identity.presenceName();
@@ -80,6 +97,7 @@ public final class InstanceIdentity implements AutoCloseable {
           watchdog.acquire(store, name, PRESENCE_TTL, 0, identity::presenceLost);
       if (held.isPresent()) {
         identity.presence = held.get();
+        present.set(true);
         return identity;
       }
       LeaseState state = store.inspect(name);
@@ -112,40 +130,36 @@ public final class InstanceIdentity implements AutoCloseable {
    * @param dataDir {@code hotrank.data-dir}, created if missing
    */
   static InstanceIdentity fromDataDir(Path dataDir) {
-    FileChannel channel = null;
-    try {
-      Files.createDirectories(dataDir);
-      channel =
-          FileChannel.open(
-              dataDir.resolve("instance.lock"),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE);
-      FileLock lock = tryLock(channel);
-      if (lock != null) {
-        InstanceId id = new InstanceId(storedId(dataDir), InstanceId.newIncarnation(), true);
-        log.info("Instance id {} (kept in {}, which this process holds)", id.value(), dataDir);
-        return new InstanceIdentity(id, channel);
+    Path dir = dataDir.toAbsolutePath().normalize();
+    if (HELD.add(dir)) {
+      FileChannel channel = null;
+      try {
+        Files.createDirectories(dir);
+        channel =
+            FileChannel.open(
+                dir.resolve("instance.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = channel.tryLock();
+        if (lock != null) {
+          InstanceId id = new InstanceId(storedId(dir), InstanceId.newIncarnation(), true);
+          log.info("Instance id {} (kept in {}, which this process holds)", id.value(), dir);
+          InstanceIdentity identity = new InstanceIdentity(id, channel);
+          identity.heldDir = dir;
+          return identity;
+        }
+        channel.close();
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(channel);
+        log.warn("hotrank.data-dir {} cannot hold the instance id: {}", dir, e.toString());
       }
-      channel.close();
-    } catch (IOException e) {
-      closeQuietly(channel);
-      log.warn("hotrank.data-dir {} cannot hold the instance id: {}", dataDir, e.toString());
+      HELD.remove(dir);
     }
     InstanceId fallback = InstanceId.of(perProcess());
     log.info(
         "Instance id {}: hotrank.data-dir {} is used by another process and hotrank.instance-id is"
             + " unset, so leases this name held in an earlier life are left to expire",
         fallback.value(),
-        dataDir);
+        dir);
     return new InstanceIdentity(fallback, null);
-  }
-
-  private static @Nullable FileLock tryLock(FileChannel channel) throws IOException {
-    try {
-      return channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      return null; // held by another application context of this very process
-    }
   }
 
   private static String storedId(Path dataDir) throws IOException {
@@ -188,6 +202,8 @@ public final class InstanceIdentity implements AutoCloseable {
    * would take this one's leases (the fences then refuse this one's writes).
    */
   private void presenceLost(HeldLease lease, String reason) {
+    // Until it holds the lease again, another process may carry the id: take nothing over.
+    present.set(false);
     log.warn("Instance {}: presence lease lost ({}); taking it again", id.value(), reason);
     Thread.ofVirtual().name("instance-presence").start(this::retakePresence);
   }
@@ -201,6 +217,7 @@ public final class InstanceIdentity implements AutoCloseable {
                 .acquire(presenceStore, presenceName(), PRESENCE_TTL, 0, this::presenceLost);
         if (held.isPresent()) {
           presence = held.get();
+          present.set(true);
           log.info("Instance {}: presence lease taken again", id.value());
           return;
         }
@@ -224,6 +241,9 @@ public final class InstanceIdentity implements AutoCloseable {
       held.release();
     }
     closeQuietly(lockFile);
+    if (heldDir != null) {
+      HELD.remove(heldDir);
+    }
   }
 
   private static void closeQuietly(@Nullable FileChannel channel) {

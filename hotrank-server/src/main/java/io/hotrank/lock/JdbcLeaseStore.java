@@ -22,6 +22,7 @@ public final class JdbcLeaseStore implements LeaseStore {
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
   private final InstanceId instance;
+  private final LiveTokens live = new LiveTokens();
   private final String now;
   private final Set<String> rowsKnown = ConcurrentHashMap.newKeySet();
 
@@ -39,35 +40,55 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
+    return live.acquiring(name, () -> acquire(name, ttl, cycle));
+  }
+
+  private Optional<Lease> acquire(String name, Duration ttl, long cycle) {
     ensureRow(name);
     String token = instance.newToken();
+    live.add(name, token);
+    String own = instance.ownTokens();
     String earlier = instance.takeoverTokens();
-    // Free, or held by this instance's name in an earlier, dead process: its leases pass to this
-    // one at once, and the new fence refuses whatever that process might still write.
-    String free =
-        earlier.isEmpty()
-            ? "expires_at <= " + now
-            : "(expires_at <= " + now + " OR (LEFT(owner, ?) = ? AND LEFT(owner, ?) <> ?))";
+    List<String> counted = live.of(name);
+    // Free; or held by a grant of this process it no longer counts on (released or lost, the
+    // release never recorded); or, for an exclusive instance id, by its earlier, dead process.
+    // Either way the new fence refuses whatever that grant's holder might still write.
+    StringBuilder free = new StringBuilder("(expires_at <= " + now);
     List<Object> args = new ArrayList<>(List.of(token, LeaseStore.ttlMillis(ttl), cycle, name));
+    free.append(" OR (LEFT(owner, ?) = ? AND owner NOT IN (")
+        .append(SqlDialect.placeholders(counted.size()))
+        .append("))");
+    args.addAll(List.of(own.length(), own));
+    args.addAll(counted);
     if (!earlier.isEmpty()) {
-      String own = instance.ownTokens();
+      free.append(" OR (LEFT(owner, ?) = ? AND LEFT(owner, ?) <> ?)");
       args.addAll(List.of(earlier.length(), earlier, own.length(), own));
     }
+    free.append(')');
     args.addAll(List.of(cycle > 0 ? cycle : Long.MAX_VALUE, cycle, CYCLE_LEAD_LIMIT.toMillis()));
     // The fence: the counter plus one, never below the database's clock in microseconds (as in
     // Redis), so tokens keep growing when a job moves between stores.
-    OptionalLong fence =
-        dialect.advanceWhere(
-            jdbc,
-            "hr_lease",
-            "fence",
-            "GREATEST(fence + 1, " + now + " * 1000)",
-            "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
-            "name = ? AND " + free + " AND cycle < ? AND ? <= " + now + " + ?",
-            args.toArray());
-    return fence.isPresent()
-        ? Optional.of(new Lease(name, token, fence.getAsLong()))
-        : Optional.empty();
+    OptionalLong fence;
+    try {
+      fence =
+          dialect.advanceWhere(
+              jdbc,
+              "hr_lease",
+              "fence",
+              "GREATEST(fence + 1, " + now + " * 1000)",
+              "owner = ?, expires_at = " + now + " + ?, cycle = GREATEST(cycle, ?)",
+              "name = ? AND " + free + " AND cycle < ? AND ? <= " + now + " + ?",
+              args.toArray());
+    } catch (RuntimeException e) {
+      // Granted or not, no work of this process runs under it: the caller got no lease.
+      live.remove(name, token);
+      throw e;
+    }
+    if (fence.isEmpty()) {
+      live.remove(name, token);
+      return Optional.empty();
+    }
+    return Optional.of(new Lease(name, token, fence.getAsLong()));
   }
 
   @Override
@@ -102,11 +123,20 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public boolean release(Lease lease) {
-    return jdbc.update(
-            "UPDATE hr_lease SET owner = '', expires_at = 0 WHERE name = ? AND owner = ?",
-            lease.name(),
-            lease.token())
-        == 1;
+    try {
+      return jdbc.update(
+              "UPDATE hr_lease SET owner = '', expires_at = 0 WHERE name = ? AND owner = ?",
+              lease.name(),
+              lease.token())
+          == 1;
+    } finally {
+      live.remove(lease.name(), lease.token());
+    }
+  }
+
+  @Override
+  public void forget(Lease lease) {
+    live.remove(lease.name(), lease.token());
   }
 
   @Override

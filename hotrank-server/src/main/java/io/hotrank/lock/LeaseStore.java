@@ -22,7 +22,10 @@ public interface LeaseStore {
   String kind();
 
   /**
-   * Grants the lease if no one holds it.
+   * Grants the lease if no one holds it, or if only a grant of this very process that it no longer
+   * counts on (released or {@linkplain #forget forgotten}) or, for an {@linkplain
+   * InstanceId#exclusive() exclusive} instance id, a grant of its earlier, dead process holds it:
+   * then with a new, higher fence.
    *
    * @param ttl how long the lease lasts unless renewed; at least a millisecond
    * @param cycle 0, or a positive cycle number (a scheduled fire time in epoch milliseconds): then
@@ -60,6 +63,13 @@ public interface LeaseStore {
    * @return false if it was no longer this holder's
    */
   boolean release(Lease lease);
+
+  /**
+   * Tells the store that this process no longer counts on a grant it did not release (it was lost):
+   * a later acquire of this process may then take the name over at once, with a higher fence,
+   * should the store still show that grant.
+   */
+  default void forget(Lease lease) {}
 
   /** The store's clock (Redis's {@code TIME}, the database's now), epoch milliseconds. */
   long nowMillis();

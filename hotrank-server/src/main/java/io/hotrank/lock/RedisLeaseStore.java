@@ -2,6 +2,7 @@ package io.hotrank.lock;
 
 import io.hotrank.redis.LuaScripts;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,7 @@ public final class RedisLeaseStore implements LeaseStore {
   private final StringRedisTemplate redis;
   private final String prefix;
   private final InstanceId instance;
+  private final LiveTokens live = new LiveTokens();
 
   /**
    * The highest fence seen per name: the floor of the next grant, so that tokens keep growing even
@@ -53,23 +55,37 @@ public final class RedisLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> tryAcquire(String name, Duration ttl, long cycle) {
+    return live.acquiring(name, () -> acquire(name, ttl, cycle));
+  }
+
+  private Optional<Lease> acquire(String name, Duration ttl, long cycle) {
     String token = instance.newToken();
-    List<?> answer =
-        redis.execute(
-            ACQUIRE,
-            keys(name),
-            token,
-            Long.toString(LeaseStore.ttlMillis(ttl)),
-            Long.toString(cycle),
-            Long.toString(highestFence.getOrDefault(name, 0L) + 1),
-            Long.toString(CYCLE_LEAD_LIMIT.toMillis()),
-            instance.takeoverTokens(),
-            instance.ownTokens());
+    live.add(name, token);
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                token,
+                Long.toString(LeaseStore.ttlMillis(ttl)),
+                Long.toString(cycle),
+                Long.toString(highestFence.getOrDefault(name, 0L) + 1),
+                Long.toString(CYCLE_LEAD_LIMIT.toMillis()),
+                instance.takeoverTokens(),
+                instance.ownTokens()));
+    args.addAll(live.of(name));
+    List<?> answer;
+    try {
+      answer = redis.execute(ACQUIRE, keys(name), args.toArray());
+    } catch (RuntimeException e) {
+      // Granted or not, no work of this process runs under it: the caller got no lease.
+      live.remove(name, token);
+      throw e;
+    }
     if (answer == null || answer.size() < 2) {
       throw new IllegalStateException("lease acquisition of " + name + " answered " + answer);
     }
     long fence = Long.parseLong(String.valueOf(answer.getFirst()));
     if (fence == 0) {
+      live.remove(name, token);
       if (((Number) answer.get(1)).longValue() == -3) {
         aheadOfRedis(name, cycle);
       }
@@ -117,8 +133,17 @@ public final class RedisLeaseStore implements LeaseStore {
 
   @Override
   public boolean release(Lease lease) {
-    Long released = redis.execute(RELEASE, List.of(ownerKey(lease.name())), lease.token());
-    return released != null && released == 1L;
+    try {
+      Long released = redis.execute(RELEASE, List.of(ownerKey(lease.name())), lease.token());
+      return released != null && released == 1L;
+    } finally {
+      live.remove(lease.name(), lease.token());
+    }
+  }
+
+  @Override
+  public void forget(Lease lease) {
+    live.remove(lease.name(), lease.token());
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.hotrank.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hotrank.support.BoardReads;
+import io.hotrank.support.EventModel;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.RedisProcess;
@@ -16,8 +18,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -49,19 +49,6 @@ class EventsDurabilityProcessTest {
   @BeforeAll
   static void startRedis() throws Exception {
     redis = processes.redis();
-  }
-
-  /** What the 202s promise: per item, the likes and the views accepted. */
-  private static final class Model {
-    final Map<Long, long[]> counts = new HashMap<>();
-
-    void add(List<Map<String, Object>> batch) {
-      for (Map<String, Object> e : batch) {
-        long[] c =
-            counts.computeIfAbsent(((Number) e.get("itemId")).longValue(), id -> new long[2]);
-        c[e.get("type").equals("like") ? 0 : 1]++;
-      }
-    }
   }
 
   private static List<String> args(String biz, String... extra) {
@@ -107,24 +94,13 @@ class EventsDurabilityProcessTest {
     }
   }
 
-  private static List<Map<String, Object>> batch(String biz, Random random, int size) {
-    List<Map<String, Object>> events = new ArrayList<>();
-    for (int i = 0; i < size; i++) {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("biz", biz);
-      e.put("itemId", 1L + random.nextInt(ITEMS));
-      e.put("type", random.nextInt(3) == 0 ? "like" : "view");
-      events.add(e);
-    }
-    return events;
-  }
-
   /** Posts batches for {@code millis}; the model gets those answered 202. Returns how many. */
-  private static int stream(HttpJson http, String biz, Model model, long millis, Random random) {
+  private static int stream(
+      HttpJson http, String biz, EventModel model, long millis, Random random) {
     int accepted = 0;
     long end = System.nanoTime() + millis * 1_000_000;
     while (System.nanoTime() < end) {
-      List<Map<String, Object>> events = batch(biz, random, 100);
+      List<Map<String, Object>> events = EventModel.randomBatch(biz, ITEMS, random, 100);
       Answer answer = http.post("/api/v1/events", HttpJson.json(Map.of("events", events)));
       if (answer.status() == 202) {
         model.add(events);
@@ -137,16 +113,10 @@ class EventsDurabilityProcessTest {
   }
 
   /** Counters, the leaderboard and the window board, once folded and published, match the model. */
-  private static void assertMatches(HttpJson http, String biz, Model model) {
+  private static void assertMatches(HttpJson http, String biz, EventModel model) {
     Answer folded = http.admin("/api/v1/admin/events/fold");
     assertThat(folded.status()).as(folded.body()).isEqualTo(200);
-    for (long id = 1; id <= ITEMS; id++) {
-      long[] expected = model.counts.getOrDefault(id, new long[2]);
-      JsonNode counts = http.get("/api/v1/items/" + biz + "/" + id).json().get("counts");
-      assertThat(new long[] {counts.get("like").asLong(), counts.get("view").asLong()})
-          .as("item %d likes and views", id)
-          .containsExactly(expected);
-    }
+    model.assertCounters(http, biz, ITEMS);
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
@@ -155,13 +125,19 @@ class EventsDurabilityProcessTest {
                   .isEqualTo(200);
               assertThat(http.admin("/api/v1/admin/boards/" + biz + "-hour/recompute").status())
                   .isEqualTo(200);
-              Map<Long, Double> liked = scores(http, biz + "-liked");
-              Map<Long, Double> hour = scores(http, biz + "-hour");
-              model.counts.forEach(
-                  (id, c) -> {
-                    assertThat(liked.getOrDefault(id, 0.0)).as("likes of %d", id).isEqualTo(c[0]);
-                    assertThat(hour.get(id)).as("window score of %d", id).isEqualTo(c[0] + c[1]);
-                  });
+              Map<Long, Double> liked = BoardReads.scores(http, biz + "-liked", ITEMS);
+              Map<Long, Double> hour = BoardReads.scores(http, biz + "-hour", ITEMS);
+              model
+                  .counts()
+                  .forEach(
+                      (id, c) -> {
+                        assertThat(liked.getOrDefault(id, 0.0))
+                            .as("likes of %d", id)
+                            .isEqualTo(c[0]);
+                        assertThat(hour.get(id))
+                            .as("window score of %d", id)
+                            .isEqualTo(c[0] + c[1]);
+                      });
             });
   }
 
@@ -170,26 +146,15 @@ class EventsDurabilityProcessTest {
     await().atMost(Duration.ofSeconds(30)).until(() -> accepted.get() >= from + more);
   }
 
-  private static Map<Long, Double> scores(HttpJson http, String board) {
-    Map<Long, Double> scores = new HashMap<>();
-    Answer answer = http.get("/api/v1/boards/" + board + "?limit=" + ITEMS);
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    answer
-        .json()
-        .get("items")
-        .forEach(e -> scores.put(e.get("itemId").asLong(), e.get("score").asDouble()));
-    return scores;
-  }
-
   /** Posts for a while, is killed right after its last 202, and is started again on its data. */
   private static void killRightAfterAcceptedBatches(String biz, List<String> args)
       throws Exception {
-    Model model = new Model();
+    EventModel model = new EventModel();
     Random random = new Random(biz.hashCode());
     ServiceProcess first = start(biz + "-1", args);
     try {
       createItems(first.http(), biz);
-      assertThat(stream(first.http(), biz, model, 3000, random)).isPositive();
+      assertThat(stream(first.http(), biz, model, 1000, random)).isPositive();
       first.signal("KILL");
     } finally {
       first.close();
@@ -197,13 +162,6 @@ class EventsDurabilityProcessTest {
     try (ServiceProcess second = start(biz + "-2", args)) {
       assertMatches(second.http(), biz, model);
     }
-  }
-
-  @Test
-  void acceptedBatches_surviveKill9_onTheEmbeddedDefault() throws Exception {
-    TestEngines.exercised("H2");
-    killRightAfterAcceptedBatches(
-        "embedded", args("embedded", "--hotrank.data-dir=" + processes.dir("embedded-data")));
   }
 
   @Test
@@ -240,7 +198,7 @@ class EventsDurabilityProcessTest {
     String biz = "midfold";
     Path faults = processes.dir("faults");
     List<String> args = args(biz, "--hotrank.data-dir=" + processes.dir("midfold-data"));
-    Model model = new Model();
+    EventModel model = new EventModel();
     Random random = new Random(7);
     for (String point : List.of("before-commit", "after-commit")) {
       try (ServiceProcess folder =
@@ -251,7 +209,7 @@ class EventsDurabilityProcessTest {
         Files.writeString(faults.resolve("event-fold." + point), "60000");
         // One batch, so that the fold the process dies in (or after) holds all that is unfolded,
         // and nothing is left for the next process to fold and rewrite these items' counters with.
-        List<Map<String, Object>> events = batch(biz, random, 100);
+        List<Map<String, Object>> events = EventModel.randomBatch(biz, ITEMS, random, 100);
         Answer answer =
             folder.http().post("/api/v1/events", HttpJson.json(Map.of("events", events)));
         assertThat(answer.status()).as(answer.body()).isEqualTo(202);
@@ -279,7 +237,7 @@ class EventsDurabilityProcessTest {
   void aRedisRestart_underASteadyStream_losesAndDoublesNothing() throws Exception {
     TestEngines.exercised("H2");
     String biz = "restart";
-    Model model = new Model();
+    EventModel model = new EventModel();
     try (ServiceProcess service =
         start(biz, args(biz, "--hotrank.data-dir=" + processes.dir("restart-data")))) {
       HttpJson http = service.http();
@@ -306,5 +264,104 @@ class EventsDurabilityProcessTest {
       assertThat(client.isAlive()).isFalse();
       assertMatches(http, biz, model);
     }
+  }
+
+  /**
+   * The crash-restart of a single instance on the embedded default, with the default lease time to
+   * live (30 s): the restarted process takes its earlier life's leases at once (same instance id,
+   * from the data directory; a higher fence), so the counters and the window board move again at
+   * once after readiness, not 30 s later, and every 202 is counted once.
+   */
+  @Test
+  void aCrashRestart_withTheDefaultLeases_foldsAndPublishesAgainAtOnce() throws Exception {
+    TestEngines.exercised("H2");
+    String biz = "crash";
+    List<String> defaults = new ArrayList<>(args(biz, "--hotrank.data-dir=" + processes.dir(biz)));
+    defaults.remove("--hotrank.job.lease-ttl=5s");
+    defaults.remove("--hotrank.ingest.fold-interval=100ms");
+    EventModel model = new EventModel();
+    Random random = new Random(27);
+    long fenceBefore;
+    long leaseLeft;
+    long killed;
+    String instance;
+    ServiceProcess first = start(biz + "-1", defaults);
+    try {
+      createItems(first.http(), biz);
+      assertThat(stream(first.http(), biz, model, 2000, random)).isPositive();
+      JsonNode fold = foldJob(first.http());
+      assertThat(fold.get("heldHere").asBoolean()).isTrue();
+      fenceBefore = fold.get("lease").get("fence").asLong();
+      instance =
+          first
+              .http()
+              .get("/api/v1/admin/jobs", first.http().adminHeader())
+              .json()
+              .get("instance")
+              .asString();
+      stream(first.http(), biz, model, 500, random);
+      // How long the killed process's fold lease would still stand, by the store's clock.
+      leaseLeft = foldJob(first.http()).get("lease").get("expiresInMs").asLong();
+      first.signal("KILL");
+      killed = System.nanoTime();
+    } finally {
+      first.close();
+    }
+    try (ServiceProcess second = start(biz + "-2", defaults)) {
+      long ready = System.nanoTime();
+      HttpJson http = second.http();
+      assertThat(
+              http.get("/api/v1/admin/jobs", http.adminHeader()).json().get("instance").asString())
+          .as("the same name, from the data directory")
+          .isEqualTo(instance);
+      List<Map<String, Object>> after = EventModel.randomBatch(biz, ITEMS, random, 100);
+      Answer accepted = http.post("/api/v1/events", HttpJson.json(Map.of("events", after)));
+      assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
+      model.add(after);
+      // Well under the 30 s a lease held by the killed process would otherwise have left.
+      await("the scheduled fold (no manual one) counts every 202")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .untilAsserted(() -> model.assertCounters(http, biz, ITEMS));
+      long counted = System.nanoTime() - ready;
+      long heldAgain = (System.nanoTime() - killed) / 1_000_000;
+      // Folded by the new process before the old one's lease would have run out: taken over, not
+      // waited out (a slow start past it would make this test prove nothing, so it fails then).
+      assertThat(heldAgain)
+          .as("ms from the kill to the new fold, against the lease's")
+          .isLessThan(leaseLeft);
+      await("the window board publishes every 202")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .untilAsserted(
+              () -> {
+                Map<Long, Double> hour = BoardReads.scores(http, biz + "-hour", ITEMS);
+                model
+                    .counts()
+                    .forEach(
+                        (id, c) ->
+                            assertThat(hour.get(id))
+                                .as("window score of %d", id)
+                                .isEqualTo(c[0] + c[1]));
+              });
+      long published = System.nanoTime() - ready;
+      JsonNode fold = foldJob(http);
+      assertThat(fold.get("heldHere").asBoolean()).isTrue();
+      assertThat(fold.get("lease").get("fence").asLong()).isGreaterThan(fenceBefore);
+      System.out.printf(
+          "crash-restart: counters moved %d ms and the window board %d ms after readiness%n",
+          counted / 1_000_000, published / 1_000_000);
+      // The rest of what the 202s promise: the leaderboard, and batch recomputes of both.
+      assertMatches(http, biz, model);
+    }
+  }
+
+  private static JsonNode foldJob(HttpJson http) {
+    for (JsonNode job : http.get("/api/v1/admin/jobs", http.adminHeader()).json().get("jobs")) {
+      if (job.get("name").asString().equals("event-fold")) {
+        return job;
+      }
+    }
+    throw new AssertionError("no event-fold job");
   }
 }

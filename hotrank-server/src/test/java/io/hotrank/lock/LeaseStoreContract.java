@@ -412,6 +412,29 @@ abstract class LeaseStoreContract {
     assertThat(restarted.release(taken)).isTrue();
   }
 
+  /**
+   * A grant this process gave up while the store still shows it (a lost lease; a release that a
+   * Redis failover lost) is taken over at once by this process, with a higher fence, while another
+   * instance waits for it to expire; a grant the process still counts on is never taken over.
+   */
+  @Test
+  void aGrantThisProcessGaveUp_isTakenOverAtOnceByIt_butByNoOtherInstance() {
+    String name = freshName();
+    LeaseStore a = store("instance-a");
+    LeaseStore b = store("instance-b");
+    Lease given = a.tryAcquire(name, Duration.ofMinutes(5)).orElseThrow();
+    assertThat(a.tryAcquire(name, ttl())).as("while it counts on the grant").isEmpty();
+
+    a.forget(given); // as a lost lease does
+
+    assertThat(b.tryAcquire(name, ttl())).as("another instance").isEmpty();
+    Lease again = a.tryAcquire(name, ttl()).orElseThrow();
+    assertThat(again.fence()).isGreaterThan(given.fence());
+    assertThat(a.renew(given, ttl())).as("the grant given up").isFalse();
+    assertThat(a.tryAcquire(name, ttl())).as("while it counts on the new grant").isEmpty();
+    assertThat(a.release(again)).isTrue();
+  }
+
   private static Duration ttl() {
     return Duration.ofSeconds(10);
   }

@@ -104,13 +104,22 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     }
   }
 
+  /**
+   * How many steps the walk takes, the last 60 of them thinning the boards. H2 takes the full walk
+   * (twice in CI: on one Redis and on a Cluster); the other engines a shorter one, which still goes
+   * through trims and thinned rebuilds: the Redis side is the same on every engine.
+   */
+  protected int steps() {
+    return 260;
+  }
+
   @Test
   void liveBoardsEqualTheBatchComputation_afterEveryStepOfARandomWalk() {
     SplittableRandom random = new SplittableRandom(26);
     long nextId = 1;
-    for (int step = 0; step < 260; step++) {
+    for (int step = 0; step < steps(); step++) {
       // The last 60 steps create nothing: deletes, unlikes and time thin the boards.
-      boolean draining = step >= 200;
+      boolean draining = step >= steps() - 60;
       // Draining: a fifth events, half deletes, the rest the clock.
       int action = draining ? 58 + random.nextInt(42) : random.nextInt(100);
       String did;

@@ -17,4 +17,9 @@ class MariaDbLiveBoardsTest extends LiveBoardsContract {
   protected String engine() {
     return "MariaDB/MySQL";
   }
+
+  @Override
+  protected int steps() {
+    return 140;
+  }
 }

@@ -17,4 +17,9 @@ class PostgresLiveBoardsTest extends LiveBoardsContract {
   protected String engine() {
     return "PostgreSQL";
   }
+
+  @Override
+  protected int steps() {
+    return 140;
+  }
 }

@@ -129,13 +129,11 @@ public class BoardRedisStore {
                 key(board, "live"),
                 key(board, "ver"),
                 key(board, "seq"),
-                key(board, "fence"),
-                pinnedKey(board, snapshot.version())),
+                key(board, "fence")),
             Long.toString(snapshot.version()),
             channel(),
             board,
             Long.toString(fence),
-            Long.toString(cursorTtl.toMillis()),
             base == NO_BASE ? "" : Long.toString(base));
     if (swapped == null) {
       throw new IllegalStateException("publish script inside a transaction or pipeline");
@@ -162,9 +160,17 @@ public class BoardRedisStore {
   }
 
   /**
-   * The payload of a published version while it is kept for cursor paging ({@code
-   * hotrank.board.cursor-ttl} from its publish), if it still is.
+   * Keeps a published version's payload for {@code hotrank.board.cursor-ttl} from now, for clients
+   * paging it with a cursor on any instance. Only versions a cursor was handed out for are kept:
+   * keeping every version (realtime boards publish every second) would fill Redis for nothing.
    */
+  public void pin(String board, long version, byte[] payload) {
+    redis
+        .opsForValue()
+        .set(pinnedKey(board, version), new String(payload, StandardCharsets.UTF_8), cursorTtl);
+  }
+
+  /** The payload of a published version while it is kept for cursor paging ({@link #pin}). */
   public Optional<byte[]> pinned(String board, long version) {
     String payload = redis.opsForValue().get(pinnedKey(board, version));
     return Optional.ofNullable(payload).map(p -> p.getBytes(StandardCharsets.UTF_8));

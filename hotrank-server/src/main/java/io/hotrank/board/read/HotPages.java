@@ -26,16 +26,24 @@ import tools.jackson.databind.util.RawValue;
 /**
  * Cursor paging of a board (the hot feed): a page started with an empty cursor reads the current
  * version, and its cursor pins that version, so the next pages come from the same ranking however
- * often the board is published meanwhile: never an entry twice, never one skipped. Every published
- * version is kept in Redis for {@code hotrank.board.cursor-ttl} (written with the publish itself)
- * and, once read here, in a small local cache; a cursor of a version no longer kept is a 410.
- * Entries whose items were deleted since the version was computed are skipped, and the page is
- * filled from further down.
+ * often the board is published meanwhile: never an entry twice, never one skipped. A version a
+ * cursor is handed out for is kept in Redis for {@code hotrank.board.cursor-ttl} from then (written
+ * once a minute at most per version and instance; the answer waits {@link #KEEP_WAIT} at most for
+ * it) and, once read here, in a small local cache; a version still live is served whatever its age;
+ * a cursor of a version no longer kept is a 410. Only versions someone pages are kept: realtime
+ * boards publish every second, and keeping each of their versions filled Redis for nothing. Entries
+ * whose items were deleted since the version was computed are skipped, and the page is filled from
+ * further down.
  */
 @Component
 class HotPages {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** How long a first page waits for its version to be kept in Redis. */
+  static final Duration KEEP_WAIT = Duration.ofMillis(50);
+
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HotPages.class);
 
   private final BoardReader reader;
   private final BoardRedisStore redis;
@@ -44,6 +52,9 @@ class HotPages {
   private final ItemReads items;
   private final int defaultLimit;
   private final Cache<String, BoardSnapshot> pinned;
+
+  /** Versions this instance kept in Redis lately, so that it writes each once a while at most. */
+  private final Cache<String, Boolean> kept;
 
   HotPages(
       BoardReader reader,
@@ -62,6 +73,11 @@ class HotPages {
         Caffeine.newBuilder()
             .maximumSize(256)
             .expireAfterWrite(min(properties.cursorTtl(), Duration.ofMinutes(1)))
+            .build();
+    this.kept =
+        Caffeine.newBuilder()
+            .maximumSize(1024)
+            .expireAfterWrite(min(properties.cursorTtl().dividedBy(2), Duration.ofMinutes(1)))
             .build();
   }
 
@@ -111,6 +127,9 @@ class HotPages {
         next++;
       }
     }
+    if (more) {
+      keepForCursors(snapshot);
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("board", snapshot.board());
     body.put("version", snapshot.version());
@@ -124,6 +143,44 @@ class HotPages {
                 kind, List.of(Long.toString(snapshot.version()), Integer.toString(next)))
             : null);
     return JSON.writeValueAsBytes(body);
+  }
+
+  /**
+   * Keeps the version in Redis for the cursor about to be handed out, before the answer, so that
+   * the next page finds it on any instance; but the answer waits {@link #KEEP_WAIT} at most for
+   * Redis: a Redis down or slow costs a client paging on another instance a 410 once the version is
+   * no longer live there (this instance serves it from its own copies), never a slow first page.
+   */
+  private void keepForCursors(BoardSnapshot snapshot) {
+    String key = snapshot.board() + ":" + snapshot.version();
+    if (kept.asMap().putIfAbsent(key, Boolean.TRUE) != null) {
+      return;
+    }
+    java.util.concurrent.CompletableFuture<Void> written =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("board-pin")
+        .start(
+            () -> {
+              try {
+                redis.pin(snapshot.board(), snapshot.version(), snapshot.payload());
+                written.complete(null);
+              } catch (RuntimeException e) {
+                kept.invalidate(key);
+                written.completeExceptionally(e);
+              }
+            });
+    try {
+      written.get(KEEP_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log.debug(
+          "Board '{}' v{} not kept for cursors yet: {}",
+          snapshot.board(),
+          snapshot.version(),
+          e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The snapshot of a pinned version: held here, live, or kept in Redis. */

@@ -634,7 +634,7 @@ class KafkaSourceProcessTest {
     try {
       awaitMore(traffic, accepted, 20, "batches accepted before the broker is killed");
       kafka.kill();
-      awaitMore(traffic, refused, 4, "batches refused while the broker is away");
+      awaitMore(traffic, refused, 2, "batches refused while the broker is away");
       kafka.startAgain();
       awaitMore(traffic, accepted, 20, "batches accepted after the broker is back");
       traffic.stop();
