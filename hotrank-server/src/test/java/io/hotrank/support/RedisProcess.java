@@ -1,12 +1,8 @@
 package io.hotrank.support;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import redis.embedded.RedisServer;
 
 /**
@@ -95,16 +91,7 @@ public final class RedisProcess implements AutoCloseable {
 
   /** Sends one command in the inline protocol and returns the raw reply. */
   public String command(String inline) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-      socket.setSoTimeout(2000);
-      OutputStream out = socket.getOutputStream();
-      out.write((inline + "\r\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      byte[] buffer = new byte[65536];
-      int n = socket.getInputStream().read(buffer);
-      return n <= 0 ? "" : new String(buffer, 0, n, StandardCharsets.UTF_8);
-    }
+    return RedisReplicas.command(port, inline);
   }
 
   @Override

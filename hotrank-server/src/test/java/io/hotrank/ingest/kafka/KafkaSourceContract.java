@@ -3,6 +3,7 @@ package io.hotrank.ingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.KafkaTestBroker;
 import java.nio.charset.StandardCharsets;
@@ -161,14 +162,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
 
   private Map<Long, Double> scores(String board) {
     assertThat(http.admin("/api/v1/admin/boards/" + board + "/recompute").status()).isEqualTo(200);
-    Answer answer = http.get("/api/v1/boards/" + board + "?limit=" + ITEMS);
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    Map<Long, Double> scores = new HashMap<>();
-    answer
-        .json()
-        .get("items")
-        .forEach(e -> scores.put(e.get("itemId").asLong(), e.get("score").asDouble()));
-    return scores;
+    return BoardReads.scores(http, board, ITEMS);
   }
 
   @Test

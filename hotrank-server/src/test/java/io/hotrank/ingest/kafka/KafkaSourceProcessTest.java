@@ -3,6 +3,7 @@ package io.hotrank.ingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.H2ServerProcess;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
@@ -443,14 +444,7 @@ class KafkaSourceProcessTest {
   private static Map<Long, Double> scores(HttpJson http, String board, int size) {
     Answer recomputed = http.admin("/api/v1/admin/boards/" + board + "/recompute");
     assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
-    Answer answer = http.get("/api/v1/boards/" + board + "?limit=" + size);
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    Map<Long, Double> scores = new HashMap<>();
-    answer
-        .json()
-        .get("items")
-        .forEach(e -> scores.put(e.get("itemId").asLong(), e.get("score").asDouble()));
-    return scores;
+    return BoardReads.scores(http, board, size);
   }
 
   private static Map<String, ServiceProcess> startInstances(World world, String... names)
