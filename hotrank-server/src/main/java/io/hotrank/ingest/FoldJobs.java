@@ -13,13 +13,7 @@ import io.hotrank.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.support.CronExpression;
@@ -48,6 +42,7 @@ final class FoldJobs implements JobSource {
   private final IngestProperties properties;
   private final FaultPoints faults;
   private final InFlightFolds inFlight = new InFlightFolds();
+  private final FoldBarrier barrier;
 
   FoldJobs(
       EventFolder folder,
@@ -64,6 +59,13 @@ final class FoldJobs implements JobSource {
     this.listeners = listeners;
     this.clock = clock;
     this.properties = properties;
+    this.barrier =
+        new FoldBarrier(
+            () -> {
+              Fold fold = foldAndTell(new Progress());
+              return new FoldBarrier.Attempt(fold != null, eventLog.cursor());
+            },
+            ticker);
   }
 
   @Override
@@ -119,50 +121,16 @@ final class FoldJobs implements JobSource {
   /**
    * Folds until the log's position passes its head as read at the call, then brings the listeners
    * up to the last fold. Every event accepted before the call has a seq at or below that head and
-   * was committed before it; each fold here started after the call and reads all the open gaps, so
-   * once one of them leaves the position at or past the head, none of those events is left behind.
-   * Folds serialise on the cursor's row lock, so folding here beside the scheduled folder (on this
-   * instance or another) changes no count. The folds run on a thread of their own, so that a fold
-   * held up on that lock or on a slow database cannot hold the caller past the timeout; one in
-   * progress then finishes by itself, and no other follows it.
+   * was committed before it; a fold that began after the call reads all the open gaps, so once one
+   * of them leaves the position at or past the head, none of those events is left behind. The folds
+   * run in {@link FoldBarrier}'s loop, shared by concurrent callers and off the caller's thread, so
+   * that a fold held up on the cursor's lock or on a slow database cannot hold the caller past the
+   * timeout.
    */
   void awaitAccepted() {
     Duration timeout = properties.foldBarrierTimeout();
     long deadline = ticker.read() + timeout.toNanos();
-    long head = eventLog.head();
-    AtomicBoolean late = new AtomicBoolean();
-    AtomicReference<String> failure = new AtomicReference<>();
-    CompletableFuture<Long> folded = new CompletableFuture<>();
-    Thread.ofVirtual()
-        .name("fold-barrier")
-        .start(
-            () -> {
-              try {
-                folded.complete(foldPast(head, late, failure));
-              } catch (RuntimeException e) {
-                folded.completeExceptionally(e);
-              }
-            });
-    long foldNo;
-    try {
-      foldNo = folded.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      late.set(true);
-      String failed = failure.get();
-      throw new FoldBehindException(
-          timeout,
-          "accepted up to seq "
-              + head
-              + (failed == null ? "" : "; the last fold attempt failed: " + failed));
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r
-          ? r
-          : new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      late.set(true);
-      Thread.currentThread().interrupt();
-      throw new FoldBehindException(timeout, "interrupted");
-    }
+    long foldNo = barrier.awaitPast(eventLog.head(), timeout);
     // A fold of the scheduled folder may still be telling its listeners; wait for it within what is
     // left of the bound, then catch the listeners up here whatever it did.
     long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - ticker.read()));
@@ -175,31 +143,6 @@ final class FoldJobs implements JobSource {
       throw new FoldBehindException(timeout, "interrupted");
     }
     catchUpListeners(foldNo);
-  }
-
-  /**
-   * Folds until the position is at or past {@code head}; the last fold's number. A fold that fails
-   * (a lock wait timed out, the database blinked) is tried again until the caller gives up.
-   */
-  private long foldPast(long head, AtomicBoolean late, AtomicReference<String> failure) {
-    Progress progress = new Progress();
-    while (!late.get()) {
-      Fold fold = null;
-      try {
-        fold = foldAndTell(progress);
-        FoldCursor cursor = eventLog.cursor();
-        if (cursor.position() >= head) {
-          return cursor.foldNo();
-        }
-      } catch (RuntimeException e) {
-        failure.set(e.getClass().getSimpleName());
-        log.debug("A fold before a recompute failed; trying again", e);
-      }
-      if (fold == null) {
-        LockSupport.parkNanos(20_000_000L);
-      }
-    }
-    return -1;
   }
 
   private void catchUpListeners(long lastFoldNo) {

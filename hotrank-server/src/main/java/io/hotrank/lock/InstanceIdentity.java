@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -134,7 +135,7 @@ public final class InstanceIdentity implements AutoCloseable {
     if (HELD.add(dir)) {
       FileChannel channel = null;
       try {
-        Files.createDirectories(dir);
+        createPrivately(dir);
         channel =
             FileChannel.open(
                 dir.resolve("instance.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -160,6 +161,22 @@ public final class InstanceIdentity implements AutoCloseable {
         fallback.value(),
         dir);
     return new InstanceIdentity(fallback, null);
+  }
+
+  /**
+   * Creates the data directory if missing, readable by this user only where the file system has
+   * POSIX permissions: it holds the embedded database and the instance's identity.
+   */
+  private static void createPrivately(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } else {
+      Files.createDirectories(dir);
+    }
   }
 
   private static String storedId(Path dataDir) throws IOException {

@@ -9,6 +9,7 @@ import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -68,6 +69,14 @@ class InstanceIdentityTest {
     assertThat(next.id().exclusive()).isTrue();
     assertThat(next.id().value()).isEqualTo(id.value());
     assertThat(next.id().incarnation()).isNotEqualTo(id.incarnation());
+  }
+
+  @Test
+  void aDataDirectoryItCreates_isReadableByItsUserOnly(@TempDir Path parent) throws Exception {
+    Path dir = parent.resolve("data");
+    opened(InstanceIdentity.fromDataDir(dir));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
+        .isEqualTo("rwx------");
   }
 
   @Test
