@@ -227,6 +227,16 @@ abstract class RedisFailoverContract {
           }
         }
       }
+      // The batch board's job takes its lease each cycle: after the failover it has taken it again
+      // with a fence above the last one before the kill, even if the promoted replica missed the
+      // last writes (a fence handed out twice would let two holders publish).
+      assertThat(fencesBefore).as("fences before the kill").containsKey("board-fo-hot");
+      await("board-fo-hot leased again with a higher fence")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fences(https.getFirst()).getOrDefault("board-fo-hot", 0L)
+                      > fencesBefore.get("board-fo-hot"));
       System.out.printf(
           "%s failover: replica promoted %d ms after the kill, every board moving again after %d"
               + " ms; longest read failure %d ms (%d of %d reads failed); %d event batches refused"

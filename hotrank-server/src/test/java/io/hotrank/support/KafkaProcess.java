@@ -23,8 +23,9 @@ import org.apache.kafka.common.Uuid;
  * <p>Everything lives in the directory it is given: {@code server.properties}, {@code data} (its
  * log directory, formatted once with Kafka's {@code StorageTool}), and {@code broker.log}, where
  * every run of it appends its output. The settings are a single node's: replication factor 1 and
- * min ISR 1 for the offsets and transaction state topics, and no initial rebalance delay, so that a
- * consumer group forms at once; the rest is Kafka's defaults.
+ * min ISR 1 for the offsets and transaction state topics, one partition each (Kafka's 50 cost a
+ * restarted broker seconds of loading), and no initial rebalance delay, so that a consumer group
+ * forms at once; the rest is Kafka's defaults.
  */
 public final class KafkaProcess implements AutoCloseable {
 
@@ -94,6 +95,8 @@ public final class KafkaProcess implements AutoCloseable {
             "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
             "log.dirs=" + dir.resolve("data"),
             "offsets.topic.replication.factor=1",
+            "offsets.topic.num.partitions=1",
+            "transaction.state.log.num.partitions=1",
             "transaction.state.log.replication.factor=1",
             "transaction.state.log.min.isr=1",
             "group.initial.rebalance.delay.ms=0",

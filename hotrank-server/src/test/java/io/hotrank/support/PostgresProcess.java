@@ -7,6 +7,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -28,20 +29,34 @@ public final class PostgresProcess implements AutoCloseable {
     this.port = port;
   }
 
+  /** Whether Debian's PostgreSQL server binaries are here to start one. */
+  public static boolean installed() {
+    try {
+      return newestBin().isPresent();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static Optional<Path> newestBin() throws IOException {
+    Path root = Path.of("/usr/lib/postgresql");
+    if (!Files.isDirectory(root)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> versions = Files.list(root)) {
+      return versions
+          .map(v -> v.resolve("bin"))
+          .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
+          .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString())));
+    }
+  }
+
   /** Initialises a cluster in a new temporary directory and starts it. */
   public static PostgresProcess start() throws Exception {
-    Path bin;
-    try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
-      bin =
-          versions
-              .map(v -> v.resolve("bin"))
-              .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
-              .max(
-                  Comparator.comparing(
-                      b -> Integer.parseInt(b.getParent().getFileName().toString())))
-              .orElseThrow(
-                  () -> new IllegalStateException("no PostgreSQL under /usr/lib/postgresql"));
-    }
+    Path bin =
+        newestBin()
+            .orElseThrow(
+                () -> new IllegalStateException("no PostgreSQL under /usr/lib/postgresql"));
     Path dir = Files.createTempDirectory("hotrank-pg-");
     if (asRoot()) {
       UserPrincipal postgres =
