@@ -19,7 +19,7 @@ final class PostgresTaskSql extends TaskSql {
   private final String completeInOne;
 
   PostgresTaskSql(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
-    super(dialect, jdbc, tx, false);
+    super(dialect, jdbc, tx, false, false);
     this.completeInOne =
         "WITH done AS ("
             + completeTask

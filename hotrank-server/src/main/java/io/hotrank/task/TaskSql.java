@@ -62,6 +62,8 @@ sealed class TaskSql permits PostgresTaskSql {
 
   final TransactionTemplate tx;
 
+  private final boolean multiRowHistory;
+
   /** The batch claim's transaction where it takes several statements, and a group's. */
   final TransactionTemplate claimTx;
 
@@ -69,17 +71,29 @@ sealed class TaskSql permits PostgresTaskSql {
   static TaskSql of(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
     return switch (dialect.name()) {
       case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx);
-      case "MySQL", "MariaDB", "H2" -> new TaskSql(dialect, jdbc, tx, true);
+      case "MySQL", "MariaDB" -> new TaskSql(dialect, jdbc, tx, true, true);
+      // READ COMMITTED is H2's default: asking for it would cost a round trip to read the level,
+      // over TCP, per transaction. H2 cannot type the parameters of a multi-row history insert.
+      case "H2" -> new TaskSql(dialect, jdbc, tx, false, false);
       default -> throw new IllegalStateException("No task statements for " + dialect.name());
     };
   }
 
   /**
-   * @param readCommittedClaims whether a batch claim's transaction is set to {@code READ COMMITTED}
-   *     (and reset after)
+   * @param readCommittedClaims whether a batch claim's transaction asks for {@code READ COMMITTED}
+   *     (a safety net on MySQL/MariaDB: the pool's connections are at that level already, as
+   *     application.yml sets them, and the driver then sends nothing; a pool configured otherwise
+   *     gets the level set and reset per transaction)
+   * @param multiRowHistory whether a group's history rows are one multi-row insert ({@link
+   *     #completeAll}), or one insert per completion
    */
   TaskSql(
-      SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx, boolean readCommittedClaims) {
+      SqlDialect dialect,
+      JdbcTemplate jdbc,
+      TransactionTemplate tx,
+      boolean readCommittedClaims,
+      boolean multiRowHistory) {
+    this.multiRowHistory = multiRowHistory;
     this.jdbc = jdbc;
     this.claims = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
     this.claims.setQueryTimeout(1);
@@ -189,16 +203,64 @@ sealed class TaskSql permits PostgresTaskSql {
   }
 
   /**
-   * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here each
-   * with its two statements, one completion after the other.
+   * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here the
+   * tasks' fenced updates as one JDBC batch, then one multi-row insert of the history rows of those
+   * that matched, two round trips for the group. (Connector/J and MariaDB Connector/J both refuse
+   * {@code INSERT ... SELECT} in their rewritten or bulk batch forms; one statement whose rows come
+   * from a {@code UNION ALL} of parameters needs neither.) Without {@code multiRowHistory} (H2),
+   * each completion's two statements, one completion after the other.
    */
   boolean[] completeAll(List<Completion> completions) {
     boolean[] written = new boolean[completions.size()];
+    if (!multiRowHistory) {
+      inOneGroup(
+          completions,
+          order -> {
+            for (int i : order) {
+              written[i] = write(grouped, completions.get(i));
+            }
+          });
+      return written;
+    }
     inOneGroup(
         completions,
         order -> {
+          List<Object[]> updates = new ArrayList<>();
           for (int i : order) {
-            written[i] = write(grouped, completions.get(i));
+            updates.add(
+                completionArgs(completions.get(i)).subList(0, COMPLETE_TASK_ARITY).toArray());
+          }
+          int[] counts = grouped.batchUpdate(completeTask, updates);
+          StringBuilder rows = new StringBuilder();
+          List<Object> args = new ArrayList<>();
+          for (int k = 0; k < order.length; k++) {
+            if (counts[k] < 0) {
+              throw new IllegalStateException("The driver did not count a completion's rows");
+            }
+            if (counts[k] == 1) {
+              written[order[k]] = true;
+              rows.append(
+                  rows.isEmpty()
+                      ? "SELECT ? AS name, ? AS outcome, ? AS owner, ? AS fence,"
+                          + " ? AS attempt, ? AS error"
+                      : " UNION ALL SELECT ?, ?, ?, ?, ?, ?");
+              Completion done = completions.get(order[k]);
+              List<Object> all = completionArgs(done);
+              args.add(done.task());
+              args.addAll(all.subList(COMPLETE_TASK_ARITY, all.size()));
+            }
+          }
+          if (!args.isEmpty()) {
+            grouped.update(
+                "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome,"
+                    + " owner, fence, attempt, manual, error) SELECT t.name, t.fire_time,"
+                    + " t.started_at, "
+                    + now
+                    + ", d.outcome, d.owner, d.fence, d.attempt, t.manual, d.error FROM hr_task t"
+                    + " JOIN ("
+                    + rows
+                    + ") d ON t.name = d.name",
+                args.toArray());
           }
         });
     return written;

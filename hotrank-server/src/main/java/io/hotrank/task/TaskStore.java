@@ -320,19 +320,6 @@ final class TaskStore {
     return sql.claimDue(jobs, owner, limit);
   }
 
-  /** Whether a task of the given jobs is due that {@link #claimDue} would take. */
-  boolean anyDue(List<String> jobs) {
-    return !jdbc.queryForList(
-            "SELECT name FROM hr_task WHERE job IN ("
-                + SqlDialect.placeholders(jobs.size())
-                + ") AND "
-                + sql.due
-                + " LIMIT 1",
-            String.class,
-            jobs.toArray())
-        .isEmpty();
-  }
-
   /**
    * Moves a due task past fire times its misfire policy skips, if it is still as seen, and records
    * a history row saying so.

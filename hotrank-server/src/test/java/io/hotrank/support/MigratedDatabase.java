@@ -58,6 +58,7 @@ public final class MigratedDatabase
     config.setPassword(database.password());
     config.setMaximumPoolSize(12);
     config.setConnectionInitSql(database.setSessionTimeZone());
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED"); // as application.yml sets it
     config.setPoolName("compat-" + database.engine());
     dataSource = new HikariDataSource(config);
     dialect = SqlDialect.detect(dataSource);

@@ -85,7 +85,19 @@ public record BenchDb(
    * measured period.
    */
   HikariDataSource pool(String name, int size) {
+    return pool(name, size, false);
+  }
+
+  /**
+   * {@link #pool(String, int)}, its connections at {@code READ COMMITTED} when {@code
+   * readCommitted} (hotrank's instances: the service's application.yml sets its pool so), else at
+   * the server's default.
+   */
+  HikariDataSource pool(String name, int size, boolean readCommitted) {
     HikariConfig hikari = new HikariConfig();
+    if (readCommitted) {
+      hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    }
     hikari.setJdbcUrl(jdbcUrl());
     hikari.setUsername(user);
     if (password != null) {
