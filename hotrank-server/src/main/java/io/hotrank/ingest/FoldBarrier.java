@@ -2,6 +2,8 @@ package io.hotrank.ingest;
 
 import io.hotrank.time.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -19,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>A caller is served by a fold that began after it arrived: a fold that began earlier may have
  * seen one of its events as still uncommitted and left it in the cursor's gaps, even though the
  * position moved past it. The loop folds (and reads the cursor after each attempt) while anyone
- * waits, and stops when the last caller has been served or given up, so a fold in progress when
- * everyone left finishes by itself and no other follows it. Folds serialise on the cursor's row
- * lock, so this loop beside the scheduled folder (here or on another instance) changes no count.
+ * waits and is not yet served, and stops when every caller has been served or given up, so a fold
+ * in progress when everyone left finishes by itself and no other follows it. A failed attempt
+ * serves nobody. Folds serialise on the cursor's row lock, so this loop beside the scheduled folder
+ * (here or on another instance) changes no count.
  */
 final class FoldBarrier {
 
@@ -37,13 +40,16 @@ final class FoldBarrier {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition advanced = lock.newCondition();
   // All guarded by lock.
-  private int waiters;
-  private boolean looping;
+  private final List<Waiter> waiting = new ArrayList<>();
+  private @Nullable Thread loop; // the running loop, if any
   private long begun; // attempts begun by the loop, ever
-  private long ended; // the number of the last attempt that ended
-  private long position = Long.MIN_VALUE; // the cursor's position after attempt `ended`
+  private long succeeded; // the number of the last attempt that succeeded
+  private long position = Long.MIN_VALUE; // the cursor's position after attempt `succeeded`
   private long foldNo = -1;
   private @Nullable String failure; // the last attempt's failure, if it failed
+
+  /** A caller: the attempts begun before it arrived, and the position it waits for. */
+  private record Waiter(long arrivedAt, long head) {}
 
   FoldBarrier(Supplier<Attempt> foldOnce, Ticker ticker) {
     this.foldOnce = foldOnce;
@@ -59,14 +65,14 @@ final class FoldBarrier {
   long awaitPast(long head, Duration timeout) {
     long deadline = ticker.read() + timeout.toNanos();
     lock.lock();
+    Waiter waiter = new Waiter(begun, head);
+    waiting.add(waiter);
     try {
-      waiters++;
-      long arrivedAt = begun;
-      if (!looping) {
-        looping = true;
-        Thread.ofVirtual().name("fold-barrier").start(this::loop);
-      }
-      while (ended <= arrivedAt || position < head) {
+      while (!served(waiter)) {
+        if (loop == null) { // none yet, or the last one died of an Error
+          loop = Thread.ofVirtual().name("fold-barrier").unstarted(this::loop);
+          loop.start();
+        }
         long left = deadline - ticker.read();
         if (left <= 0) {
           throw new FoldBehindException(
@@ -82,19 +88,26 @@ final class FoldBarrier {
       Thread.currentThread().interrupt();
       throw new FoldBehindException(timeout, "interrupted");
     } finally {
-      waiters--;
+      waiting.remove(waiter);
       lock.unlock();
     }
+  }
+
+  /** Whether an attempt begun after {@code waiter} arrived succeeded and passed its head. */
+  private boolean served(Waiter waiter) {
+    return succeeded > waiter.arrivedAt() && position >= waiter.head();
   }
 
   private void loop() {
     try {
       foldWhileWaited();
     } finally {
-      // Normally already false; after an Error, lets the next caller start a loop again.
       lock.lock();
       try {
-        looping = false;
+        if (loop == Thread.currentThread()) { // it ended abnormally: let a waiter start another
+          loop = null;
+          advanced.signalAll();
+        }
       } finally {
         lock.unlock();
       }
@@ -106,8 +119,8 @@ final class FoldBarrier {
       long attempt;
       lock.lock();
       try {
-        if (waiters == 0) {
-          looping = false;
+        if (waiting.stream().allMatch(this::served)) {
+          loop = null;
           return;
         }
         attempt = ++begun;
@@ -124,13 +137,14 @@ final class FoldBarrier {
       }
       lock.lock();
       try {
-        ended = attempt;
         failure = failed;
+        // A failed attempt serves nobody: only a success moves what callers wait on.
         if (result != null) {
+          succeeded = attempt;
           position = result.cursor().position();
           foldNo = result.cursor().foldNo();
+          advanced.signalAll();
         }
-        advanced.signalAll();
       } finally {
         lock.unlock();
       }

@@ -1,11 +1,13 @@
 package io.hotrank.task;
 
 import io.hotrank.storage.SqlDialect;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -21,9 +23,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * in a subquery on its own table. It runs at {@code READ COMMITTED} (H2's default): under InnoDB's
  * {@code REPEATABLE READ} its locking read would also lock the gaps and every row it scans, holding
  * up other instances' completions until it commits. A completion is two statements in one
- * transaction (no writing {@code WITH}), and a group of completions is written one by one:
- * MariaDB's driver sends a JDBC batch in its bulk protocol, which takes no {@code INSERT ...
- * SELECT}.
+ * transaction (no writing {@code WITH}); a group of completions is a JDBC batch of the fenced
+ * updates, then one multi-row insert of the history (see {@link #completeAll}).
  */
 sealed class TaskSql permits PostgresTaskSql {
 
@@ -71,7 +72,7 @@ sealed class TaskSql permits PostgresTaskSql {
   static TaskSql of(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
     return switch (dialect.name()) {
       case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx);
-      case "MySQL", "MariaDB" -> new TaskSql(dialect, jdbc, tx, true, true);
+      case "MySQL", "MariaDB" -> new TaskSql(dialect, jdbc, tx, !poolReadCommitted(jdbc), true);
       // READ COMMITTED is H2's default: asking for it would cost a round trip to read the level,
       // over TCP, per transaction. H2 cannot type the parameters of a multi-row history insert.
       case "H2" -> new TaskSql(dialect, jdbc, tx, false, false);
@@ -80,10 +81,25 @@ sealed class TaskSql permits PostgresTaskSql {
   }
 
   /**
+   * Whether the pool hands out connections at {@code READ COMMITTED} already, as application.yml
+   * sets it: a transaction that asked for the level anyway would still cost a round trip on MySQL
+   * Connector/J, which reads the level from the server before deciding to set nothing.
+   */
+  private static boolean poolReadCommitted(JdbcTemplate jdbc) {
+    try {
+      return Boolean.TRUE.equals(
+          jdbc.execute(
+              (ConnectionCallback<Boolean>)
+                  c -> c.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED));
+    } catch (RuntimeException e) {
+      return false; // ask per transaction, to be safe
+    }
+  }
+
+  /**
    * @param readCommittedClaims whether a batch claim's transaction asks for {@code READ COMMITTED}
-   *     (a safety net on MySQL/MariaDB: the pool's connections are at that level already, as
-   *     application.yml sets them, and the driver then sends nothing; a pool configured otherwise
-   *     gets the level set and reset per transaction)
+   *     (on MySQL/MariaDB when the pool's connections are at another level: set and reset per
+   *     transaction)
    * @param multiRowHistory whether a group's history rows are one multi-row insert ({@link
    *     #completeAll}), or one insert per completion
    */

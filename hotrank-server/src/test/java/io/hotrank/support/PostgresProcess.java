@@ -46,6 +46,7 @@ public final class PostgresProcess implements AutoCloseable {
     try (Stream<Path> versions = Files.list(root)) {
       return versions
           .map(v -> v.resolve("bin"))
+          .filter(b -> b.getParent().getFileName().toString().matches("\\d+"))
           .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
           .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString())));
     }

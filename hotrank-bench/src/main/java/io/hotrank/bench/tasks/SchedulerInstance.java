@@ -34,7 +34,8 @@ final class SchedulerInstance {
     String mode = options.get("mode");
     String name = options.get("name");
     InstanceSettings settings = InstanceSettings.fromArgs(options);
-    // Each scheduler's pool as it ships: hotrank's at READ COMMITTED, db-scheduler's at the default.
+    // Each scheduler's pool as it ships: hotrank's at READ COMMITTED, db-scheduler's at the
+    // default.
     HikariDataSource dataSource =
         db.pool("bench-" + name, settings.threads() + 5, scheduler instanceof HotrankTaskBench);
     Workload workload =
