@@ -303,18 +303,59 @@ public final class RedisReplicas implements AutoCloseable {
       out.flush();
       InputStream in = socket.getInputStream();
       byte[] buffer = new byte[262144];
-      int n = in.read(buffer);
-      int total = Math.max(n, 0);
-      // Bulk replies (INFO, CLUSTER NODES) may come in more than one read.
-      socket.setSoTimeout(100);
-      try {
-        while (total < buffer.length && (n = in.read(buffer, total, buffer.length - total)) > 0) {
-          total += n;
+      int total = 0;
+      // Bulk replies (INFO, CLUSTER NODES) may come in more than one read: read until the reply is
+      // whole, as its RESP framing tells (not until a pause, which cost every command 100 ms).
+      while (total < buffer.length && replyEnd(buffer, 0, total) < 0) {
+        int n = in.read(buffer, total, buffer.length - total);
+        if (n < 0) {
+          break;
         }
-      } catch (java.net.SocketTimeoutException e) {
-        // all there
+        total += n;
       }
       return new String(buffer, 0, total, StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * Where the RESP reply starting at {@code from} ends within the first {@code total} bytes, or -1
+   * if it is not all there yet.
+   */
+  private static int replyEnd(byte[] b, int from, int total) {
+    int lineEnd = -1;
+    for (int i = from; i + 1 < total; i++) {
+      if (b[i] == '\r' && b[i + 1] == '\n') {
+        lineEnd = i;
+        break;
+      }
+    }
+    if (lineEnd < 0) {
+      return -1;
+    }
+    int next = lineEnd + 2;
+    switch (b[from]) {
+      case '$' -> {
+        long length =
+            Long.parseLong(new String(b, from + 1, lineEnd - from - 1, StandardCharsets.US_ASCII));
+        if (length < 0) {
+          return next;
+        }
+        return next + length + 2 <= total ? (int) (next + length + 2) : -1;
+      }
+      case '*' -> {
+        long count =
+            Long.parseLong(new String(b, from + 1, lineEnd - from - 1, StandardCharsets.US_ASCII));
+        for (long k = 0; k < count; k++) {
+          next = replyEnd(b, next, total);
+          if (next < 0) {
+            return -1;
+          }
+        }
+        return next;
+      }
+      default -> {
+        return next; // +simple, -error, :integer
+      }
     }
   }
 
