@@ -93,6 +93,16 @@ final class FoldBarrier {
     }
   }
 
+  /** How many callers are waiting now (what a test waits on before it lets a fold end). */
+  int waiting() {
+    lock.lock();
+    try {
+      return waiting.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Whether an attempt begun after {@code waiter} arrived succeeded and passed its head. */
   private boolean served(Waiter waiter) {
     return succeeded > waiter.arrivedAt() && position >= waiter.head();

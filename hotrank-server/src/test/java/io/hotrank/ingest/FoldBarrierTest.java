@@ -2,6 +2,7 @@ package io.hotrank.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.hotrank.time.Ticker;
 import java.time.Duration;
@@ -88,15 +89,9 @@ class FoldBarrierTest {
       Future<Long> early = callers.submit(() -> barrier.awaitPast(50, BOUND));
       assertThat(firstBegun.await(5, TimeUnit.SECONDS)).isTrue();
       // The first fold is in progress: a caller arriving now needs another one.
-      CountDownLatch lateArrived = new CountDownLatch(1);
-      Future<Long> late =
-          callers.submit(
-              () -> {
-                lateArrived.countDown();
-                return barrier.awaitPast(50, BOUND);
-              });
-      assertThat(lateArrived.await(5, TimeUnit.SECONDS)).isTrue();
-      Thread.sleep(50); // let the late caller register before the first fold ends
+      Future<Long> late = callers.submit(() -> barrier.awaitPast(50, BOUND));
+      // The late caller has registered (beside the early one) before the first fold ends.
+      await().atMost(Duration.ofSeconds(5)).until(() -> barrier.waiting() == 2);
       releaseFirst.countDown();
       assertThat(early.get(5, TimeUnit.SECONDS)).isPositive();
       // Not the first (begun before it), not the second (failed): the third.
