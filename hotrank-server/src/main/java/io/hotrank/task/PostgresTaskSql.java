@@ -64,10 +64,7 @@ final class PostgresTaskSql extends TaskSql {
           }
           int[] counts = grouped.batchUpdate(completeInOne, batch);
           for (int k = 0; k < order.length; k++) {
-            if (counts[k] < 0) {
-              throw new IllegalStateException("The driver did not count a completion's rows");
-            }
-            written[order[k]] = counts[k] == 1;
+            written[order[k]] = matched(counts[k]);
           }
         });
     return written;

@@ -250,10 +250,7 @@ sealed class TaskSql permits PostgresTaskSql {
           StringBuilder rows = new StringBuilder();
           List<Object> args = new ArrayList<>();
           for (int k = 0; k < order.length; k++) {
-            if (counts[k] < 0) {
-              throw new IllegalStateException("The driver did not count a completion's rows");
-            }
-            if (counts[k] == 1) {
+            if (matched(counts[k])) {
               written[order[k]] = true;
               rows.append(
                   rows.isEmpty()
@@ -295,6 +292,18 @@ sealed class TaskSql permits PostgresTaskSql {
     // A second of statement time per 32 completions: a busy database does not fail a large group.
     grouped.setQueryTimeout(1 + completions.size() / 32); // the group writer is its only user
     claimTx.executeWithoutResult(status -> group.accept(order));
+  }
+
+  /**
+   * Whether a completion's fenced update, one of a JDBC batch, matched its row; a driver that did
+   * not count the rows (its bulk protocol) fails the group, whose completions are then written
+   * alone.
+   */
+  static boolean matched(int count) {
+    if (count < 0) {
+      throw new IllegalStateException("The driver did not count a completion's rows");
+    }
+    return count == 1;
   }
 
   /** A completion's two statements, in the caller's transaction. */
