@@ -42,7 +42,9 @@ public final class StandaloneTaskEngines {
             new TaskStore(
                 new JdbcTemplate(dataSource),
                 SqlDialect.detect(dataSource),
-                new TransactionTemplate(new DataSourceTransactionManager(dataSource))),
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                properties.history(),
+                properties.historyKeep()),
             properties,
             new JobProperties(
                 new JobSettings(

@@ -44,6 +44,7 @@ class TaskPages {
   String task(@PathVariable String name, Model model) {
     model.addAttribute("name", name);
     model.addAttribute("runs", tasks.runs(name, RUNS_SHOWN));
+    model.addAttribute("history", tasks.history());
     return "console/task";
   }
 

@@ -2,7 +2,10 @@ package io.hotrank.task;
 
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -14,18 +17,40 @@ import org.springframework.transaction.support.TransactionTemplate;
 final class PostgresTaskSql extends TaskSql {
 
   /**
-   * A completion's two writes in one statement: the insert sees only the row the update matched.
+   * A completion's writes in one statement, by where its history goes: the insert sees only the row
+   * the update matched.
    */
-  private final String completeInOne;
+  private final Map<TaskHistory.Destination, String> completeInOne =
+      new EnumMap<>(TaskHistory.Destination.class);
 
-  PostgresTaskSql(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
-    super(dialect, jdbc, tx, false, false);
-    this.completeInOne =
+  PostgresTaskSql(
+      SqlDialect dialect,
+      JdbcTemplate jdbc,
+      TransactionTemplate tx,
+      TaskHistory history,
+      int keep) {
+    super(dialect, jdbc, tx, history, keep, false, false);
+    String done =
         "WITH done AS ("
             + completeTask
-            + " RETURNING name, fire_time, started_at, manual) "
-            + completeRun
-            + "done";
+            + " RETURNING name, fire_time, started_at, manual,"
+            + " run_count) ";
+    completeInOne.put(TaskHistory.Destination.RUNS, done + completeRun + "done");
+    completeInOne.put(TaskHistory.Destination.RECENT, done + completeRecent("done"));
+    completeInOne.put(TaskHistory.Destination.NOWHERE, completeTask);
+  }
+
+  /** A completion's statement and its parameters. */
+  private Map.Entry<String, Object[]> statement(Completion done) {
+    TaskHistory.Destination to = history.destination(done.outcome());
+    List<Object> args = new ArrayList<>(taskArgs(done));
+    if (to == TaskHistory.Destination.RECENT) {
+      args.add(keep);
+    }
+    if (to != TaskHistory.Destination.NOWHERE) {
+      args.addAll(historyArgs(done));
+    }
+    return Map.entry(completeInOne.get(to), args.toArray());
   }
 
   @Override
@@ -48,24 +73,37 @@ final class PostgresTaskSql extends TaskSql {
 
   @Override
   boolean complete(Completion done) {
-    return jdbc.update(completeInOne, completionArgs(done).toArray()) == 1;
+    Map.Entry<String, Object[]> statement = statement(done);
+    return jdbc.update(statement.getKey(), statement.getValue()) == 1;
   }
 
-  /** One statement per completion, sent as one JDBC batch: one round trip for the group. */
+  /**
+   * One statement per completion, sent as one JDBC batch per form of statement (one for a group
+   * whose runs all end alike): one round trip for the group, at most three.
+   */
   @Override
   boolean[] completeAll(List<Completion> completions) {
     boolean[] written = new boolean[completions.size()];
     inOneGroup(
         completions,
         order -> {
-          List<Object[]> batch = new ArrayList<>();
+          Map<String, List<Integer>> indexes = new LinkedHashMap<>();
+          Map<String, List<Object[]>> batches = new LinkedHashMap<>();
           for (int i : order) {
-            batch.add(completionArgs(completions.get(i)).toArray());
+            Map.Entry<String, Object[]> statement = statement(completions.get(i));
+            indexes.computeIfAbsent(statement.getKey(), k -> new ArrayList<>()).add(i);
+            batches
+                .computeIfAbsent(statement.getKey(), k -> new ArrayList<>())
+                .add(statement.getValue());
           }
-          int[] counts = grouped.batchUpdate(completeInOne, batch);
-          for (int k = 0; k < order.length; k++) {
-            written[order[k]] = matched(counts[k]);
-          }
+          batches.forEach(
+              (sql, batch) -> {
+                int[] counts = grouped.batchUpdate(sql, batch);
+                List<Integer> of = indexes.get(sql);
+                for (int k = 0; k < counts.length; k++) {
+                  written[of.get(k)] = matched(counts[k]);
+                }
+              });
         });
     return written;
   }

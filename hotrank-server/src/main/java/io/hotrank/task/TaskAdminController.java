@@ -152,6 +152,11 @@ class TaskAdminController {
     view.put("task", name);
     view.put("limit", pageSize);
     view.put("offset", skip);
+    Map<String, Object> history = new LinkedHashMap<>();
+    history.put("mode", store.history().configName());
+    history.put("keep", store.history() == TaskHistory.FAILURES ? store.historyKeep() : null);
+    history.put("kept", store.history().describe(store.historyKeep()));
+    view.put("history", history);
     view.put(
         "runs", store.runs(name, pageSize, skip).stream().map(TaskAdminController::run).toList());
     return view;

@@ -68,8 +68,11 @@ final class TaskClaimer {
           case TAKEOVER -> task.fireTime();
           case TRIGGERED, NOW -> now;
         };
+    long timeoutMs = properties.heartbeatTimeout().toMillis();
     OptionalLong fence =
-        store.claim(task, kind, instance, fireTime, properties.heartbeatTimeout().toMillis());
+        kind == Kind.TAKEOVER
+            ? store.takeOver(task, instance, timeoutMs) // records the abandoned run with it
+            : store.claim(task, kind, instance, fireTime, timeoutMs);
     if (fence.isEmpty()) {
       return null; // another instance won
     }
@@ -86,11 +89,6 @@ final class TaskClaimer {
           now - task.heartbeat(),
           task.version(),
           claim.fence);
-      try {
-        store.recordAbandoned(task, instance);
-      } catch (DataAccessException e) {
-        log.warn("Task '{}': the abandoned run was not recorded: {}", task.name(), e.toString());
-      }
     }
     return claim;
   }

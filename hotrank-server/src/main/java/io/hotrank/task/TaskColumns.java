@@ -24,6 +24,9 @@ final class TaskColumns {
       "id, task_name, fire_time, started_at, ended_at, outcome, owner, fence, attempt, manual,"
           + " error";
 
+  /** The columns of {@code hr_task_recent} as {@link #RUN} reads them: a ring's row has no id. */
+  static final String RECENT_COLUMNS = "NULL AS id, " + TaskSql.HISTORY_COLUMNS;
+
   /** Longest error summary kept in a history row. */
   private static final int ERROR_LENGTH = 1000;
 
@@ -61,7 +64,7 @@ final class TaskColumns {
   static final RowMapper<TaskRun> RUN =
       (row, i) ->
           new TaskRun(
-              row.getLong("id"),
+              row.getObject("id") == null ? null : row.getLong("id"),
               row.getString("task_name"),
               row.getLong("fire_time"),
               row.getLong("started_at"),

@@ -13,7 +13,15 @@ class TaskConfiguration {
 
   @Bean
   TaskStore taskStore(
-      JdbcTemplate jdbc, SqlDialect dialect, PlatformTransactionManager transactions) {
-    return new TaskStore(jdbc, dialect, new TransactionTemplate(transactions));
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      PlatformTransactionManager transactions,
+      TaskProperties properties) {
+    return new TaskStore(
+        jdbc,
+        dialect,
+        new TransactionTemplate(transactions),
+        properties.history(),
+        properties.historyKeep());
   }
 }

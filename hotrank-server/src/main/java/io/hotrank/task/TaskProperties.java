@@ -18,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout a new task's run timeout unless it sets one
  * @param maxRetries a new task's retries of a failed run unless it sets them
  * @param retryBackoff a new task's first retry delay (doubled for each further retry) unless set
+ * @param history which runs are kept ({@link TaskHistory})
+ * @param historyKeep with {@link TaskHistory#FAILURES}, how many of each task's last successful
+ *     runs are kept
  */
 @ConfigurationProperties("hotrank.task")
 public record TaskProperties(
@@ -29,7 +32,12 @@ public record TaskProperties(
     @DefaultValue("7d") Duration historyRetention,
     @DefaultValue("30m") Duration timeout,
     @DefaultValue("3") int maxRetries,
-    @DefaultValue("10s") Duration retryBackoff) {
+    @DefaultValue("10s") Duration retryBackoff,
+    @DefaultValue("failures") TaskHistory history,
+    @DefaultValue("20") int historyKeep) {
+
+  /** The most successful runs a task's ring keeps. */
+  public static final int MAX_HISTORY_KEEP = 1000;
 
   public TaskProperties {
     if (pollInterval.toMillis() < 10) {
@@ -54,6 +62,10 @@ public record TaskProperties(
     if (maxRetries < 0 || timeout.toMillis() < 1 || retryBackoff.isNegative()) {
       throw new IllegalArgumentException(
           "hotrank.task.timeout, max-retries and retry-backoff must be positive");
+    }
+    if (historyKeep < 1 || historyKeep > MAX_HISTORY_KEEP) {
+      throw new IllegalArgumentException(
+          "hotrank.task.history-keep=" + historyKeep + " must be from 1 to " + MAX_HISTORY_KEEP);
     }
   }
 }

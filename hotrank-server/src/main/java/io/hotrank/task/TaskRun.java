@@ -2,9 +2,12 @@ package io.hotrank.task;
 
 import org.jspecify.annotations.Nullable;
 
-/** One row of {@code hr_task_run}: a finished, abandoned or skipped run. */
+/**
+ * A finished, abandoned or skipped run: a row of {@code hr_task_run}, or of a task's ring of recent
+ * successful runs ({@code hr_task_recent}), which has no id.
+ */
 record TaskRun(
-    long id,
+    @Nullable Long id,
     String task,
     long fireTime,
     long startedAt,

@@ -28,8 +28,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 sealed class TaskSql permits PostgresTaskSql {
 
-  /** How many of a completion's parameters {@link #completeTask} takes. */
-  private static final int COMPLETE_TASK_ARITY = 12;
+  /** The columns of a history row, in {@code hr_task_run} and {@code hr_task_recent} alike. */
+  static final String HISTORY_COLUMNS =
+      "task_name, fire_time, started_at, ended_at, outcome, owner, fence, attempt, manual, error";
 
   /** The database's time in epoch milliseconds, as a SQL expression. */
   final String now;
@@ -45,6 +46,15 @@ sealed class TaskSql permits PostgresTaskSql {
 
   /** A completion's history row, read from the task row named after {@code FROM}. */
   final String completeRun;
+
+  /** The engine's name, which picks its form of upsert ({@link #upsertRecent}). */
+  private final String dialectName;
+
+  /** Which runs are kept, and where. */
+  final TaskHistory history;
+
+  /** How many successful runs a task's ring keeps. */
+  final int keep;
 
   final JdbcTemplate jdbc;
 
@@ -69,13 +79,19 @@ sealed class TaskSql permits PostgresTaskSql {
   final TransactionTemplate claimTx;
 
   /** The statements of the engine {@code dialect} names. */
-  static TaskSql of(SqlDialect dialect, JdbcTemplate jdbc, TransactionTemplate tx) {
+  static TaskSql of(
+      SqlDialect dialect,
+      JdbcTemplate jdbc,
+      TransactionTemplate tx,
+      TaskHistory history,
+      int keep) {
     return switch (dialect.name()) {
-      case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx);
-      case "MySQL", "MariaDB" -> new TaskSql(dialect, jdbc, tx, !poolReadCommitted(jdbc), true);
+      case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx, history, keep);
+      case "MySQL", "MariaDB" ->
+          new TaskSql(dialect, jdbc, tx, history, keep, !poolReadCommitted(jdbc), true);
       // READ COMMITTED is H2's default: asking for it would cost a round trip to read the level,
       // over TCP, per transaction. H2 cannot type the parameters of a multi-row history insert.
-      case "H2" -> new TaskSql(dialect, jdbc, tx, false, false);
+      case "H2" -> new TaskSql(dialect, jdbc, tx, history, keep, false, false);
       default -> throw new IllegalStateException("No task statements for " + dialect.name());
     };
   }
@@ -107,9 +123,14 @@ sealed class TaskSql permits PostgresTaskSql {
       SqlDialect dialect,
       JdbcTemplate jdbc,
       TransactionTemplate tx,
+      TaskHistory history,
+      int keep,
       boolean readCommittedClaims,
       boolean multiRowHistory) {
     this.multiRowHistory = multiRowHistory;
+    this.dialectName = dialect.name();
+    this.history = history;
+    this.keep = keep;
     this.jdbc = jdbc;
     this.claims = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
     this.claims.setQueryTimeout(1);
@@ -124,7 +145,8 @@ sealed class TaskSql permits PostgresTaskSql {
     this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
     String changed = "rescheduled_at > started_at";
     this.completeTask =
-        "UPDATE hr_task SET status = CASE WHEN paused = 1 THEN 'paused' ELSE 'waiting' END,"
+        "UPDATE hr_task SET run_count = run_count + ?, status = CASE WHEN paused = 1 THEN"
+            + " 'paused' ELSE 'waiting' END,"
             + " next_time = CASE WHEN "
             + changed
             + " THEN next_time WHEN ? = 1 THEN "
@@ -138,10 +160,63 @@ sealed class TaskSql permits PostgresTaskSql {
             + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
             + " ? AND status = 'running'";
     this.completeRun =
-        "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome, owner,"
-            + " fence, attempt, manual, error) SELECT name, fire_time, started_at, "
+        "INSERT INTO hr_task_run ("
+            + HISTORY_COLUMNS
+            + ") SELECT name, fire_time, started_at, "
             + now
             + ", ?, ?, ?, ?, manual, ? FROM ";
+  }
+
+  /**
+   * A completion's row in its task's ring of recent runs, read from {@code source} (a table or
+   * {@code WITH} name and its conditions, carrying the task's new {@code run_count}): over the slot
+   * {@code run_count mod keep}, inserted or overwritten. Its parameters: the ring's size, then
+   * those of {@link #completeRun}.
+   */
+  String completeRecent(String source) {
+    String select =
+        " SELECT name, MOD(run_count, ?), fire_time, started_at, "
+            + now
+            + ", ?, ?, ?, ?, manual, ? FROM "
+            + source;
+    return upsertRecent(select);
+  }
+
+  /** Inserts the rows {@code select} gives into {@code hr_task_recent}, overwriting their slots. */
+  final String upsertRecent(String select) {
+    String columns =
+        "task_name, slot, fire_time, started_at, ended_at, outcome, owner, fence,"
+            + " attempt, manual, error";
+    String[] overwritten = {
+      "fire_time",
+      "started_at",
+      "ended_at",
+      "outcome",
+      "owner",
+      "fence",
+      "attempt",
+      "manual",
+      "error"
+    };
+    return switch (dialectName) {
+      case "PostgreSQL" ->
+          "INSERT INTO hr_task_recent ("
+              + columns
+              + ")"
+              + select
+              + " ON CONFLICT (task_name, slot) DO UPDATE SET "
+              + String.join(
+                  ", ", Arrays.stream(overwritten).map(c -> c + " = EXCLUDED." + c).toList());
+      case "H2" -> "MERGE INTO hr_task_recent (" + columns + ") KEY (task_name, slot)" + select;
+      default ->
+          "INSERT INTO hr_task_recent ("
+              + columns
+              + ")"
+              + select
+              + " ON DUPLICATE KEY UPDATE "
+              + String.join(
+                  ", ", Arrays.stream(overwritten).map(c -> c + " = VALUES(" + c + ")").toList());
+    };
   }
 
   /**
@@ -212,7 +287,7 @@ sealed class TaskSql permits PostgresTaskSql {
 
   /**
    * Records a run's end and moves its task (see {@link TaskStore#complete}): here two statements in
-   * one transaction.
+   * one transaction (one where no history is kept).
    */
   boolean complete(Completion done) {
     return Boolean.TRUE.equals(tx.execute(status -> write(jdbc, done)));
@@ -220,11 +295,11 @@ sealed class TaskSql permits PostgresTaskSql {
 
   /**
    * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here the
-   * tasks' fenced updates as one JDBC batch, then one multi-row insert of the history rows of those
-   * that matched, two round trips for the group. (Connector/J and MariaDB Connector/J both refuse
-   * {@code INSERT ... SELECT} in their rewritten or bulk batch forms; one statement whose rows come
-   * from a {@code UNION ALL} of parameters needs neither.) Without {@code multiRowHistory} (H2),
-   * each completion's two statements, one completion after the other.
+   * tasks' fenced updates as one JDBC batch, then one multi-row statement per history table for
+   * those that matched, at most three round trips for the group. (Connector/J and MariaDB
+   * Connector/J both refuse {@code INSERT ... SELECT} in their rewritten or bulk batch forms; one
+   * statement whose rows come from a {@code UNION ALL} of parameters needs neither.) Without {@code
+   * multiRowHistory} (H2), each completion's statements, one completion after the other.
    */
   boolean[] completeAll(List<Completion> completions) {
     boolean[] written = new boolean[completions.size()];
@@ -243,40 +318,73 @@ sealed class TaskSql permits PostgresTaskSql {
         order -> {
           List<Object[]> updates = new ArrayList<>();
           for (int i : order) {
-            updates.add(
-                completionArgs(completions.get(i)).subList(0, COMPLETE_TASK_ARITY).toArray());
+            updates.add(taskArgs(completions.get(i)).toArray());
           }
           int[] counts = grouped.batchUpdate(completeTask, updates);
-          StringBuilder rows = new StringBuilder();
-          List<Object> args = new ArrayList<>();
+          List<Completion> runs = new ArrayList<>();
+          List<Completion> recent = new ArrayList<>();
           for (int k = 0; k < order.length; k++) {
             if (matched(counts[k])) {
               written[order[k]] = true;
-              rows.append(
-                  rows.isEmpty()
-                      ? "SELECT ? AS name, ? AS outcome, ? AS owner, ? AS fence,"
-                          + " ? AS attempt, ? AS error"
-                      : " UNION ALL SELECT ?, ?, ?, ?, ?, ?");
               Completion done = completions.get(order[k]);
-              List<Object> all = completionArgs(done);
-              args.add(done.task());
-              args.addAll(all.subList(COMPLETE_TASK_ARITY, all.size()));
+              switch (history.destination(done.outcome())) {
+                case RUNS -> runs.add(done);
+                case RECENT -> recent.add(done);
+                case NOWHERE -> {}
+              }
             }
           }
-          if (!args.isEmpty()) {
+          if (!runs.isEmpty()) {
             grouped.update(
-                "INSERT INTO hr_task_run (task_name, fire_time, started_at, ended_at, outcome,"
-                    + " owner, fence, attempt, manual, error) SELECT t.name, t.fire_time,"
-                    + " t.started_at, "
-                    + now
-                    + ", d.outcome, d.owner, d.fence, d.attempt, t.manual, d.error FROM hr_task t"
-                    + " JOIN ("
-                    + rows
-                    + ") d ON t.name = d.name",
-                args.toArray());
+                "INSERT INTO hr_task_run (" + HISTORY_COLUMNS + ")" + joined("", runs.size()),
+                givenArgs(runs));
+          }
+          if (!recent.isEmpty()) {
+            grouped.update(
+                upsertRecent(joined(" MOD(t.run_count, ?),", recent.size())),
+                prepend(keep, givenArgs(recent)));
           }
         });
     return written;
+  }
+
+  /**
+   * The history rows of {@code rows} completions, read from their tasks joined with the parameters
+   * ({@link #givenArgs}); {@code slot} is the ring's slot expression and its comma, or nothing.
+   */
+  private String joined(String slot, int rows) {
+    return " SELECT t.name,"
+        + slot
+        + " t.fire_time, t.started_at, "
+        + now
+        + ", d.outcome, d.owner, d.fence, d.attempt, t.manual, d.error FROM hr_task t JOIN ("
+        + given(rows)
+        + ") d ON t.name = d.name";
+  }
+
+  /**
+   * Rows of parameters, one per completion, as a derived table: {@code name, outcome, owner, fence,
+   * attempt, error}.
+   */
+  private static String given(int rows) {
+    return "SELECT ? AS name, ? AS outcome, ? AS owner, ? AS fence, ? AS attempt, ? AS error"
+        + " UNION ALL SELECT ?, ?, ?, ?, ?, ?".repeat(rows - 1);
+  }
+
+  private Object[] givenArgs(List<Completion> completions) {
+    List<Object> args = new ArrayList<>();
+    for (Completion done : completions) {
+      args.add(done.task());
+      args.addAll(historyArgs(done));
+    }
+    return args.toArray();
+  }
+
+  private static Object[] prepend(Object first, Object[] rest) {
+    Object[] all = new Object[rest.length + 1];
+    all[0] = first;
+    System.arraycopy(rest, 0, all, 1, rest.length);
+    return all;
   }
 
   /**
@@ -306,21 +414,26 @@ sealed class TaskSql permits PostgresTaskSql {
     return count == 1;
   }
 
-  /** A completion's two statements, in the caller's transaction. */
+  /** A completion's statements, in the caller's transaction. */
   private boolean write(JdbcTemplate jdbc, Completion done) {
-    List<Object> args = completionArgs(done);
-    if (jdbc.update(completeTask, args.subList(0, COMPLETE_TASK_ARITY).toArray()) == 0) {
+    if (jdbc.update(completeTask, taskArgs(done).toArray()) == 0) {
       return false;
     }
-    List<Object> recordArgs = new ArrayList<>(args.subList(COMPLETE_TASK_ARITY, args.size()));
-    recordArgs.add(done.task());
-    jdbc.update(completeRun + "hr_task WHERE name = ?", recordArgs.toArray());
+    List<Object> args = new ArrayList<>(historyArgs(done));
+    args.add(done.task());
+    switch (history.destination(done.outcome())) {
+      case RUNS -> jdbc.update(completeRun + "hr_task WHERE name = ?", args.toArray());
+      case RECENT ->
+          jdbc.update(completeRecent("hr_task WHERE name = ?"), prepend(keep, args.toArray()));
+      case NOWHERE -> {}
+    }
     return true;
   }
 
-  /** The parameters of {@link #completeTask}, then those of {@link #completeRun}. */
-  static List<Object> completionArgs(Completion done) {
+  /** The parameters of {@link #completeTask}. */
+  final List<Object> taskArgs(Completion done) {
     return Arrays.asList(
+        history.destination(done.outcome()) == TaskHistory.Destination.RECENT ? 1 : 0,
         done.retryDelayMs() == null ? 0 : 1,
         done.retryDelayMs() == null ? 0L : done.retryDelayMs(),
         done.nextTime() == null ? 1 : 0,
@@ -332,7 +445,12 @@ sealed class TaskSql permits PostgresTaskSql {
         done.succeeded() ? 1 : 0,
         done.failed() ? 1 : 0,
         done.task(),
-        done.fence(),
+        done.fence());
+  }
+
+  /** The parameters of {@link #completeRun}, before its source's. */
+  static List<Object> historyArgs(Completion done) {
+    return Arrays.asList(
         done.outcome(),
         done.owner(),
         done.fence(),

@@ -2,6 +2,7 @@ package io.hotrank.task;
 
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,10 @@ final class TaskStore {
    * read none: an empty poll costs no second statement for the time).
    */
   record Poll(List<TaskRow> rows, long now) {}
+
+  /** Runs newest first: by end, then by fence (a task's fences grow run by run). */
+  private static final Comparator<TaskRun> NEWEST_FIRST =
+      Comparator.comparingLong(TaskRun::endedAt).thenComparingLong(TaskRun::fence).reversed();
 
   private final JdbcTemplate jdbc;
 
@@ -51,12 +56,23 @@ final class TaskStore {
    */
   private final boolean batches;
 
-  TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx) {
-    this(jdbc, dialect, tx, true);
+  TaskStore(
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      TransactionTemplate tx,
+      TaskHistory history,
+      int historyKeep) {
+    this(jdbc, dialect, tx, history, historyKeep, true);
   }
 
   /** With {@code batches} false, every claim is one row's compare-and-set (tests of that path). */
-  TaskStore(JdbcTemplate jdbc, SqlDialect dialect, TransactionTemplate tx, boolean batches) {
+  TaskStore(
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      TransactionTemplate tx,
+      TaskHistory history,
+      int historyKeep,
+      boolean batches) {
     this.batches = batches;
     this.jdbc = jdbc;
     this.beats = new JdbcTemplate(java.util.Objects.requireNonNull(jdbc.getDataSource()));
@@ -65,8 +81,18 @@ final class TaskStore {
     this.claims.setQueryTimeout(1);
     this.dialect = dialect;
     this.tx = tx;
-    this.sql = TaskSql.of(dialect, jdbc, tx);
+    this.sql = TaskSql.of(dialect, jdbc, tx, history, historyKeep);
     this.now = sql.now;
+  }
+
+  /** Which runs are kept. */
+  TaskHistory history() {
+    return sql.history;
+  }
+
+  /** With {@link TaskHistory#FAILURES}, how many successful runs of each task are kept. */
+  int historyKeep() {
+    return sql.keep;
   }
 
   long nowMillis() {
@@ -338,7 +364,7 @@ final class TaskStore {
                       seen.name(),
                       seen.version(),
                       seen.nextTime());
-              if (moved == 1) {
+              if (moved == 1 && sql.history.keepsFailures()) {
                 insertRun(
                     seen.name(),
                     seen.nextTime(),
@@ -407,22 +433,39 @@ final class TaskStore {
         "UPDATE hr_task SET heartbeat = 0 WHERE owner = ? AND status = 'running'", owner);
   }
 
-  /** Records the run a takeover ended, as {@code abandoned}, with the owner and fence it had. */
-  void recordAbandoned(TaskRow stale, String takenBy) {
-    insertRun(
-        stale.name(),
-        stale.fireTime(),
-        stale.startedAt(),
-        "abandoned",
-        stale.owner(),
-        stale.version(),
-        stale.attempt(),
-        stale.manual(),
-        (stale.heartbeat() == 0
-                ? "its owner restarted"
-                : "no heartbeat since " + java.time.Instant.ofEpochMilli(stale.heartbeat()))
-            + "; taken over by "
-            + takenBy);
+  /**
+   * Takes over a running task whose heartbeat is older than {@code heartbeatTimeoutMs} ({@link
+   * Kind#TAKEOVER}) and, in the same transaction, records the run it ends as {@code abandoned},
+   * with the owner and fence it had (unless no history is kept).
+   *
+   * @return the new fence, or empty if the run was renewed, ended or taken by another instance
+   */
+  OptionalLong takeOver(TaskRow stale, String owner, long heartbeatTimeoutMs) {
+    OptionalLong fence =
+        tx.execute(
+            status -> {
+              OptionalLong taken =
+                  claim(stale, Kind.TAKEOVER, owner, stale.fireTime(), heartbeatTimeoutMs);
+              if (taken.isPresent() && sql.history.keepsFailures()) {
+                insertRun(
+                    stale.name(),
+                    stale.fireTime(),
+                    stale.startedAt(),
+                    "abandoned",
+                    stale.owner(),
+                    stale.version(),
+                    stale.attempt(),
+                    stale.manual(),
+                    (stale.heartbeat() == 0
+                            ? "its owner restarted"
+                            : "no heartbeat since "
+                                + java.time.Instant.ofEpochMilli(stale.heartbeat()))
+                        + "; taken over by "
+                        + owner);
+              }
+              return taken;
+            });
+    return fence == null ? OptionalLong.empty() : fence;
   }
 
   private void insertRun(
@@ -462,35 +505,71 @@ final class TaskStore {
     return failures;
   }
 
-  /** A task's history, newest first. */
+  /**
+   * A task's history, newest first (by end, then fence): its rows in {@code hr_task_run} and in its
+   * ring of recent runs, each read in its own order (the run table by its {@code (task_name, id)}
+   * index, never sorted whole) and merged here.
+   */
   List<TaskRun> runs(String task, int limit, int offset) {
-    return jdbc.query(
-        "SELECT "
-            + TaskColumns.RUN_COLUMNS
-            + " FROM hr_task_run WHERE task_name = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-        TaskColumns.RUN,
-        task,
-        limit,
-        offset);
+    long wanted = Math.min((long) limit + offset, Integer.MAX_VALUE);
+    List<TaskRun> runs =
+        new ArrayList<>(
+            jdbc.query(
+                "SELECT "
+                    + TaskColumns.RUN_COLUMNS
+                    + " FROM hr_task_run WHERE task_name = ? ORDER BY id DESC LIMIT ?",
+                TaskColumns.RUN,
+                task,
+                wanted));
+    runs.addAll(
+        jdbc.query(
+            "SELECT "
+                + TaskColumns.RECENT_COLUMNS
+                + " FROM hr_task_recent WHERE task_name = ? AND slot < ?",
+            TaskColumns.RUN,
+            task,
+            sql.keep));
+    runs.sort(NEWEST_FIRST);
+    return runs.subList(Math.min(offset, runs.size()), (int) Math.min(wanted, runs.size()));
   }
 
   /**
-   * Each task's latest history row: one index lookup per task ({@code (task_name, id)}), not a scan
-   * of the history, which a task firing every second fills quickly.
+   * Each task's latest run: one index lookup per task in the run table ({@code (task_name, id)}),
+   * not a scan of the history, which a task firing every second fills quickly, and the ring's
+   * newest slot ({@code run_count mod keep}); the later of the two.
    */
   Map<String, TaskRun> lastRuns() {
     Map<String, TaskRun> last = new HashMap<>();
+    java.util.function.Consumer<TaskRun> later =
+        run -> last.merge(run.task(), run, (a, b) -> NEWEST_FIRST.compare(a, b) <= 0 ? a : b);
     jdbc.query(
             "SELECT r.id, r.task_name, r.fire_time, r.started_at, r.ended_at, r.outcome, r.owner,"
                 + " r.fence, r.attempt, r.manual, r.error FROM hr_task t JOIN hr_task_run r ON r.id"
                 + " = (SELECT MAX(l.id) FROM hr_task_run l WHERE l.task_name = t.name)",
             TaskColumns.RUN)
-        .forEach(run -> last.put(run.task(), run));
+        .forEach(later);
+    jdbc.query(
+            "SELECT NULL AS id, r.task_name, r.fire_time, r.started_at, r.ended_at, r.outcome,"
+                + " r.owner, r.fence, r.attempt, r.manual, r.error FROM hr_task t JOIN"
+                + " hr_task_recent r ON r.task_name = t.name AND r.slot = MOD(t.run_count, ?)",
+            TaskColumns.RUN,
+            sql.keep)
+        .forEach(later);
     return last;
   }
 
-  /** Deletes history rows that ended more than {@code retentionMs} ago. */
+  /**
+   * Deletes run rows that ended more than {@code retentionMs} ago, ring slots past the ring's size
+   * (left by a smaller {@code history-keep}), and the rings of tasks deleted that long ago.
+   */
   int prune(long retentionMs) {
-    return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + now + " - ?", retentionMs);
+    return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + now + " - ?", retentionMs)
+        + jdbc.update(
+            "DELETE FROM hr_task_recent WHERE slot >= ? OR (ended_at < "
+                + now
+                + " - ? AND NOT EXISTS (SELECT 1 FROM hr_task t WHERE t.name ="
+                + " hr_task_recent.task_name))",
+            sql.keep,
+            retentionMs);
   }
 }

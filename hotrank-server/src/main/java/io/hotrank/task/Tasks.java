@@ -39,11 +39,13 @@ public class Tasks {
   /**
    * One run of a task.
    *
+   * @param id the run's row in the history; null for a successful run kept in its task's ring of
+   *     recent runs ({@code hotrank.task.history=failures})
    * @param trigger {@code schedule} or {@code request}
    * @param error why it failed; null when it did not
    */
   public record Run(
-      long id,
+      @Nullable Long id,
       Instant fireTime,
       Instant startedAt,
       Instant endedAt,
@@ -65,6 +67,17 @@ public class Tasks {
   public List<Summary> all() {
     Map<String, TaskRun> last = store.lastRuns();
     return store.all().stream().map(task -> summary(task, last.get(task.name()))).toList();
+  }
+
+  /**
+   * Which runs the history keeps ({@code hotrank.task.history}), as a sentence: "every run that did
+   * not succeed, and the last 20 successful runs", say.
+   */
+  public String history() {
+    return "hotrank.task.history="
+        + store.history().configName()
+        + ": "
+        + store.history().describe(store.historyKeep());
   }
 
   /**

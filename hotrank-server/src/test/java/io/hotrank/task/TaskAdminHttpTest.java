@@ -105,17 +105,17 @@ class TaskAdminHttpTest extends ApiTestSupport {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> task("board-ticker").get("status").asString().equals("paused"));
-    long newest = runs("board-ticker", 1, 0).getFirst().get("id").asLong();
+    long newest = runs("board-ticker", 1, 0).getFirst().get("fence").asLong();
     await()
         .during(Duration.ofMillis(2500))
         .atMost(Duration.ofSeconds(5))
-        .until(() -> runs("board-ticker", 1, 0).getFirst().get("id").asLong() == newest);
+        .until(() -> runs("board-ticker", 1, 0).getFirst().get("fence").asLong() == newest);
 
     Answer triggered = post(TASKS + "/board-ticker/trigger", "");
     assertThat(triggered.status()).as(triggered.body()).isEqualTo(202);
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> runs("board-ticker", 1, 0).getFirst().get("id").asLong() > newest);
+        .until(() -> runs("board-ticker", 1, 0).getFirst().get("fence").asLong() > newest);
     JsonNode asked = runs("board-ticker", 1, 0).getFirst();
     assertThat(asked.get("trigger").asString()).isEqualTo("request");
     assertThat(asked.get("outcome").asString()).isEqualTo("succeeded");
@@ -131,7 +131,7 @@ class TaskAdminHttpTest extends ApiTestSupport {
                 runs("board-ticker", 20, 0).stream()
                     .anyMatch(
                         run ->
-                            run.get("id").asLong() > asked.get("id").asLong()
+                            run.get("fence").asLong() > asked.get("fence").asLong()
                                 && run.get("trigger").asString().equals("schedule")
                                 && run.get("outcome").asString().equals("succeeded")));
 
@@ -142,8 +142,13 @@ class TaskAdminHttpTest extends ApiTestSupport {
         .until(() -> task("board-ticker").get("status").asString().equals("paused"));
     List<JsonNode> page = runs("board-ticker", 3, 0);
     List<JsonNode> next = runs("board-ticker", 3, 1);
-    assertThat(page.get(0).get("id").asLong()).isGreaterThan(page.get(1).get("id").asLong());
-    assertThat(next.get(0).get("id").asLong()).isEqualTo(page.get(1).get("id").asLong());
+    assertThat(page.get(0).get("fence").asLong()).isGreaterThan(page.get(1).get("fence").asLong());
+    assertThat(next.get(0).get("fence").asLong()).isEqualTo(page.get(1).get("fence").asLong());
+    // The default history: successful runs are kept in the task's ring, without a row id.
+    JsonNode history = get(TASKS + "/board-ticker/runs").json().get("history");
+    assertThat(history.get("mode").asString()).isEqualTo("failures");
+    assertThat(history.get("keep").asInt()).isEqualTo(20);
+    assertThat(page.getFirst().get("id").isNull()).isTrue();
     assertThat(post(TASKS + "/board-ticker/resume", "").status()).isEqualTo(200);
   }
 

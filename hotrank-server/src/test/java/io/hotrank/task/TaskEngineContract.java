@@ -57,7 +57,9 @@ abstract class TaskEngineContract {
           Duration.ofDays(7),
           Duration.ofMinutes(5),
           0,
-          Duration.ofMillis(100));
+          Duration.ofMillis(100),
+          TaskHistory.ALL,
+          20);
 
   private final List<TaskEngine> engines = new ArrayList<>();
   private final String id = UUID.randomUUID().toString().substring(0, 8);
@@ -78,7 +80,7 @@ abstract class TaskEngineContract {
   }
 
   private TaskStore store() {
-    return new TaskStore(jdbc(), dialect(), tx());
+    return new TaskStore(jdbc(), dialect(), tx(), TaskHistory.ALL, 20);
   }
 
   @AfterEach
@@ -86,6 +88,7 @@ abstract class TaskEngineContract {
     engines.forEach(TaskEngine::stop);
     jdbc().update("DELETE FROM hr_task WHERE name LIKE ?", "contract-" + id + "%");
     jdbc().update("DELETE FROM hr_task_run WHERE task_name LIKE ?", "contract-" + id + "%");
+    jdbc().update("DELETE FROM hr_task_recent WHERE task_name LIKE ?", "contract-" + id + "%");
   }
 
   private String name(String what) {
@@ -390,7 +393,9 @@ abstract class TaskEngineContract {
             Duration.ofDays(7),
             Duration.ofMinutes(5),
             0,
-            Duration.ofMillis(100));
+            Duration.ofMillis(100),
+            TaskHistory.ALL,
+            20);
     List<JobContext> runs = new CopyOnWriteArrayList<>();
     engine(
         store(),
@@ -538,7 +543,7 @@ abstract class TaskEngineContract {
     String jobName = "ok-" + id;
     TaskRow dueSeen = insert(due, jobName, -10, 3_600_000L, Misfire.SKIP, 0);
     TaskRow lateSeen = insert(late, jobName, -10_500, 1000L, Misfire.SKIP, 0);
-    TaskStore oneByOne = new TaskStore(jdbc(), dialect(), tx(), false);
+    TaskStore oneByOne = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.ALL, 20, false);
     assertThat(oneByOne.claimsInBatches()).isFalse();
     List<JobContext> runs = new CopyOnWriteArrayList<>();
     engine(oneByOne, "a", FAST, Clock.systemUTC(), job(jobName, runs, context -> {}));
@@ -613,6 +618,145 @@ abstract class TaskEngineContract {
       completions.close();
       threads.shutdownNow();
     }
+  }
+
+  /** One run of {@code task} on {@code store}, claimed as asked for, ended with {@code outcome}. */
+  private long runOnce(TaskStore store, String task, String outcome, boolean grouped) {
+    long fence = store.claim(store.find(task).orElseThrow(), Kind.NOW, "a", 1, 400).orElseThrow();
+    boolean succeeded = outcome.equals("succeeded");
+    Completion done =
+        new Completion(
+            task, fence, "a", outcome, 0, 1L, null, 0L, false, 0, succeeded, !succeeded, null);
+    assertThat(grouped ? store.completeAll(List.of(done))[0] : store.complete(done)).isTrue();
+    return fence;
+  }
+
+  private int rows(String table, String task) {
+    Integer count =
+        jdbc()
+            .queryForObject(
+                "SELECT COUNT(*) FROM " + table + " WHERE task_name = ?", Integer.class, task);
+    return count == null ? 0 : count;
+  }
+
+  /**
+   * history=failures: every run that did not succeed gets a row of its own; of the successful ones,
+   * only the last {@code history-keep}, in the task's ring, overwritten in place. Reads merge both,
+   * newest first, and page through them; the last run is the newest of either.
+   */
+  @Test
+  void historyFailures_keepsEveryFailure_andTheLastSuccessfulRuns() {
+    TaskStore store = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.FAILURES, 3);
+    String task = name("ring");
+    insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+    List<String> outcomes =
+        List.of(
+            "succeeded",
+            "succeeded",
+            "failed",
+            "succeeded",
+            "succeeded",
+            "succeeded",
+            "timed-out",
+            "succeeded");
+    List<Long> fences = new ArrayList<>();
+    for (int i = 0; i < outcomes.size(); i++) {
+      fences.add(runOnce(store, task, outcomes.get(i), i % 2 == 1));
+    }
+    // Newest first: the last three successful runs (4, 5, 7) and both failures (2, 6).
+    List<TaskRun> runs = store.runs(task, 100, 0);
+    assertThat(runs)
+        .extracting(TaskRun::fence)
+        .containsExactly(fences.get(7), fences.get(6), fences.get(5), fences.get(4), fences.get(2));
+    assertThat(runs)
+        .extracting(TaskRun::outcome)
+        .containsExactly("succeeded", "timed-out", "succeeded", "succeeded", "failed");
+    assertThat(runs).filteredOn(r -> r.outcome().equals("succeeded")).allMatch(r -> r.id() == null);
+    assertThat(runs)
+        .filteredOn(r -> !r.outcome().equals("succeeded"))
+        .allMatch(r -> r.id() != null);
+    assertThat(rows("hr_task_recent", task)).isEqualTo(3);
+    assertThat(rows("hr_task_run", task)).isEqualTo(2);
+    assertThat(store.runs(task, 2, 1))
+        .extracting(TaskRun::fence)
+        .containsExactly(fences.get(6), fences.get(5));
+    assertThat(store.lastRuns().get(task).fence()).isEqualTo(fences.get(7));
+    long failed = runOnce(store, task, "failed", false);
+    assertThat(store.lastRuns().get(task).fence()).isEqualTo(failed);
+
+    // A smaller ring: the slots past it go at the next pruning, the newest successful run stays.
+    TaskStore smaller = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.FAILURES, 2);
+    smaller.prune(Duration.ofDays(7).toMillis());
+    assertThat(rows("hr_task_recent", task)).isLessThanOrEqualTo(2);
+    assertThat(smaller.runs(task, 100, 0))
+        .extracting(TaskRun::fence)
+        .contains(fences.get(7), failed, fences.get(6), fences.get(2));
+  }
+
+  /**
+   * history=failures, a group of completions ending differently: each run's row goes where its
+   * outcome sends it, in the group's one transaction.
+   */
+  @Test
+  void historyFailures_aGroupOfMixedOutcomes_writesEachRunWhereItBelongs() {
+    TaskStore store = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.FAILURES, 20);
+    List<String> outcomes = List.of("succeeded", "failed", "succeeded", "rejected", "succeeded");
+    List<Completion> group = new ArrayList<>();
+    for (int i = 0; i < outcomes.size(); i++) {
+      String task = name("mixed-" + i);
+      TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+      long fence = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+      boolean succeeded = outcomes.get(i).equals("succeeded");
+      group.add(
+          new Completion(
+              task,
+              fence,
+              "a",
+              outcomes.get(i),
+              0,
+              1L,
+              null,
+              0L,
+              false,
+              0,
+              succeeded,
+              !succeeded,
+              null));
+    }
+    assertThat(store.completeAll(group)).containsOnly(true);
+    for (Completion done : group) {
+      boolean succeeded = done.outcome().equals("succeeded");
+      assertThat(store.runs(done.task(), 10, 0))
+          .as(done.task())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.fence()).isEqualTo(done.fence());
+                assertThat(r.outcome()).isEqualTo(done.outcome());
+                assertThat(r.id() == null).isEqualTo(succeeded);
+              });
+      assertThat(store.find(done.task()).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+    }
+  }
+
+  /**
+   * history=none: no run leaves a row, not even a takeover's abandoned one; the task still moves,
+   * and counts its failures.
+   */
+  @Test
+  void historyNone_recordsNoRun_andTheTaskStillMoves() {
+    TaskStore store = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.NONE, 20);
+    String task = name("none");
+    insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+    runOnce(store, task, "succeeded", false);
+    runOnce(store, task, "failed", true);
+    runOnce(store, task, "failed", false);
+    assertThat(store.find(task).orElseThrow().consecutiveFailures()).isEqualTo(2);
+    store.claim(store.find(task).orElseThrow(), Kind.NOW, "a", 1, 400).orElseThrow();
+    assertThat(store.takeOver(store.find(task).orElseThrow(), "b", 0)).isPresent();
+    assertThat(store.runs(task, 10, 0)).isEmpty();
+    assertThat(store.lastRuns()).doesNotContainKey(task);
+    assertThat(rows("hr_task_run", task) + rows("hr_task_recent", task)).isZero();
   }
 
   /** skip: fire times missed while no instance ran are passed over, with a history row, no run. */

@@ -106,6 +106,8 @@ class TasksProcessTest {
             "--hotrank.task.heartbeat-interval=500ms",
             "--hotrank.task.heartbeat-timeout=2s",
             "--hotrank.task.max-concurrent=8",
+            // The checks below read every run's row, successful ones included.
+            "--hotrank.task.history=all",
             "--hotrank-test.probe-tasks=true"));
     return args;
   }

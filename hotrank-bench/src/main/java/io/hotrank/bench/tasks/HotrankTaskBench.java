@@ -6,6 +6,7 @@ import io.hotrank.storage.SqlDialect;
 import io.hotrank.task.StandaloneTaskEngines;
 import io.hotrank.task.TaskEngine;
 import io.hotrank.task.TaskFences;
+import io.hotrank.task.TaskHistory;
 import io.hotrank.task.TaskProperties;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,7 +38,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  */
 public final class HotrankTaskBench implements BenchScheduler {
 
-  static final String MODE = "skip-locked";
+  /** A mode per history setting ({@code hotrank.task.history}): {@code history-failures}, say. */
+  private static final String MODE_PREFIX = "history-";
+
   private static final long DAY_MS = Duration.ofDays(1).toMillis();
 
   @Override
@@ -52,20 +55,29 @@ public final class HotrankTaskBench implements BenchScheduler {
 
   @Override
   public List<String> modes(BenchDb db) {
-    return List.of(MODE);
+    return List.of(
+        MODE_PREFIX + TaskHistory.FAILURES.name().toLowerCase(Locale.ROOT),
+        MODE_PREFIX + TaskHistory.NONE.name().toLowerCase(Locale.ROOT),
+        MODE_PREFIX + TaskHistory.ALL.name().toLowerCase(Locale.ROOT));
   }
 
   @Override
   public String describe(BenchDb db, String mode, InstanceSettings settings) {
     return String.format(
         Locale.ROOT,
-        "max-concurrent(%d), poll-interval(%d ms), heartbeat-interval(%d ms),"
-            + " heartbeat-timeout(%d ms), shutdown-grace(%d ms)",
+        "claims with skip-locked, max-concurrent(%d), poll-interval(%d ms),"
+            + " heartbeat-interval(%d ms), heartbeat-timeout(%d ms), shutdown-grace(%d ms),"
+            + " history(%s, keep 20)",
         settings.threads(),
         settings.pollingInterval().toMillis(),
         settings.heartbeatInterval().toMillis(),
         settings.deadAfter().toMillis(),
-        settings.shutdownWait().toMillis());
+        settings.shutdownWait().toMillis(),
+        history(mode).name().toLowerCase(Locale.ROOT));
+  }
+
+  private static TaskHistory history(String mode) {
+    return TaskHistory.valueOf(mode.substring(MODE_PREFIX.length()).toUpperCase(Locale.ROOT));
   }
 
   @Override
@@ -87,6 +99,7 @@ public final class HotrankTaskBench implements BenchScheduler {
         Statement s = c.createStatement()) {
       s.execute("TRUNCATE TABLE hr_task");
       s.execute("TRUNCATE TABLE hr_task_run");
+      s.execute("TRUNCATE TABLE hr_task_recent");
     }
   }
 
@@ -175,7 +188,9 @@ public final class HotrankTaskBench implements BenchScheduler {
                 Duration.ofDays(7),
                 Duration.ofHours(1),
                 0,
-                Duration.ofSeconds(1)),
+                Duration.ofSeconds(1),
+                history(mode),
+                20),
             instanceName,
             settings.shutdownWait(),
             jobs);
