@@ -10,16 +10,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Due tasks claimed in batches, one for every free slot ({@link TaskStore#claimDue}: rows another
- * instance holds locked are passed over). The page holds only tasks asked for and runs to take
- * over, claimed one by one and first, and tasks due within the poll interval, which tell how long
- * to sleep. While a backlog lasts the page, the poll's costly read, is read once per poll interval
- * rather than before every batch.
+ * Due tasks claimed in batches, one for every free slot, and ahead while runs are short ({@link
+ * ActiveRuns#claimable}; {@link TaskStore#claimDue}: rows another instance holds locked are passed
+ * over). The page holds only tasks asked for and runs to take over, claimed one by one and first,
+ * and tasks due within the poll interval, which tell how long to sleep. While a backlog lasts the
+ * page, the poll's costly read, is read once per poll interval rather than before every batch.
  */
 final class BatchPolling implements PollStrategy {
 
   /** Logged as the engine, the category operators already set levels for. */
   private static final Logger log = LoggerFactory.getLogger(TaskEngine.class);
+
+  /**
+   * A claim taken ahead waits about one short run; one waiting this long (the runs grew long) is
+   * released for an instance with a free worker.
+   */
+  static final long WAITED_TOO_LONG_MS = 1000;
 
   private final TaskStore store;
   private final TaskProperties properties;
@@ -53,6 +59,11 @@ final class BatchPolling implements PollStrategy {
     this.active = active;
     this.claimer = claimer;
     this.runner = runner;
+  }
+
+  @Override
+  public void beforePoll() {
+    runner.releaseWaiting(WAITED_TOO_LONG_MS, "waited " + WAITED_TOO_LONG_MS + " ms for a worker");
   }
 
   @Override
@@ -90,7 +101,7 @@ final class BatchPolling implements PollStrategy {
    *     that finds nothing rather than every batch a probe
    */
   private boolean claimBatch(List<String> jobs) {
-    int want = active.freeSlots();
+    int want = active.claimable();
     if (want == 0 || !active.takeSlots(want)) {
       return true;
     }

@@ -22,6 +22,18 @@ final class Claim {
   final long claimedNanos;
 
   private volatile long renewedNanos;
+
+  /** Ticker reading when the run started; {@link Long#MIN_VALUE} until it has. */
+  private volatile long startedNanos = Long.MIN_VALUE;
+
+  /** {@link #CLAIMED}, then {@link #STARTED} or {@link #RELEASED}, once. */
+  private final java.util.concurrent.atomic.AtomicInteger state =
+      new java.util.concurrent.atomic.AtomicInteger(CLAIMED);
+
+  private static final int CLAIMED = 0;
+  private static final int STARTED = 1;
+  private static final int RELEASED = 2;
+
   private volatile @Nullable String lost;
   private volatile boolean timedOut;
   private volatile boolean completed;
@@ -78,6 +90,33 @@ final class Claim {
 
   boolean isCompleting() {
     return completing;
+  }
+
+  /**
+   * The run starts, unless it was released while it waited for a worker: its timeout counts from
+   * now, not from the claim (a claim may wait, {@link ActiveRuns}).
+   *
+   * @return false if it was released, or had started already
+   */
+  boolean tryStart(long nanos) {
+    if (!state.compareAndSet(CLAIMED, STARTED)) {
+      return false;
+    }
+    startedNanos = nanos;
+    return true;
+  }
+
+  /** The claim, which never started, is given up: true the first time, and never once started. */
+  boolean tryRelease() {
+    return state.compareAndSet(CLAIMED, RELEASED);
+  }
+
+  boolean started() {
+    return state.get() == STARTED;
+  }
+
+  long startedNanos() {
+    return startedNanos;
   }
 
   long renewedNanos() {

@@ -18,6 +18,12 @@ interface PollStrategy {
   record Polled(long sleepMillis, boolean backlog) {}
 
   /**
+   * Before every poll, whether or not a slot is free: gives up claims that waited too long for a
+   * worker (a strategy that claims ahead of free workers, {@link BatchPolling}).
+   */
+  default void beforePoll() {}
+
+  /**
    * Claims what it can and hands each claim to a worker.
    *
    * @param jobs the jobs whose tasks this instance runs

@@ -37,6 +37,12 @@ class TaskAdminController {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final int MAX_LIMIT = 500;
 
+  /**
+   * The deepest page: a page is merged from the run table and the ring in memory ({@link
+   * TaskStore#runs}), so its offset is bounded.
+   */
+  private static final int MAX_OFFSET = 10_000;
+
   private final TaskStore store;
   private final TaskAdmin admin;
   private final TaskProperties properties;
@@ -144,7 +150,7 @@ class TaskAdminController {
       @RequestParam(defaultValue = "20") String limit,
       @RequestParam(defaultValue = "0") String offset) {
     int pageSize = intParam("limit", limit, 1, MAX_LIMIT);
-    int skip = intParam("offset", offset, 0, Integer.MAX_VALUE);
+    int skip = intParam("offset", offset, 0, MAX_OFFSET);
     if (store.find(name).isEmpty()) {
       throw new TaskNotFoundException(name);
     }

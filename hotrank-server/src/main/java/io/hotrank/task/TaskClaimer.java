@@ -125,7 +125,7 @@ final class TaskClaimer {
       boolean submitted = false;
       try {
         submitted = claimAndSubmit(task, kind, now);
-      } catch (DataAccessException e) {
+      } catch (DataAccessException | org.springframework.transaction.TransactionException e) {
         // Its row is locked (or the claim timed out): the others may still be claimable.
         log.debug("Task '{}' not claimed: {}", task.name(), e.toString());
       } finally {

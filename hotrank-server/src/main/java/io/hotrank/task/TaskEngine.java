@@ -105,7 +105,8 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
     this.meters = meters;
     this.ticker = ticker;
     this.dbClock = new StoreClock("jdbc", store::nowMillis, clock, ticker);
-    this.active = new ActiveRuns(properties.maxConcurrent(), meters);
+    this.active =
+        new ActiveRuns(properties.maxConcurrent(), store.claimsInBatches(), ticker, meters);
     this.failures = new FailureGauges(meters);
     store.beatsTimeout(properties.heartbeatTimeout().dividedBy(2));
   }
@@ -164,7 +165,8 @@ public class TaskEngine implements JobEngine, SmartLifecycle {
             runnable,
             () -> cancelling,
             this::wake,
-            properties.polling());
+            properties.polling(),
+            ticker);
     TaskClaimer claims = new TaskClaimer(store, properties, instance, meters, ticker, active, runs);
     runner = runs;
     claimer = claims;

@@ -81,7 +81,8 @@ final class TaskHeartbeats {
         long nanos = ticker.read();
         TaskRow task = claim.task;
         if (!claim.timedOut()
-            && nanos - claim.claimedNanos > TimeUnit.MILLISECONDS.toNanos(task.timeoutMs())
+            && claim.started()
+            && nanos - claim.startedNanos() > TimeUnit.MILLISECONDS.toNanos(task.timeoutMs())
             && claim.timeOut()) {
           meters.counter("hotrank.task.timeouts", "task", task.name()).increment();
           log.warn(

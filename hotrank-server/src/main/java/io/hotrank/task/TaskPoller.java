@@ -110,7 +110,8 @@ final class TaskPoller {
   /** Polls once and claims what it can; returns how long to sleep. */
   private long pollOnce() {
     long interval = properties.pollInterval().toMillis();
-    int free = active.freeSlots();
+    strategy.beforePoll();
+    int free = active.claimable();
     if (free == 0 || jobs.isEmpty()) {
       return jitter(interval); // woken when a run ends
     }

@@ -5,9 +5,11 @@ import io.hotrank.job.JobCancelledException;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.StaleFenceException;
 import io.hotrank.job.StoreClock;
+import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +66,7 @@ final class TaskRunner {
   private final Map<String, Job> jobs;
   private final BooleanSupplier cancelling;
   private final Runnable freed;
+  private final Ticker ticker;
 
   /** Tasks whose schedule this instance cannot evaluate: logged once each. */
   private final Set<String> setAside = ConcurrentHashMap.newKeySet();
@@ -88,7 +91,9 @@ final class TaskRunner {
       Map<String, Job> jobs,
       BooleanSupplier cancelling,
       Runnable freed,
-      boolean withWorkers) {
+      boolean withWorkers,
+      Ticker ticker) {
+    this.ticker = ticker;
     this.store = store;
     this.properties = properties;
     this.instance = instance;
@@ -112,6 +117,7 @@ final class TaskRunner {
    * next safe point and writes its completion. Then completions are written by their runs alone.
    */
   void stop() {
+    releaseWaiting(0, "the instance is stopping");
     ExecutorService pool = workers;
     if (pool != null) {
       // Runs end at their next safe point and write their completion; interrupting them would
@@ -120,7 +126,8 @@ final class TaskRunner {
       try {
         if (!pool.awaitTermination(CANCEL_WAIT.toSeconds(), TimeUnit.SECONDS)) {
           log.warn("Tasks still running 12 s after they were cancelled: {}", active.tasks());
-          pool.shutdownNow();
+          // Each dropped run would have freed its slot; they were released above.
+          active.releaseSlots(pool.shutdownNow().size());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -129,6 +136,30 @@ final class TaskRunner {
       active.awaitNone(CANCEL_WAIT);
     }
     completions.close(); // runs still finishing write their own
+  }
+
+  /**
+   * Releases the claims that have waited for a worker for {@code waitedMs} or more without
+   * starting: each is written as {@code cancelled}, not started, and due again at once with its
+   * fire time, so that an instance with a free worker runs it. Its queued run then does nothing.
+   *
+   * @return how many were released
+   */
+  int releaseWaiting(long waitedMs, String why) {
+    long now = ticker.read();
+    int released = 0;
+    for (Claim claim : List.copyOf(active.all())) {
+      if (now - claim.claimedNanos >= TimeUnit.MILLISECONDS.toNanos(waitedMs)
+          && claim.tryRelease()) {
+        released++;
+        try {
+          finish(claim, "cancelled", "not started: " + why);
+        } catch (RuntimeException e) {
+          log.warn("Task '{}': its waiting claim was not released: {}", claim.task.name(), e);
+        }
+      }
+    }
+    return released;
   }
 
   /** Marks a task as one this instance cannot schedule: true the first time (log it then). */
@@ -152,7 +183,20 @@ final class TaskRunner {
       pool.execute(
           () -> {
             try {
-              work.run();
+              if (!claim.tryStart(ticker.read())) {
+                return; // released while it waited (releaseWaiting): written already
+              }
+              String lost = claim.lost();
+              if (lost != null) {
+                finish(claim, "cancelled", "not started: " + lost); // refused if taken over
+                return;
+              }
+              long started = ticker.read();
+              try {
+                work.run();
+              } finally {
+                active.ran(ticker.read() - started);
+              }
             } catch (Exception e) {
               log.debug("Task '{}' failed (recorded)", task.name(), e);
             } finally {
@@ -205,6 +249,7 @@ final class TaskRunner {
 
   /** Runs a claimed task on this thread and records how it ended. */
   @Nullable Object execute(Claim claim) throws Exception {
+    claim.tryStart(ticker.read()); // a run on the caller's thread; a worker's has started
     TaskRow task = claim.task;
     Job job = jobs.get(task.job());
     String outcome = "failed";

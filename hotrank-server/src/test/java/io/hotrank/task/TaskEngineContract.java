@@ -974,6 +974,148 @@ abstract class TaskEngineContract {
     assertThat(store().find(task).orElseThrow().nextTime()).isEqualTo(seen.nextTime() + 3_600_000L);
   }
 
+  /** Inserts {@code count} tasks of {@code job}, due now, each to run once. */
+  private List<TaskRow> insertDue(String prefix, String job, int count) {
+    List<TaskRow> tasks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      tasks.add(insert(name(prefix + "-" + i), job, -10, 3_600_000L, Misfire.SKIP, 0));
+    }
+    return tasks;
+  }
+
+  /**
+   * A job whose first {@code shortRuns} runs take 5 ms; later ones hold their worker until
+   * cancelled. {@code running} counts the runs in progress, {@code most} the most at once.
+   */
+  private static Job holdingAfter(
+      String name,
+      List<JobContext> runs,
+      int shortRuns,
+      AtomicInteger running,
+      AtomicInteger most) {
+    return job(
+        name,
+        runs,
+        context -> {
+          most.accumulateAndGet(running.incrementAndGet(), Math::max);
+          try {
+            if (runs.size() <= shortRuns) {
+              Thread.sleep(5);
+              return;
+            }
+            while (!context.cancelled()) {
+              Thread.sleep(5);
+            }
+            context.throwIfCancelled();
+          } finally {
+            running.decrementAndGet();
+          }
+        });
+  }
+
+  /** The runs of {@code tasks} released before they started, by the error that says so. */
+  private List<TaskRun> released(List<TaskRow> tasks) {
+    List<TaskRun> released = new ArrayList<>();
+    for (TaskRow task : tasks) {
+      history(task.name()).stream()
+          .filter(r -> r.error() != null && r.error().startsWith("not started: "))
+          .forEach(released::add);
+    }
+    return released;
+  }
+
+  private int held(String job, String owner) {
+    Integer held =
+        jdbc()
+            .queryForObject(
+                "SELECT COUNT(*) FROM hr_task WHERE job = ? AND owner = ? AND status = 'running'",
+                Integer.class,
+                job,
+                owner);
+    return held == null ? 0 : held;
+  }
+
+  /**
+   * While runs are short, an instance claims ahead of its free workers; at most max-concurrent run
+   * at once. At a stop, the claims that never started are released: cancelled, not started, and due
+   * again at once with their fire times. None is lost.
+   */
+  @Test
+  void claimAhead_runsAtMostMaxConcurrent_andAStopReleasesTheClaimsThatNeverStarted() {
+    String jobName = "ahead-" + id;
+    List<TaskRow> tasks = insertDue("ahead", jobName, 60);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    TaskEngine engine = engine("ahead", FAST, holdingAfter(jobName, runs, 20, running, most));
+    // Four runs hold the workers, and at least one more task was claimed ahead.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> running.get() == 4 && held(jobName, "ahead") > 4);
+    engine.stop(); // grace 1 s, then cancelled; the claims waiting for a worker never start
+    assertThat(most.get()).isEqualTo(4);
+    assertThat(running.get()).isZero();
+    long now = store().nowMillis();
+    List<TaskRun> released = released(tasks);
+    assertThat(released).hasSizeBetween(1, 4);
+    for (TaskRun run : released) {
+      assertThat(run.outcome()).isEqualTo("cancelled");
+      TaskRow inserted =
+          tasks.stream().filter(t -> t.name().equals(run.task())).findFirst().orElseThrow();
+      assertThat(run.fireTime()).isEqualTo(inserted.nextTime()); // its cycle's, kept
+      assertThat(store().find(run.task()).orElseThrow().nextTime()).isLessThanOrEqualTo(now);
+    }
+    for (TaskRow task : tasks) {
+      assertThat(store().find(task.name()).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+    }
+  }
+
+  /**
+   * Runs that grow long stop an instance claiming ahead, and the claims it made ahead are released
+   * after waiting a second for a worker: another instance with free workers runs them.
+   */
+  @Test
+  void claimsAhead_behindRunsThatGrewLong_areReleased_andAnotherInstanceRunsThem() {
+    String jobName = "behind-" + id;
+    List<TaskRow> tasks = insertDue("behind", jobName, 40);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    List<JobContext> runs = new CopyOnWriteArrayList<>();
+    TaskEngine first = engine("first", FAST, holdingAfter(jobName, runs, 20, running, most));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> running.get() == 4 && held(jobName, "first") > 4);
+    List<JobContext> others = new CopyOnWriteArrayList<>();
+    engine("second", FAST, job(jobName, others, context -> {}));
+    // Every task but the four held by the first instance's runs ends, the second running the rest.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                tasks.stream()
+                        .filter(
+                            t ->
+                                history(t.name()).stream()
+                                    .anyMatch(r -> r.outcome().equals("succeeded")))
+                        .count()
+                    == 36);
+    List<TaskRun> released = released(tasks);
+    assertThat(released).isNotEmpty();
+    for (TaskRun run : released) {
+      assertThat(run.owner()).isEqualTo("first");
+      assertThat(run.error()).isEqualTo("not started: waited 1000 ms for a worker");
+      assertThat(history(run.task()))
+          .anySatisfy(
+              r -> {
+                assertThat(r.owner()).isEqualTo("second");
+                assertThat(r.outcome()).isEqualTo("succeeded");
+                assertThat(r.fireTime()).isEqualTo(run.fireTime());
+              });
+    }
+    assertThat(held(jobName, "first")).isEqualTo(4);
+    first.stop();
+  }
+
   /** A bad cron or zone is refused naming the field, before anything is written. */
   @Test
   void aBadCronOrZone_isRefusedNamingTheField() {

@@ -125,7 +125,7 @@ public final class HotrankTaskBench implements BenchScheduler {
           ps.setString(1, kind.taskName + "-" + id);
           ps.setString(2, kind.taskName);
           ps.setLong(3, DAY_MS);
-          ps.setLong(4, now - 1);
+          ps.setLong(4, now - (kind == Workload.Kind.WARMUP ? Duration.ofHours(1).toMillis() : 1));
           ps.setLong(5, Duration.ofHours(1).toMillis());
           ps.setString(6, "{\"id\":\"" + id + "\"}");
           ps.setLong(7, now);
@@ -222,7 +222,7 @@ public final class HotrankTaskBench implements BenchScheduler {
       String parameters = context.parameters();
       String id = parameters.substring(parameters.indexOf(":\"") + 2, parameters.lastIndexOf('"'));
       switch (kind) {
-        case NOOP -> workload.run(kind, id);
+        case NOOP, WARMUP -> workload.run(kind, id);
         case LONG -> interruptedWhenCancelled(context, () -> workload.run(kind, id));
         case STALL -> {
           workload.countExecution();

@@ -120,11 +120,21 @@ final class InstanceProcess implements AutoCloseable {
     await("STARTED", Duration.ofSeconds(30));
   }
 
+  /** MARK: the executions begun and the CPU used since the GO, so far. */
+  Stopped mark() throws IOException, InterruptedException {
+    send("MARK");
+    return counts(await("MARKED", Duration.ofSeconds(30)));
+  }
+
   /** STOP, then waits for STOPPED and the exit; killed if it does not stop within a minute. */
   Stopped stop() throws IOException, InterruptedException {
     send("STOP");
     String answer = await("STOPPED", Duration.ofSeconds(60));
     process.waitFor(10, TimeUnit.SECONDS);
+    return counts(answer);
+  }
+
+  private static Stopped counts(String answer) {
     long executed = 0;
     long cpu = 0;
     for (String field : answer.split(" ")) {

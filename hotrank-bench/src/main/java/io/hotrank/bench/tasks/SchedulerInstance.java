@@ -17,6 +17,7 @@ import java.util.Map;
  * <ul>
  *   <li>at start: connect (all pool connections opened), build the scheduler, answer {@code READY}
  *   <li>{@code GO}: start polling, answer {@code STARTED}
+ *   <li>{@code MARK}: answer {@code MARKED executed=N cpu_ms=M}, counted from the GO
  *   <li>{@code STOP}: stop gracefully, answer {@code STOPPED executed=N cpu_ms=M}, exit
  *   <li>end of input (the coordinator is gone): halt at once, so that no instance outlives a run
  * </ul>
@@ -58,6 +59,12 @@ final class SchedulerInstance {
           node.start();
           answer("STARTED");
         }
+        case "MARK" ->
+            answer(
+                "MARKED executed="
+                    + workload.executed()
+                    + " cpu_ms="
+                    + (processCpuNanos() - cpuAtStart) / 1_000_000);
         case "STOP" -> {
           node.stop();
           long cpu = processCpuNanos() - cpuAtStart;

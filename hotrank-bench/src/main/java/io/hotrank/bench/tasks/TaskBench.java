@@ -45,12 +45,17 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>Throughput: {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10,000) no-op one-time executions, all
- *       due, enqueued before the instances start; executions per second from the GO sent to the two
- *       instances (connected, scheduler built) until the scheduler's table holds none of them
- *       (polled every 20 ms). On PostgreSQL also the database's transactions per execution: the
- *       delta of {@code pg_stat_database.xact_commit} over the run (read with the instances
- *       connected but idle before, and after they exited, as a backend flushes its counters at the
- *       latest on exit), less this coordinator's own polls, over the executions.
+ *       due, enqueued before the instances start; executions per second until the scheduler's table
+ *       holds none of them (polled every 20 ms). On warm JVMs by default: {@code
+ *       HOTRANK_BENCH_TASKS_WARMUP} (10,000) no-op executions due an hour earlier run first in the
+ *       same instances (each scheduler takes due executions earliest first), and the clock starts
+ *       at the first poll that finds none of them left, over the measured executions still pending
+ *       then: a scheduler in service runs warm, and a cold round of a few seconds measures the JIT
+ *       compiler as much as the scheduler. With a warm-up of 0, from the GO sent to the two
+ *       instances (connected, scheduler built). On PostgreSQL also the database's transactions per
+ *       execution: the delta of {@code pg_stat_database.xact_commit} over the run (read with the
+ *       instances connected but idle before, and after they exited, as a backend flushes its
+ *       counters at the latest on exit), less this coordinator's own polls, over the executions.
  *   <li>Takeover after kill -9: a long-running execution started on instance A (B not polling yet),
  *       B started, 1-2 s later A is SIGKILLed; the time from the kill to B's start of that
  *       execution, read from the side effect B writes when the execution starts.
@@ -63,16 +68,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Environment: {@code HOTRANK_BENCH_TASKS_SCHEDULERS} (db-scheduler,hotrank), {@code
  * HOTRANK_BENCH_TASKS_DBS} (postgresql,mariadb), {@code HOTRANK_BENCH_TASKS_MODES} (all of each
- * scheduler's), {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10000), {@code HOTRANK_BENCH_TASKS_ROUNDS}
- * (throughput rounds, 3), {@code HOTRANK_BENCH_TASKS_TAKEOVERS} (5), {@code
- * HOTRANK_BENCH_TASKS_STALLED} (20), {@code HOTRANK_BENCH_TASKS_STALL_RUN} (6s), {@code
- * HOTRANK_BENCH_TASKS_THREADS} (20), {@code HOTRANK_BENCH_TASKS_POLLING} (100ms), {@code
- * HOTRANK_BENCH_TASKS_HEARTBEAT} (1s), {@code HOTRANK_BENCH_TASKS_DEAD_AFTER} (3s), {@code
- * HOTRANK_BENCH_TASKS_INSTANCE_XMX} (256m), {@code HOTRANK_BENCH_TASKS_OUT}
- * (hotrank-bench/target/tasks-bench.txt), {@code HOTRANK_BENCH_TASKS_LOGS} (the instances' logs,
- * hotrank-bench/target/tasks-bench-logs), {@code HOTRANK_BENCH_TASKS_PIDFILE} (where each instance
- * pid is appended, for the script's clean-up), {@code HOTRANK_BENCH_COMMAND}; the databases' in
- * {@link BenchDb}.
+ * scheduler's), {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10000), {@code HOTRANK_BENCH_TASKS_WARMUP}
+ * (10000), {@code HOTRANK_BENCH_TASKS_ROUNDS} (throughput rounds, 3), {@code
+ * HOTRANK_BENCH_TASKS_TAKEOVERS} (5), {@code HOTRANK_BENCH_TASKS_STALLED} (20), {@code
+ * HOTRANK_BENCH_TASKS_STALL_RUN} (6s), {@code HOTRANK_BENCH_TASKS_THREADS} (20), {@code
+ * HOTRANK_BENCH_TASKS_POLLING} (100ms), {@code HOTRANK_BENCH_TASKS_HEARTBEAT} (1s), {@code
+ * HOTRANK_BENCH_TASKS_DEAD_AFTER} (3s), {@code HOTRANK_BENCH_TASKS_INSTANCE_XMX} (256m), {@code
+ * HOTRANK_BENCH_TASKS_OUT} (hotrank-bench/target/tasks-bench.txt), {@code HOTRANK_BENCH_TASKS_LOGS}
+ * (the instances' logs, hotrank-bench/target/tasks-bench-logs), {@code HOTRANK_BENCH_TASKS_PIDFILE}
+ * (where each instance pid is appended, for the script's clean-up), {@code HOTRANK_BENCH_COMMAND};
+ * the databases' in {@link BenchDb}.
  */
 public final class TaskBench {
 
@@ -216,11 +221,15 @@ public final class TaskBench {
       throws Exception {
     String tag = "throughput" + round;
     List<String> ids = IntStream.range(0, options.executions).mapToObj(i -> "noop-" + i).toList();
+    List<String> warmups = IntStream.range(0, options.warmup).mapToObj(i -> "warmup-" + i).toList();
     double enqueueSeconds;
     // A pool of its own, closed before the first reading: a session flushes its statistics at the
     // latest when it ends, so the enqueue's transactions land before the reading, not in the delta.
     try (HikariDataSource setup = db.pool("bench-coordinator", 2)) {
       reset(scheduler, db, setup);
+      if (!warmups.isEmpty()) {
+        scheduler.enqueue(setup, db, Workload.Kind.WARMUP, warmups);
+      }
       long t = System.nanoTime();
       scheduler.enqueue(setup, db, Workload.Kind.NOOP, ids);
       enqueueSeconds = (System.nanoTime() - t) / 1e9;
@@ -235,6 +244,9 @@ public final class TaskBench {
     long polls = 0;
     long t0;
     long t1;
+    long measured = options.executions;
+    InstanceProcess.Stopped markA = new InstanceProcess.Stopped(0, 0);
+    InstanceProcess.Stopped markB = markA;
     try (Connection watch = db.connect()) {
       t0 = System.nanoTime();
       a.send("GO");
@@ -242,6 +254,21 @@ public final class TaskBench {
       a.await("STARTED", Duration.ofSeconds(30));
       b.await("STARTED", Duration.ofSeconds(30));
       long deadline = t0 + options.throughputTimeout.toNanos();
+      if (!warmups.isEmpty()) {
+        // Warm JVMs: the clock starts when the warm-up executions (due first) are all done; the
+        // executions measured are those still pending then.
+        while (scheduler.pending(watch, db, Workload.Kind.WARMUP) > 0) {
+          polls++;
+          checkProgress(a, b, deadline, "warm-up executions");
+          Thread.sleep(POLL_MILLIS);
+        }
+        polls++;
+        t0 = System.nanoTime();
+        markA = a.mark();
+        markB = b.mark();
+        measured = scheduler.pending(watch, db, Workload.Kind.NOOP);
+        polls++;
+      }
       while (true) {
         long pending = scheduler.pending(watch, db, Workload.Kind.NOOP);
         polls++;
@@ -249,14 +276,7 @@ public final class TaskBench {
           t1 = System.nanoTime();
           break;
         }
-        if (System.nanoTime() > deadline || !a.alive() || !b.alive()) {
-          throw new IllegalStateException(
-              pending
-                  + " executions still pending "
-                  + (a.alive() && b.alive()
-                      ? "after " + options.throughputTimeout
-                      : "and an instance died; see " + options.logs));
-        }
+        checkProgress(a, b, deadline, pending + " executions");
         Thread.sleep(POLL_MILLIS);
       }
     }
@@ -269,6 +289,10 @@ public final class TaskBench {
       long[] after = transactionCounts(db);
       // Less the coordinator's own: one per poll, and the first reading's.
       commits = after[0] - before[0] - polls - 1;
+      // Per execution over the whole round, warm-up included (the instances' counters reach
+      // pg_stat_database up to a second late, so no reading in the middle would be exact), scaled
+      // to the executions measured.
+      commits = Math.round(commits * measured / (double) (options.executions + options.warmup));
       rollbacks = after[1] - before[1];
     }
     ThroughputRow row =
@@ -277,13 +301,13 @@ public final class TaskBench {
             db.kind(),
             mode,
             round,
-            options.executions,
+            measured,
             (t1 - t0) / 1e9,
-            stoppedA.executed(),
-            stoppedB.executed(),
+            stoppedA.executed() - markA.executed(),
+            stoppedB.executed() - markB.executed(),
             commits,
             rollbacks,
-            stoppedA.cpuMillis() + stoppedB.cpuMillis(),
+            stoppedA.cpuMillis() - markA.cpuMillis() + stoppedB.cpuMillis() - markB.cpuMillis(),
             enqueueSeconds,
             load1);
     throughputRows.add(row);
@@ -301,6 +325,18 @@ public final class TaskBench {
             ? String.format(
                 Locale.ROOT, ", %.2f transactions/execution", commits / (double) row.executions())
             : "");
+  }
+
+  /** Fails the round when it runs past its timeout or an instance died. */
+  private void checkProgress(InstanceProcess a, InstanceProcess b, long deadline, String pending) {
+    if (System.nanoTime() > deadline || !a.alive() || !b.alive()) {
+      throw new IllegalStateException(
+          pending
+              + " still pending "
+              + (a.alive() && b.alive()
+                  ? "after " + options.throughputTimeout
+                  : "and an instance died; see " + options.logs));
+    }
   }
 
   private void takeover(BenchScheduler scheduler, BenchDb db, String mode) throws Exception {
@@ -620,8 +656,15 @@ public final class TaskBench {
         String.format(
             Locale.ROOT,
             "%n1. Throughput: %,d immediately due no-op one-time executions, enqueued beforehand;"
-                + " from GO to both instances until none is left in the scheduler's table%n",
-            options.executions));
+                + " %s until none is left in the scheduler's table%n",
+            options.executions,
+            options.warmup > 0
+                ? String.format(
+                    Locale.ROOT,
+                    "warm JVMs: %,d no-op executions due an hour earlier run first, in the same two"
+                        + " instances, and the clock runs from the end of those",
+                    options.warmup)
+                : "cold JVMs: from GO to both instances"));
     String header =
         String.format(
             "%-13s %-10s %-15s %5s %9s %8s %13s %10s %9s %10s %8s %6s%n",
@@ -659,15 +702,18 @@ public final class TaskBench {
               r.load1()));
     }
     out.append(
-        "   exec/s: from just before the GO to A (B's follows at once; both JVMs up, connected,"
-            + " scheduler built) to the first poll (every 20 ms) that finds none left; executed:"
-            + " executions begun by A and by B (a sum above the executions means some ran twice);"
-            + " xact/exec: PostgreSQL only, delta of pg_stat_database.xact_commit over the run less"
-            + " the coordinator's own polls, over the executions; it includes the instances' own"
-            + " connection set-up and stop, about 60 transactions with 20 threads (0.006 per"
-            + " execution at 10,000; measured with a single execution); CPU: both instance JVMs"
-            + " from GO to stop; enqueue: time to enqueue, not part of exec/s; load1: the machine's"
-            + " 1-minute load average just before the GO\n");
+        "   exec/s: cold, from just before the GO to A (B's follows at once; both JVMs up,"
+            + " connected, scheduler built), warm, from the first poll (every 20 ms) that finds no"
+            + " warm-up execution left, over the executions still pending then, to the first poll"
+            + " that finds none left; executed: executions begun by A and by B in that time (a sum"
+            + " above the executions means some ran twice; warm, those begun during the warm-up's"
+            + " last moments are not in it); xact/exec: PostgreSQL only, delta of"
+            + " pg_stat_database.xact_commit over the whole round less the coordinator's own polls,"
+            + " over every execution, warm-up included; it includes the instances' own connection"
+            + " set-up and stop, about 60 transactions with 20 threads (0.006 per execution at"
+            + " 10,000; measured with a single execution); CPU: both instance JVMs over the same"
+            + " time as exec/s (to stop); enqueue: time to enqueue, not part of exec/s; load1: the"
+            + " machine's 1-minute load average just before the GO\n");
 
     out.append(
         String.format(
@@ -812,6 +858,7 @@ public final class TaskBench {
             .toList();
     List<String> modes = list(envOr("HOTRANK_BENCH_TASKS_MODES", ""));
     int executions = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_EXECUTIONS", "10000"));
+    int warmup = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_WARMUP", "10000"));
     int rounds = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_ROUNDS", "3"));
     int takeovers = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_TAKEOVERS", "5"));
     int stalled = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_STALLED", "20"));
@@ -836,6 +883,7 @@ public final class TaskBench {
       Options o = new Options();
       if (o.executions < 1
           || o.rounds < 1
+          || o.warmup < 0
           || o.takeovers < 0
           || o.stalled < 0
           || o.settings.threads() < 1) {

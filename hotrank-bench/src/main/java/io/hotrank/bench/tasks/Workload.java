@@ -24,6 +24,11 @@ public final class Workload {
   public enum Kind {
     /** Throughput: does nothing, writes nothing. */
     NOOP("bench-noop"),
+    /**
+     * Throughput's warm-up: as {@link #NOOP}, due an hour earlier, so that both instances run these
+     * first (every scheduler here takes due executions earliest first).
+     */
+    WARMUP("bench-warmup"),
     /** Takeover: writes its start, then runs until interrupted (at most {@link #longRun}). */
     LONG("bench-long"),
     /** Stall: writes its start, runs for {@link #stallRun}, writes its end. */
@@ -59,7 +64,7 @@ public final class Workload {
     executed.increment();
     try {
       switch (kind) {
-        case NOOP -> {}
+        case NOOP, WARMUP -> {}
         case LONG -> {
           recordStart(id);
           Thread.sleep(longRun);
