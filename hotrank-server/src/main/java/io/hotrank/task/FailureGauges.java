@@ -10,9 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The gauges {@code hotrank.task.consecutive.failures}, one per task, as the database has the
- * counts: read every few seconds by the upkeep ({@link TaskUpkeep}), and set at once by a
- * completion here, so that every instance reports the same. Thread-safe.
+ * The gauges {@code hotrank.task.consecutive.failures}, one per task that has failed in a row, as
+ * the database has the counts: read every few seconds by the upkeep ({@link TaskUpkeep}), and set
+ * at once by a completion here, so that every instance reports the same. A task whose last run
+ * succeeded has no gauge (read as 0): a platform of many tasks keeps one series per failing task,
+ * not one per task, and a completion looks up no meter. Thread-safe.
  */
 final class FailureGauges {
 
@@ -25,20 +27,33 @@ final class FailureGauges {
     this.meters = meters;
   }
 
-  /** The gauge of a task, registered on first use. */
-  AtomicInteger of(String task) {
-    return gauges.computeIfAbsent(
-        task, name -> meters.gauge(NAME, List.of(Tag.of("task", name)), new AtomicInteger()));
+  /** Sets a task's failures in a row: its gauge is registered while they are above 0. */
+  void set(String task, int count) {
+    if (count > 0) {
+      gauges
+          .computeIfAbsent(
+              task, name -> meters.gauge(NAME, List.of(Tag.of("task", name)), new AtomicInteger()))
+          .set(count);
+    } else if (gauges.containsKey(task)) {
+      remove(task);
+    }
   }
 
-  /** Sets every task's gauge to the database's count, removing the gauges of tasks gone. */
+  /**
+   * Sets every failing task's gauge to the database's count ({@code failures} holds those above 0),
+   * removing the others.
+   */
   void setAll(Map<String, Integer> failures) {
-    failures.forEach((task, count) -> of(task).set(count));
+    failures.forEach(this::set);
     for (String gone : List.copyOf(gauges.keySet())) {
       if (!failures.containsKey(gone)) {
-        gauges.remove(gone);
-        meters.remove(new Meter.Id(NAME, Tags.of("task", gone), null, null, Meter.Type.GAUGE));
+        remove(gone);
       }
     }
+  }
+
+  private void remove(String task) {
+    gauges.remove(task);
+    meters.remove(new Meter.Id(NAME, Tags.of("task", task), null, null, Meter.Type.GAUGE));
   }
 }

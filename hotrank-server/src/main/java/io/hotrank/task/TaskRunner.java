@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -337,12 +336,11 @@ final class TaskRunner {
           claim.lost() == null ? "found at completion" : claim.lost());
       return false;
     }
-    AtomicInteger gauge = failures.of(task.name());
     if (completion.succeeded()) {
-      gauge.set(0);
+      failures.set(task.name(), 0);
     } else if (completion.failed()) {
       int inARow = task.consecutiveFailures() + 1;
-      gauge.set(inARow);
+      failures.set(task.name(), inARow);
       log.warn(
           "Task '{}' {} ({} in a row{}): {}",
           task.name(),

@@ -494,11 +494,11 @@ final class TaskStore {
         TaskColumns.truncate(error));
   }
 
-  /** Every task's consecutive failures, as the database has them. */
+  /** The consecutive failures of every task that has failed in a row, as the database has them. */
   Map<String, Integer> consecutiveFailures() {
     Map<String, Integer> failures = new HashMap<>();
     jdbc.query(
-        "SELECT name, consecutive_failures FROM hr_task",
+        "SELECT name, consecutive_failures FROM hr_task WHERE consecutive_failures > 0",
         row -> {
           failures.put(row.getString(1), row.getInt(2));
         });

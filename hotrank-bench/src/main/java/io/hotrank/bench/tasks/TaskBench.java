@@ -319,8 +319,8 @@ public final class TaskBench {
         round,
         row.rate(),
         row.seconds(),
-        stoppedA.executed(),
-        stoppedB.executed(),
+        row.executedA(),
+        row.executedB(),
         commits >= 0
             ? String.format(
                 Locale.ROOT, ", %.2f transactions/execution", commits / (double) row.executions())
