@@ -39,6 +39,20 @@ record H2Dialect() implements SqlDialect {
   }
 
   @Override
+  public String upsertFromSelect(
+      String table, List<String> columns, List<String> key, List<String> updated, String select) {
+    // MERGE ... KEY overwrites every column of a matching row; updated is all but the key here.
+    return "MERGE INTO "
+        + table
+        + " ("
+        + String.join(", ", columns)
+        + ") KEY ("
+        + String.join(", ", key)
+        + ") "
+        + select;
+  }
+
+  @Override
   public boolean supportsReturning() {
     return false;
   }

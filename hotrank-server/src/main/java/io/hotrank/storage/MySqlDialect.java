@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import java.util.OptionalLong;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.SqlTypeValue;
@@ -50,6 +51,20 @@ record MySqlDialect(boolean mariaDb, boolean supportsSkipLocked, boolean support
   @Override
   public boolean supportsUpsert() {
     return true;
+  }
+
+  @Override
+  public String upsertFromSelect(
+      String table, List<String> columns, List<String> key, List<String> updated, String select) {
+    // VALUES(c): the row that would have been inserted (deprecated in MySQL 8.0.20, still read).
+    return "INSERT INTO "
+        + table
+        + " ("
+        + String.join(", ", columns)
+        + ") "
+        + select
+        + " ON DUPLICATE KEY UPDATE "
+        + String.join(", ", updated.stream().map(c -> c + " = VALUES(" + c + ")").toList());
   }
 
   @Override

@@ -36,6 +36,21 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
+  public String upsertFromSelect(
+      String table, List<String> columns, List<String> key, List<String> updated, String select) {
+    return "INSERT INTO "
+        + table
+        + " ("
+        + String.join(", ", columns)
+        + ") "
+        + select
+        + " ON CONFLICT ("
+        + String.join(", ", key)
+        + ") DO UPDATE SET "
+        + String.join(", ", updated.stream().map(c -> c + " = EXCLUDED." + c).toList());
+  }
+
+  @Override
   public boolean supportsReturning() {
     return true;
   }

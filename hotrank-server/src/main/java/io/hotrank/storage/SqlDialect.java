@@ -61,6 +61,13 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   /** Whether an insert-or-update can be one statement. */
   boolean supportsUpsert();
 
+  /**
+   * One statement that inserts the rows {@code select} gives into {@code table} ({@code columns},
+   * in order), overwriting the {@code updated} columns of a row whose {@code key} exists.
+   */
+  String upsertFromSelect(
+      String table, List<String> columns, List<String> key, List<String> updated, String select);
+
   /** Whether a data-changing statement can return columns ({@code RETURNING}). */
   boolean supportsReturning();
 

@@ -49,8 +49,8 @@ sealed class TaskSql permits PostgresTaskSql {
   /** A completion's history row, read from the task row named after {@code FROM}. */
   final String completeRun;
 
-  /** The engine's name, which picks its form of upsert ({@link #upsertRecent}). */
-  private final String dialectName;
+  /** The engine, whose form of upsert the ring's writes take ({@link #upsertRecent}). */
+  private final SqlDialect dialect;
 
   /** Which runs are kept, and where. */
   final TaskHistory history;
@@ -130,7 +130,7 @@ sealed class TaskSql permits PostgresTaskSql {
       boolean readCommittedClaims,
       boolean multiRowHistory) {
     this.multiRowHistory = multiRowHistory;
-    this.dialectName = dialect.name();
+    this.dialect = dialect;
     this.history = history;
     this.keep = keep;
     this.jdbc = jdbc;
@@ -186,39 +186,21 @@ sealed class TaskSql permits PostgresTaskSql {
 
   /** Inserts the rows {@code select} gives into {@code hr_task_recent}, overwriting their slots. */
   final String upsertRecent(String select) {
-    String columns =
-        "task_name, slot, fire_time, started_at, ended_at, outcome, owner, fence,"
-            + " attempt, manual, error";
-    String[] overwritten = {
-      "fire_time",
-      "started_at",
-      "ended_at",
-      "outcome",
-      "owner",
-      "fence",
-      "attempt",
-      "manual",
-      "error"
-    };
-    return switch (dialectName) {
-      case "PostgreSQL" ->
-          "INSERT INTO hr_task_recent ("
-              + columns
-              + ")"
-              + select
-              + " ON CONFLICT (task_name, slot) DO UPDATE SET "
-              + String.join(
-                  ", ", Arrays.stream(overwritten).map(c -> c + " = EXCLUDED." + c).toList());
-      case "H2" -> "MERGE INTO hr_task_recent (" + columns + ") KEY (task_name, slot)" + select;
-      default ->
-          "INSERT INTO hr_task_recent ("
-              + columns
-              + ")"
-              + select
-              + " ON DUPLICATE KEY UPDATE "
-              + String.join(
-                  ", ", Arrays.stream(overwritten).map(c -> c + " = VALUES(" + c + ")").toList());
-    };
+    List<String> overwritten =
+        List.of(
+            "fire_time",
+            "started_at",
+            "ended_at",
+            "outcome",
+            "owner",
+            "fence",
+            "attempt",
+            "manual",
+            "error");
+    List<String> columns = new ArrayList<>(List.of("task_name", "slot"));
+    columns.addAll(overwritten);
+    return dialect.upsertFromSelect(
+        "hr_task_recent", columns, List.of("task_name", "slot"), overwritten, select.strip());
   }
 
   /**

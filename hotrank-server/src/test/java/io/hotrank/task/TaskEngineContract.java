@@ -1024,6 +1024,11 @@ abstract class TaskEngineContract {
     return released;
   }
 
+  /** Until four runs hold the workers and at least one more task was claimed ahead. */
+  private void awaitClaimsAhead(String job, String owner, AtomicInteger running) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> running.get() == 4 && held(job, owner) > 4);
+  }
+
   private int held(String job, String owner) {
     Integer held =
         jdbc()
@@ -1048,10 +1053,7 @@ abstract class TaskEngineContract {
     AtomicInteger most = new AtomicInteger();
     List<JobContext> runs = new CopyOnWriteArrayList<>();
     TaskEngine engine = engine("ahead", FAST, holdingAfter(jobName, runs, 20, running, most));
-    // Four runs hold the workers, and at least one more task was claimed ahead.
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> running.get() == 4 && held(jobName, "ahead") > 4);
+    awaitClaimsAhead(jobName, "ahead", running);
     engine.stop(); // grace 1 s, then cancelled; the claims waiting for a worker never start
     assertThat(most.get()).isEqualTo(4);
     assertThat(running.get()).isZero();
@@ -1082,9 +1084,7 @@ abstract class TaskEngineContract {
     AtomicInteger most = new AtomicInteger();
     List<JobContext> runs = new CopyOnWriteArrayList<>();
     TaskEngine first = engine("first", FAST, holdingAfter(jobName, runs, 20, running, most));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> running.get() == 4 && held(jobName, "first") > 4);
+    awaitClaimsAhead(jobName, "first", running);
     List<JobContext> others = new CopyOnWriteArrayList<>();
     engine("second", FAST, job(jobName, others, context -> {}));
     // Every task but the four held by the first instance's runs ends, the second running the rest.
