@@ -29,7 +29,7 @@ final class PostgresTaskSql extends TaskSql {
       TransactionTemplate tx,
       TaskHistory history,
       int keep) {
-    super(dialect, jdbc, tx, history, keep, false, false);
+    super(dialect, jdbc, tx, history, keep, false);
     String done =
         "WITH done AS ("
             + completeTask

@@ -95,6 +95,42 @@ record TaskRow(
     return status.equals(RUNNING);
   }
 
+  /**
+   * This row once a scheduled claim by {@code owner} at the database's time {@code now} has taken
+   * it: running, its fire time {@link #dueFireTime}, its fence the version plus one, never below
+   * {@code now} in microseconds ({@link TaskSql#fenceAfter}).
+   */
+  TaskRow claimedBy(String owner, long now) {
+    return new TaskRow(
+        name,
+        job,
+        cron,
+        zone,
+        intervalMs,
+        RUNNING,
+        paused,
+        triggered,
+        nextTime,
+        dueFireTime(),
+        cycleTime,
+        rescheduledAt,
+        now,
+        false,
+        attempt,
+        now,
+        Math.max(version + 1, now * 1000),
+        owner,
+        consecutiveFailures,
+        misfire,
+        timeoutMs,
+        maxRetries,
+        retryBackoffMs,
+        parameters,
+        source,
+        createdAt,
+        updatedAt);
+  }
+
   /** The fire time a scheduled claim runs: the unfinished cycle's, or the next one. */
   long dueFireTime() {
     return cycleTime > 0 ? cycleTime : nextTime;

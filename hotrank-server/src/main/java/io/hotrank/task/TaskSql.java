@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.springframework.dao.IncorrectUpdateSemanticsDataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
@@ -16,19 +17,20 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The task store's statements that no single SQL text serves on every engine: claiming due tasks in
  * a batch and writing runs' completions. The portable way is here, used as it is on H2 and
- * MySQL/MariaDB; PostgreSQL's single statements override it ({@link PostgresTaskSql}). Every
- * comparison with the current time reads the database's clock inside the statement; every write of
- * a run's end holds only while the row carries the run's fence. Thread-safe.
+ * MySQL/MariaDB; PostgreSQL's single statements override it ({@link PostgresTaskSql}), and so do
+ * MySQL/MariaDB's statements for a group of completions ({@link MySqlTaskSql}). Every comparison
+ * with the current time reads the database's clock inside the statement; every write of a run's end
+ * holds only while the row carries the run's fence. Thread-safe.
  *
- * <p>The portable way: a batch claim is a transaction of three statements, since H2 takes no {@code
+ * <p>The portable way: a batch claim is a transaction of two statements, since H2 takes no {@code
  * FOR UPDATE} in a subquery and MySQL's {@code UPDATE} returns no rows and takes no {@code LIMIT}
  * in a subquery on its own table. It runs at {@code READ COMMITTED} (H2's default): under InnoDB's
  * {@code REPEATABLE READ} its locking read would also lock the gaps and every row it scans, holding
  * up other instances' completions until it commits. A completion is two statements in one
- * transaction (no writing {@code WITH}); a group of completions is a JDBC batch of the fenced
- * updates, then one multi-row insert of the history (see {@link #completeAll}).
+ * transaction (no writing {@code WITH}); a group of completions, each completion's statements in
+ * one transaction (see {@link #completeAll}).
  */
-sealed class TaskSql permits PostgresTaskSql {
+sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
 
   /** The columns of a history row, in {@code hr_task_run} and {@code hr_task_recent} alike. */
   static final String HISTORY_COLUMNS =
@@ -75,8 +77,6 @@ sealed class TaskSql permits PostgresTaskSql {
 
   final TransactionTemplate tx;
 
-  private final boolean multiRowHistory;
-
   /** The batch claim's transaction where it takes several statements, and a group's. */
   final TransactionTemplate claimTx;
 
@@ -90,10 +90,10 @@ sealed class TaskSql permits PostgresTaskSql {
     return switch (dialect.name()) {
       case "PostgreSQL" -> new PostgresTaskSql(dialect, jdbc, tx, history, keep);
       case "MySQL", "MariaDB" ->
-          new TaskSql(dialect, jdbc, tx, history, keep, !poolReadCommitted(jdbc), true);
+          new MySqlTaskSql(dialect, jdbc, tx, history, keep, !poolReadCommitted(jdbc));
       // READ COMMITTED is H2's default: asking for it would cost a round trip to read the level,
-      // over TCP, per transaction. H2 cannot type the parameters of a multi-row history insert.
-      case "H2" -> new TaskSql(dialect, jdbc, tx, history, keep, false, false);
+      // over TCP, per transaction.
+      case "H2" -> new TaskSql(dialect, jdbc, tx, history, keep, false);
       default -> throw new IllegalStateException("No task statements for " + dialect.name());
     };
   }
@@ -118,8 +118,6 @@ sealed class TaskSql permits PostgresTaskSql {
    * @param readCommittedClaims whether a batch claim's transaction asks for {@code READ COMMITTED}
    *     (on MySQL/MariaDB when the pool's connections are at another level: set and reset per
    *     transaction)
-   * @param multiRowHistory whether a group's history rows are one multi-row insert ({@link
-   *     #completeAll}), or one insert per completion
    */
   TaskSql(
       SqlDialect dialect,
@@ -127,9 +125,7 @@ sealed class TaskSql permits PostgresTaskSql {
       TransactionTemplate tx,
       TaskHistory history,
       int keep,
-      boolean readCommittedClaims,
-      boolean multiRowHistory) {
-    this.multiRowHistory = multiRowHistory;
+      boolean readCommittedClaims) {
     this.dialect = dialect;
     this.history = history;
     this.keep = keep;
@@ -238,7 +234,10 @@ sealed class TaskSql permits PostgresTaskSql {
 
   /**
    * Claims up to {@code limit} due tasks (see {@link TaskStore#claimDue}): here one transaction of
-   * three statements, lock, update and read back.
+   * two statements. The first locks the rows and reads them with the database's time; the second
+   * claims them all with that time. The rows are held locked in between, so the claimed rows are
+   * known without reading them back: each as it was, running from that time, its fence {@link
+   * #fenceAfter} of its version.
    */
   List<TaskRow> claimDue(List<String> jobs, String owner, int limit) {
     List<Object> pickArgs = new ArrayList<>(jobs);
@@ -246,27 +245,53 @@ sealed class TaskSql permits PostgresTaskSql {
     List<TaskRow> claimed =
         claimTx.execute(
             status -> {
-              List<String> names =
-                  claims.queryForList(pickDue(jobs.size()), String.class, pickArgs.toArray());
-              if (names.isEmpty()) {
+              long[] dbNow = {Long.MIN_VALUE};
+              List<TaskRow> locked =
+                  claims.query(
+                      pickDueRows(jobs.size()),
+                      (row, i) -> {
+                        dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
+                        return TaskColumns.TASK.mapRow(row, i);
+                      },
+                      pickArgs.toArray());
+              if (locked.isEmpty()) {
                 return List.of();
               }
-              List<Object> args = new ArrayList<>();
-              args.add(owner);
-              args.addAll(names);
-              claims.update(
-                  claimDueNamed() + " IN (" + SqlDialect.placeholders(names.size()) + ")",
-                  args.toArray());
-              return claims.query(
-                  "SELECT "
-                      + TaskColumns.TASK_COLUMNS
-                      + " FROM hr_task WHERE owner = ? AND status = 'running' AND name IN ("
-                      + SqlDialect.placeholders(names.size())
-                      + ")",
-                  TaskColumns.TASK,
-                  args.toArray());
+              long now = dbNow[0];
+              List<Object> args = new ArrayList<>(List.of(now, now, owner, now));
+              locked.forEach(row -> args.add(row.name()));
+              int updated =
+                  claims.update(
+                      "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN"
+                          + " cycle_time ELSE next_time END, started_at = ?, heartbeat = ?, owner"
+                          + " = ?, version = GREATEST(version + 1, ? * 1000), status = 'running'"
+                          + " WHERE name IN ("
+                          + SqlDialect.placeholders(locked.size())
+                          + ")",
+                      args.toArray());
+              if (updated != locked.size()) {
+                throw new IncorrectUpdateSemanticsDataAccessException(
+                    "Claimed " + updated + " of the " + locked.size() + " due tasks locked");
+              }
+              return locked.stream().map(row -> row.claimedBy(owner, now)).toList();
             });
     return claimed == null ? List.of() : claimed;
+  }
+
+  /**
+   * Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere, and
+   * reads them with the database's time ({@code db_now}).
+   */
+  private String pickDueRows(int jobs) {
+    return "SELECT "
+        + TaskColumns.TASK_COLUMNS
+        + ", "
+        + now
+        + " AS db_now FROM hr_task WHERE job IN ("
+        + SqlDialect.placeholders(jobs)
+        + ") AND "
+        + due
+        + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
   /**
@@ -278,90 +303,19 @@ sealed class TaskSql permits PostgresTaskSql {
   }
 
   /**
-   * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here the
-   * tasks' fenced updates as one JDBC batch, then one multi-row statement per history table for
-   * those that matched, at most three round trips for the group. (Connector/J and MariaDB
-   * Connector/J both refuse {@code INSERT ... SELECT} in their rewritten or bulk batch forms; one
-   * statement whose rows come from a {@code UNION ALL} of parameters needs neither.) Without {@code
-   * multiRowHistory} (H2), each completion's statements, one completion after the other.
+   * Records several runs' ends in one transaction (see {@link TaskStore#completeAll}): here each
+   * completion's statements, one completion after the other.
    */
   boolean[] completeAll(List<Completion> completions) {
     boolean[] written = new boolean[completions.size()];
-    if (!multiRowHistory) {
-      inOneGroup(
-          completions,
-          order -> {
-            for (int i : order) {
-              written[i] = write(grouped, completions.get(i));
-            }
-          });
-      return written;
-    }
     inOneGroup(
         completions,
         order -> {
-          List<Object[]> updates = new ArrayList<>();
           for (int i : order) {
-            updates.add(taskArgs(completions.get(i)).toArray());
-          }
-          int[] counts = grouped.batchUpdate(completeTask, updates);
-          List<Completion> runs = new ArrayList<>();
-          List<Completion> recent = new ArrayList<>();
-          for (int k = 0; k < order.length; k++) {
-            if (matched(counts[k])) {
-              written[order[k]] = true;
-              Completion done = completions.get(order[k]);
-              switch (history.destination(done.outcome())) {
-                case RUNS -> runs.add(done);
-                case RECENT -> recent.add(done);
-                case NOWHERE -> {}
-              }
-            }
-          }
-          if (!runs.isEmpty()) {
-            grouped.update(
-                "INSERT INTO hr_task_run (" + HISTORY_COLUMNS + ")" + joined("", runs.size()),
-                givenArgs(runs));
-          }
-          if (!recent.isEmpty()) {
-            grouped.update(
-                upsertRecent(joined(" MOD(t.run_count, ?),", recent.size())),
-                prepend(keep, givenArgs(recent)));
+            written[i] = write(grouped, completions.get(i));
           }
         });
     return written;
-  }
-
-  /**
-   * The history rows of {@code rows} completions, read from their tasks joined with the parameters
-   * ({@link #givenArgs}); {@code slot} is the ring's slot expression and its comma, or nothing.
-   */
-  private String joined(String slot, int rows) {
-    return " SELECT t.name,"
-        + slot
-        + " t.fire_time, t.started_at, "
-        + now
-        + ", d.outcome, d.owner, d.fence, d.attempt, t.manual, d.error FROM hr_task t JOIN ("
-        + given(rows)
-        + ") d ON t.name = d.name";
-  }
-
-  /**
-   * Rows of parameters, one per completion, as a derived table: {@code name, outcome, owner, fence,
-   * attempt, error}.
-   */
-  private static String given(int rows) {
-    return "SELECT ? AS name, ? AS outcome, ? AS owner, ? AS fence, ? AS attempt, ? AS error"
-        + " UNION ALL SELECT ?, ?, ?, ?, ?, ?".repeat(rows - 1);
-  }
-
-  private Object[] givenArgs(List<Completion> completions) {
-    List<Object> args = new ArrayList<>();
-    for (Completion done : completions) {
-      args.add(done.task());
-      args.addAll(historyArgs(done));
-    }
-    return args.toArray();
   }
 
   private static Object[] prepend(Object first, Object[] rest) {

@@ -224,30 +224,49 @@ final class TaskStore {
    * heartbeatTimeoutMs} (first), those due within {@code horizonMs} (so the poller knows how long
    * to sleep), and those due, unless the poller claims them apart ({@code due} false), earliest
    * first.
+   *
+   * <p>Three queries in one statement, each served by an index ({@code hr_task_triggered}, then
+   * {@code hr_task_due} twice) and each limited on its own: as one {@code WHERE} of three {@code
+   * OR}ed conditions, MariaDB read the whole table at every poll (20,000 rows, 43 ms of server
+   * time, ten times a second per instance, in the task bench). The three are disjoint: a triggered
+   * waiting task is only in the first.
    */
   Poll poll(List<String> jobs, long heartbeatTimeoutMs, long horizonMs, int limit, boolean due) {
+    String ofJobs =
+        " FROM hr_task WHERE job IN (" + SqlDialect.placeholders(jobs.size()) + ") AND ";
+    String select = "(SELECT " + TaskColumns.TASK_COLUMNS + ", " + now + " AS db_now, ";
+    String sql =
+        select
+            + "0 AS urgency"
+            + ofJobs
+            + "triggered = 1 AND status <> 'running' LIMIT ?) UNION ALL "
+            + select
+            + "0"
+            + ofJobs
+            + "status = 'running' AND heartbeat <= "
+            + now
+            + " - ? LIMIT ?) UNION ALL "
+            + select
+            + "1"
+            + ofJobs
+            + "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= "
+            + now
+            + " + ?"
+            + (due ? "" : " AND next_time > " + now)
+            + " ORDER BY next_time LIMIT ?) ORDER BY urgency, next_time LIMIT ?";
     List<Object> args = new ArrayList<>(jobs);
-    args.add(horizonMs);
+    args.add(limit);
+    args.addAll(jobs);
     args.add(heartbeatTimeoutMs);
+    args.add(limit);
+    args.addAll(jobs);
+    args.add(horizonMs);
+    args.add(limit);
     args.add(limit);
     long[] dbNow = {Long.MIN_VALUE};
     List<TaskRow> rows =
         jdbc.query(
-            "SELECT "
-                + TaskColumns.TASK_COLUMNS
-                + ", "
-                + now
-                + " AS db_now FROM hr_task WHERE job IN ("
-                + SqlDialect.placeholders(jobs.size())
-                + ") AND ((status = 'waiting' AND paused = 0 AND next_time <= "
-                + now
-                + " + ?"
-                + (due ? "" : " AND next_time > " + now)
-                + ") OR (status <> 'running' AND triggered = 1) OR (status = 'running' AND"
-                + " heartbeat <= "
-                + now
-                + " - ?)) ORDER BY CASE WHEN triggered = 1 OR status = 'running' THEN 0 ELSE 1 END,"
-                + " next_time LIMIT ?",
+            sql,
             (row, i) -> {
               dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
               return TaskColumns.TASK.mapRow(row, i);
@@ -333,7 +352,7 @@ final class TaskStore {
   /**
    * Claims up to {@code limit} due tasks of the given jobs, earliest first, passing over rows
    * another transaction holds locked (another instance claiming them): one statement on PostgreSQL,
-   * elsewhere one transaction of three (lock, update, read back), as MySQL's and MariaDB's {@code
+   * elsewhere one transaction of two (lock and read, then update), as MySQL's and MariaDB's {@code
    * UPDATE} returns no rows and takes no {@code LIMIT} in a subquery on its own table, and H2 takes
    * no {@code FOR UPDATE} in one. A task asked for over HTTP is left to {@link Kind#TRIGGERED}.
    * Each row is judged due again once locked, on the database's clock, so a row claimed or changed

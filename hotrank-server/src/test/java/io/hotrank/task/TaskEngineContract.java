@@ -2,6 +2,7 @@ package io.hotrank.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.hotrank.job.Job;
@@ -32,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -736,6 +738,95 @@ abstract class TaskEngineContract {
                 assertThat(r.id() == null).isEqualTo(succeeded);
               });
       assertThat(store.find(done.task()).orElseThrow().status()).isEqualTo(TaskRow.WAITING);
+    }
+  }
+
+  /**
+   * A group whose completions differ in every field (next fire time kept or set, a retry delay, a
+   * cycle kept, a run asked for again, attempts, errors, outcomes) leaves each task and its history
+   * exactly as that completion written alone leaves a twin task: a group that writes all its tasks
+   * in one statement must not mix up their values.
+   */
+  @Test
+  void aGroupOfDifferingCompletions_writesEachTaskAsItsCompletionAloneWould() {
+    TaskStore store = new TaskStore(jdbc(), dialect(), tx(), TaskHistory.FAILURES, 20);
+    record Ending(
+        String outcome,
+        @Nullable Long nextTime,
+        @Nullable Long retryDelayMs,
+        @Nullable Long cycleTime,
+        boolean retrigger,
+        int attempt,
+        int runAttempt,
+        @Nullable String error) {}
+    List<Ending> endings =
+        List.of(
+            new Ending("succeeded", 5_000L, null, 0L, false, 0, 0, null),
+            new Ending("succeeded", 7_000L, null, 0L, false, 0, 1, null),
+            new Ending("failed", null, 600_000L, 3_000L, false, 2, 1, "boom"),
+            new Ending("timed-out", null, null, null, true, 1, 2, "too slow"),
+            new Ending("cancelled", 9_000L, null, 0L, true, 0, 0, null),
+            new Ending("succeeded", null, null, null, false, 0, 3, null));
+    List<Completion> grouped = new ArrayList<>();
+    List<Completion> alone = new ArrayList<>();
+    Map<String, Long> nextTimes = new java.util.HashMap<>();
+    for (int i = 0; i < endings.size(); i++) {
+      Ending end = endings.get(i);
+      for (List<Completion> into : List.of(grouped, alone)) {
+        String task = name((into == grouped ? "grouped-" : "alone-") + i);
+        TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 3);
+        nextTimes.put(task, seen.nextTime());
+        long fence = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+        boolean succeeded = end.outcome().equals("succeeded");
+        into.add(
+            new Completion(
+                task,
+                fence,
+                "a",
+                end.outcome(),
+                end.runAttempt(),
+                end.nextTime(),
+                end.retryDelayMs(),
+                end.cycleTime(),
+                end.retrigger(),
+                end.attempt(),
+                succeeded,
+                !succeeded && !end.outcome().equals("cancelled"),
+                end.error()));
+      }
+    }
+    assertThat(store.completeAll(grouped)).containsOnly(true);
+    for (Completion done : alone) {
+      assertThat(store.complete(done)).isTrue();
+    }
+    for (int i = 0; i < endings.size(); i++) {
+      TaskRow group = store.find(grouped.get(i).task()).orElseThrow();
+      TaskRow single = store.find(alone.get(i).task()).orElseThrow();
+      String as = "ending " + i + ": " + endings.get(i);
+      assertThat(group.status()).as(as).isEqualTo(single.status());
+      assertThat(group.attempt()).as(as).isEqualTo(single.attempt());
+      assertThat(group.cycleTime()).as(as).isEqualTo(single.cycleTime());
+      assertThat(group.triggered()).as(as).isEqualTo(single.triggered());
+      assertThat(group.consecutiveFailures()).as(as).isEqualTo(single.consecutiveFailures());
+      if (endings.get(i).retryDelayMs() == null && endings.get(i).nextTime() == null) {
+        assertThat(group.nextTime()).as(as).isEqualTo(nextTimes.get(group.name())); // kept
+        assertThat(single.nextTime()).as(as).isEqualTo(nextTimes.get(single.name()));
+      } else if (endings.get(i).retryDelayMs() == null) {
+        assertThat(group.nextTime()).as(as).isEqualTo(single.nextTime());
+      } else { // the database's now plus the delay, read a moment apart
+        assertThat(group.nextTime()).as(as).isCloseTo(single.nextTime(), within(5_000L));
+      }
+      List<TaskRun> groupRuns = store.runs(group.name(), 10, 0);
+      List<TaskRun> singleRuns = store.runs(single.name(), 10, 0);
+      assertThat(groupRuns).as(as).hasSameSizeAs(singleRuns).hasSize(1);
+      TaskRun g = groupRuns.getFirst();
+      TaskRun s = singleRuns.getFirst();
+      assertThat(g.fence()).as(as).isEqualTo(grouped.get(i).fence());
+      assertThat(List.of(g.outcome(), g.owner(), g.attempt(), g.manual(), g.id() == null))
+          .as(as)
+          .isEqualTo(List.of(s.outcome(), s.owner(), s.attempt(), s.manual(), s.id() == null));
+      assertThat(g.error()).as(as).isEqualTo(s.error()).isEqualTo(endings.get(i).error());
+      assertThat(g.fireTime()).as(as).isEqualTo(group.fireTime());
     }
   }
 

@@ -59,6 +59,14 @@ public interface BenchScheduler {
   long pending(Connection connection, BenchDb db, Workload.Kind kind) throws SQLException;
 
   /**
+   * Coordinator: whether any execution of {@code kind} is not yet completed, as {@link #pending}
+   * (one autocommit statement) but stopping at the first one found. The coordinator asks this every
+   * 20 ms while the schedulers run: a count that reads every pending row each time would load the
+   * database it measures.
+   */
+  boolean anyPending(Connection connection, BenchDb db, Workload.Kind kind) throws SQLException;
+
+  /**
    * Instance: a scheduler instance named {@code instanceName} on {@code dataSource} (a pool of
    * {@code settings.threads() + 5} connections, all opened), built but not polling yet. Its tasks
    * call {@link Workload#run} with the execution's kind and id.

@@ -12,8 +12,6 @@ import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -189,14 +187,18 @@ public final class DbSchedulerBench implements BenchScheduler {
   @Override
   public long pending(Connection connection, BenchDb db, Workload.Kind kind) throws SQLException {
     // A one-time execution's row is deleted when it completes.
-    try (PreparedStatement ps =
-        connection.prepareStatement("SELECT COUNT(*) FROM " + TABLE + " WHERE task_name = ?")) {
-      ps.setString(1, kind.taskName);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return TaskBench.queryLong(
+        connection, "SELECT COUNT(*) FROM " + TABLE + " WHERE task_name = ?", kind.taskName);
+  }
+
+  @Override
+  public boolean anyPending(Connection connection, BenchDb db, Workload.Kind kind)
+      throws SQLException {
+    return TaskBench.queryLong(
+            connection,
+            "SELECT COUNT(*) FROM (SELECT 1 FROM " + TABLE + " WHERE task_name = ? LIMIT 1) p",
+            kind.taskName)
+        > 0;
   }
 
   @Override

@@ -85,6 +85,21 @@ public final class TaskBench {
   static final Map<String, Supplier<BenchScheduler>> SCHEDULERS =
       Map.of("db-scheduler", DbSchedulerBench::new, "hotrank", HotrankTaskBench::new);
 
+  /**
+   * The one number {@code sql} answers, its parameters bound in order; one autocommit statement.
+   */
+  static long queryLong(Connection connection, String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** Coordinator's poll period while waiting for completion or a side effect. */
   static final long POLL_MILLIS = 20;
 
@@ -257,7 +272,7 @@ public final class TaskBench {
       if (!warmups.isEmpty()) {
         // Warm JVMs: the clock starts when the warm-up executions (due first) are all done; the
         // executions measured are those still pending then.
-        while (scheduler.pending(watch, db, Workload.Kind.WARMUP) > 0) {
+        while (scheduler.anyPending(watch, db, Workload.Kind.WARMUP)) {
           polls++;
           checkProgress(a, b, deadline, "warm-up executions");
           Thread.sleep(POLL_MILLIS);
@@ -270,13 +285,13 @@ public final class TaskBench {
         polls++;
       }
       while (true) {
-        long pending = scheduler.pending(watch, db, Workload.Kind.NOOP);
+        boolean pending = scheduler.anyPending(watch, db, Workload.Kind.NOOP);
         polls++;
-        if (pending == 0) {
+        if (!pending) {
           t1 = System.nanoTime();
           break;
         }
-        checkProgress(a, b, deadline, pending + " executions");
+        checkProgress(a, b, deadline, "executions");
         Thread.sleep(POLL_MILLIS);
       }
     }
@@ -398,7 +413,7 @@ public final class TaskBench {
               + options.stallRun.multipliedBy(3).plus(stall).plusSeconds(30).toNanos();
       try (Connection watch = setup.getConnection()) {
         while (System.nanoTime() < deadline) {
-          if (scheduler.pending(watch, db, Workload.Kind.STALL) == 0) {
+          if (!scheduler.anyPending(watch, db, Workload.Kind.STALL)) {
             settled = true;
             break;
           }
