@@ -121,6 +121,11 @@ record PostgresDialect() implements SqlDialect {
   }
 
   @Override
+  public String nowMillisOnce() {
+    return "(SELECT " + nowMillis() + ")"; // an InitPlan: run once, its value a scan's bound
+  }
+
+  @Override
   public String nowMillis() {
     // clock_timestamp(), not CURRENT_TIMESTAMP: the latter is frozen at the transaction's start.
     return "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000 AS BIGINT)";

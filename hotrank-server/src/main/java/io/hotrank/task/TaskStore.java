@@ -51,6 +51,9 @@ final class TaskStore {
 
   private final String now;
 
+  /** {@link #now}, read once per statement: a bound an index scan can use. */
+  private final String nowOnce;
+
   /**
    * Whether due tasks may be claimed in batches where the engine can ({@link #claimsInBatches}).
    */
@@ -83,6 +86,7 @@ final class TaskStore {
     this.tx = tx;
     this.sql = TaskSql.of(dialect, jdbc, tx, history, historyKeep);
     this.now = sql.now;
+    this.nowOnce = dialect.nowMillisOnce();
   }
 
   /** Which runs are kept. */
@@ -244,15 +248,15 @@ final class TaskStore {
             + "0"
             + ofJobs
             + "status = 'running' AND heartbeat <= "
-            + now
+            + nowOnce
             + " - ? LIMIT ?) UNION ALL "
             + select
             + "1"
             + ofJobs
             + "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= "
-            + now
+            + nowOnce
             + " + ?"
-            + (due ? "" : " AND next_time > " + now)
+            + (due ? "" : " AND next_time > " + nowOnce)
             + " ORDER BY next_time LIMIT ?) ORDER BY urgency, next_time LIMIT ?";
     List<Object> args = new ArrayList<>(jobs);
     args.add(limit);
@@ -582,7 +586,7 @@ final class TaskStore {
    * (left by a smaller {@code history-keep}), and the rings of tasks deleted that long ago.
    */
   int prune(long retentionMs) {
-    return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + now + " - ?", retentionMs)
+    return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + nowOnce + " - ?", retentionMs)
         + jdbc.update(
             "DELETE FROM hr_task_recent WHERE slot >= ? OR (ended_at < "
                 + now
