@@ -3,16 +3,20 @@ package io.hotrank.task;
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * PostgreSQL: a batch claim is one statement, {@code UPDATE ... RETURNING}, and a completion is
- * one, a writing {@code WITH}: one round trip and one commit each. Its default isolation, {@code
- * READ COMMITTED}, is already the one a batch claim needs.
+ * one, a writing {@code WITH}: one round trip and one commit each. A group of completions is one
+ * writing {@code WITH} too, its update of all the group's tasks ({@link GroupedCompletions})
+ * returning those that still carried their run's fence, from which its history rows are read. Its
+ * default isolation, {@code READ COMMITTED}, is already the one a batch claim needs.
  */
 final class PostgresTaskSql extends TaskSql {
 
@@ -22,6 +26,8 @@ final class PostgresTaskSql extends TaskSql {
    */
   private final Map<TaskHistory.Destination, String> completeInOne =
       new EnumMap<>(TaskHistory.Destination.class);
+
+  private final GroupedCompletions statements;
 
   PostgresTaskSql(
       SqlDialect dialect,
@@ -38,6 +44,7 @@ final class PostgresTaskSql extends TaskSql {
     completeInOne.put(TaskHistory.Destination.RUNS, done + completeRun + "done");
     completeInOne.put(TaskHistory.Destination.RECENT, done + completeRecent("done"));
     completeInOne.put(TaskHistory.Destination.NOWHERE, completeTask);
+    this.statements = new GroupedCompletions(now, history);
   }
 
   /** A completion's statement and its parameters. */
@@ -78,11 +85,62 @@ final class PostgresTaskSql extends TaskSql {
   }
 
   /**
-   * One statement per completion, sent as one JDBC batch per form of statement (one for a group
-   * whose runs all end alike): one round trip for the group, at most three.
+   * One statement for the group: its tasks' update, then an insert per history table reading the
+   * rows the update returned; the statement answers the names written. Completions of the same task
+   * (a stale run and a new one) cannot share a {@code CASE}: such a group is written as a batch of
+   * one statement per completion ({@link #completeEach}).
    */
   @Override
   boolean[] completeAll(List<Completion> completions) {
+    if (!GroupedCompletions.distinctTasks(completions)) {
+      return completeEach(completions);
+    }
+    boolean[] written = new boolean[completions.size()];
+    inOneGroup(
+        completions,
+        order -> {
+          List<Completion> group = new ArrayList<>();
+          for (int i : order) {
+            group.add(completions.get(i));
+          }
+          List<Object> args = new ArrayList<>();
+          StringBuilder sql =
+              new StringBuilder("WITH done AS (")
+                  .append(statements.updateTasks(group, args))
+                  .append(" RETURNING name, fire_time, started_at, manual, run_count)");
+          Map<TaskHistory.Destination, List<Completion>> by = statements.byDestination(group);
+          List<Completion> runs = by.get(TaskHistory.Destination.RUNS);
+          if (runs != null) {
+            sql.append(", runs AS (INSERT INTO hr_task_run (")
+                .append(HISTORY_COLUMNS)
+                .append(") ")
+                .append(statements.selectHistory("", runs, args, "done"))
+                .append(")");
+          }
+          List<Completion> recent = by.get(TaskHistory.Destination.RECENT);
+          if (recent != null) {
+            args.add(keep);
+            sql.append(", recent AS (")
+                .append(
+                    upsertRecent(
+                        statements.selectHistory(" MOD(run_count, ?),", recent, args, "done")))
+                .append(")");
+          }
+          sql.append(" SELECT name FROM done");
+          Set<String> names =
+              new HashSet<>(grouped.queryForList(sql.toString(), String.class, args.toArray()));
+          for (int i : order) {
+            written[i] = names.contains(completions.get(i).task());
+          }
+        });
+    return written;
+  }
+
+  /**
+   * One statement per completion, sent as one JDBC batch per form of statement (one for a group
+   * whose runs all end alike): one round trip for the group, at most three.
+   */
+  private boolean[] completeEach(List<Completion> completions) {
     boolean[] written = new boolean[completions.size()];
     inOneGroup(
         completions,
