@@ -38,6 +38,15 @@ final class GroupedCompletions {
     return completions.stream().map(Completion::task).distinct().count() == completions.size();
   }
 
+  /** The completions in the order {@code order} gives (their indexes). */
+  static List<Completion> inOrder(List<Completion> completions, int[] order) {
+    List<Completion> group = new ArrayList<>();
+    for (int i : order) {
+      group.add(completions.get(i));
+    }
+    return group;
+  }
+
   /** The completions by where their history rows go, in the order given. */
   Map<TaskHistory.Destination, List<Completion>> byDestination(List<Completion> group) {
     Map<TaskHistory.Destination, List<Completion>> by =

@@ -69,10 +69,7 @@ final class MySqlTaskSql extends TaskSql {
     inOneGroup(
         completions,
         order -> {
-          List<Completion> group = new ArrayList<>();
-          for (int i : order) {
-            group.add(completions.get(i));
-          }
+          List<Completion> group = GroupedCompletions.inOrder(completions, order);
           List<Object> args = new ArrayList<>();
           int matched = grouped.update(statements.updateTasks(group, args), args.toArray());
           if (matched != group.size()) {

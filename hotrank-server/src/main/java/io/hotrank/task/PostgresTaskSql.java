@@ -99,10 +99,7 @@ final class PostgresTaskSql extends TaskSql {
     inOneGroup(
         completions,
         order -> {
-          List<Completion> group = new ArrayList<>();
-          for (int i : order) {
-            group.add(completions.get(i));
-          }
+          List<Completion> group = GroupedCompletions.inOrder(completions, order);
           List<Object> args = new ArrayList<>();
           StringBuilder sql =
               new StringBuilder("WITH done AS (")
