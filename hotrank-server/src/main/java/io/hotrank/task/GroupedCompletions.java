@@ -109,7 +109,9 @@ final class GroupedCompletions {
     return "name IN (" + SqlDialect.placeholders(group.size()) + ")";
   }
 
-  /** The group's fenced update of its tasks ({@link #completeTask}, a row per completion). */
+  /**
+   * The group's fenced update of its tasks ({@link TaskSql#completeTask}, a row per completion).
+   */
   String updateTasks(List<Completion> group, List<Object> args) {
     String changed = "rescheduled_at > started_at";
     // MySQL assigns left to right, each assignment seeing the ones before it: as in completeTask,

@@ -18,9 +18,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The task store's statements that no single SQL text serves on every engine: claiming due tasks in
  * a batch and writing runs' completions. The portable way is here, used as it is on H2 and
  * MySQL/MariaDB; PostgreSQL's single statements override it ({@link PostgresTaskSql}), and so do
- * MySQL/MariaDB's statements for a group of completions ({@link MySqlTaskSql}). Every comparison
- * with the current time reads the database's clock inside the statement; every write of a run's end
- * holds only while the row carries the run's fence. Thread-safe.
+ * MySQL/MariaDB's statements for a group of completions ({@link MySqlTaskSql}). Every time comes
+ * from the database's clock, read inside the statement or, for a batch claim's update, by the
+ * locking read just before it in the same transaction; every write of a run's end holds only while
+ * the row carries the run's fence. Thread-safe.
  *
  * <p>The portable way: a batch claim is a transaction of two statements, since H2 takes no {@code
  * FOR UPDATE} in a subquery and MySQL's {@code UPDATE} returns no rows and takes no {@code LIMIT}
@@ -208,7 +209,10 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
     return "GREATEST(version + 1, " + now + " * 1000)";
   }
 
-  /** Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere. */
+  /**
+   * Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere (as a
+   * subquery of PostgreSQL's batch claim, {@link PostgresTaskSql#claimDue}).
+   */
   final String pickDue(int jobs) {
     return "SELECT name FROM hr_task WHERE job IN ("
         + SqlDialect.placeholders(jobs)
@@ -217,9 +221,11 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
         + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
-  /** Claims due tasks whose names the statement appends ({@code ... AND name}), for one owner. */
+  /**
+   * Claims due tasks whose names the statement appends ({@code ... AND name}), for one owner (the
+   * update of PostgreSQL's batch claim, {@link PostgresTaskSql#claimDue}).
+   */
   final String claimDueNamed() {
-    // MySQL assigns left to right, each assignment seeing the ones before it: status goes last.
     return "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN cycle_time ELSE"
         + " next_time END, started_at = "
         + now
@@ -258,13 +264,14 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
                 return List.of();
               }
               long now = dbNow[0];
-              List<Object> args = new ArrayList<>(List.of(now, now, owner, now));
+              // The fence bound as one value: H2 would type "? * 1000" as the literal's INTEGER.
+              List<Object> args = new ArrayList<>(List.of(now, now, owner, now * 1000));
               locked.forEach(row -> args.add(row.name()));
               int updated =
                   claims.update(
                       "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN"
                           + " cycle_time ELSE next_time END, started_at = ?, heartbeat = ?, owner"
-                          + " = ?, version = GREATEST(version + 1, ? * 1000), status = 'running'"
+                          + " = ?, version = GREATEST(version + 1, ?), status = 'running'"
                           + " WHERE name IN ("
                           + SqlDialect.placeholders(locked.size())
                           + ")",

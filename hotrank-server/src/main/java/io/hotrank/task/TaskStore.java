@@ -243,13 +243,13 @@ final class TaskStore {
         select
             + "0 AS urgency"
             + ofJobs
-            + "triggered = 1 AND status <> 'running' LIMIT ?) UNION ALL "
+            + "triggered = 1 AND status <> 'running' ORDER BY next_time LIMIT ?) UNION ALL "
             + select
             + "0"
             + ofJobs
             + "status = 'running' AND heartbeat <= "
             + nowOnce
-            + " - ? LIMIT ?) UNION ALL "
+            + " - ? ORDER BY next_time LIMIT ?) UNION ALL "
             + select
             + "1"
             + ofJobs
@@ -589,7 +589,7 @@ final class TaskStore {
     return jdbc.update("DELETE FROM hr_task_run WHERE ended_at < " + nowOnce + " - ?", retentionMs)
         + jdbc.update(
             "DELETE FROM hr_task_recent WHERE slot >= ? OR (ended_at < "
-                + now
+                + nowOnce
                 + " - ? AND NOT EXISTS (SELECT 1 FROM hr_task t WHERE t.name ="
                 + " hr_task_recent.task_name))",
             sql.keep,
