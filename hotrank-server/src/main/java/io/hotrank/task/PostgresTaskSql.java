@@ -96,40 +96,37 @@ final class PostgresTaskSql extends TaskSql {
       return completeEach(completions);
     }
     boolean[] written = new boolean[completions.size()];
-    inOneGroup(
-        completions,
-        order -> {
-          List<Completion> group = GroupedCompletions.inOrder(completions, order);
-          List<Object> args = new ArrayList<>();
-          StringBuilder sql =
-              new StringBuilder("WITH done AS (")
-                  .append(statements.updateTasks(group, args))
-                  .append(" RETURNING name, fire_time, started_at, manual, run_count)");
-          Map<TaskHistory.Destination, List<Completion>> by = statements.byDestination(group);
-          List<Completion> runs = by.get(TaskHistory.Destination.RUNS);
-          if (runs != null) {
-            sql.append(", runs AS (INSERT INTO hr_task_run (")
-                .append(HISTORY_COLUMNS)
-                .append(") ")
-                .append(statements.selectHistory("", runs, args, "done"))
-                .append(")");
-          }
-          List<Completion> recent = by.get(TaskHistory.Destination.RECENT);
-          if (recent != null) {
-            args.add(keep);
-            sql.append(", recent AS (")
-                .append(
-                    upsertRecent(
-                        statements.selectHistory(" MOD(run_count, ?),", recent, args, "done")))
-                .append(")");
-          }
-          sql.append(" SELECT name FROM done");
-          Set<String> names =
-              new HashSet<>(grouped.queryForList(sql.toString(), String.class, args.toArray()));
-          for (int i : order) {
-            written[i] = names.contains(completions.get(i).task());
-          }
-        });
+    // One statement, atomic on its own: no transaction around it, so no commit to send apart.
+    int[] order = lockOrder(completions);
+    List<Completion> group = GroupedCompletions.inOrder(completions, order);
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql =
+        new StringBuilder("WITH done AS (")
+            .append(statements.updateTasks(group, args))
+            .append(" RETURNING name, fire_time, started_at, manual, run_count)");
+    Map<TaskHistory.Destination, List<Completion>> by = statements.byDestination(group);
+    List<Completion> runs = by.get(TaskHistory.Destination.RUNS);
+    if (runs != null) {
+      sql.append(", runs AS (INSERT INTO hr_task_run (")
+          .append(HISTORY_COLUMNS)
+          .append(") ")
+          .append(statements.selectHistory("", runs, args, "done"))
+          .append(")");
+    }
+    List<Completion> recent = by.get(TaskHistory.Destination.RECENT);
+    if (recent != null) {
+      args.add(keep);
+      sql.append(", recent AS (")
+          .append(
+              upsertRecent(statements.selectHistory(" MOD(run_count, ?),", recent, args, "done")))
+          .append(")");
+    }
+    sql.append(" SELECT name FROM done");
+    Set<String> names =
+        new HashSet<>(grouped.queryForList(sql.toString(), String.class, args.toArray()));
+    for (int i : order) {
+      written[i] = names.contains(completions.get(i).task());
+    }
     return written;
   }
 

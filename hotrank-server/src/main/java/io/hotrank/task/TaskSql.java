@@ -338,13 +338,21 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
    * order).
    */
   final void inOneGroup(List<Completion> completions, java.util.function.Consumer<int[]> group) {
+    int[] order = lockOrder(completions);
+    claimTx.executeWithoutResult(status -> group.accept(order));
+  }
+
+  /**
+   * The indexes of the completions in the order of their tasks' names (two writers lock rows in one
+   * order), once the group's statement timeout is set.
+   */
+  final int[] lockOrder(List<Completion> completions) {
     Integer[] sorted = new Integer[completions.size()];
     Arrays.setAll(sorted, i -> i);
     Arrays.sort(sorted, Comparator.comparing((Integer i) -> completions.get(i).task()));
-    int[] order = Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
     // A second of statement time per 32 completions: a busy database does not fail a large group.
     grouped.setQueryTimeout(1 + completions.size() / 32); // the group writer is its only user
-    claimTx.executeWithoutResult(status -> group.accept(order));
+    return Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
   }
 
   /**
