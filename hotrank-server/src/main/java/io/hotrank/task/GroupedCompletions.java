@@ -88,17 +88,17 @@ final class GroupedCompletions {
    */
   static String perTask(
       List<Completion> group, Function<Completion, Value> value, List<Object> args) {
-    Value first = value.apply(group.getFirst());
-    if (group.stream().allMatch(done -> value.apply(done).same(first))) {
+    List<Value> values = group.stream().map(value).toList();
+    Value first = values.getFirst();
+    if (values.stream().allMatch(first::same)) {
       args.addAll(first.args());
       return first.sql();
     }
     StringBuilder sql = new StringBuilder("CASE name");
-    for (Completion done : group) {
-      Value each = value.apply(done);
-      sql.append(" WHEN ? THEN ").append(each.sql());
-      args.add(done.task());
-      args.addAll(each.args());
+    for (int i = 0; i < group.size(); i++) {
+      sql.append(" WHEN ? THEN ").append(values.get(i).sql());
+      args.add(group.get(i).task());
+      args.addAll(values.get(i).args());
     }
     return sql.append(" END").toString();
   }

@@ -60,6 +60,23 @@ final class PostgresTaskSql extends TaskSql {
     return Map.entry(completeInOne.get(to), args.toArray());
   }
 
+  /**
+   * Claims due tasks whose names the statement appends ({@code ... AND name}), for one owner (the
+   * update of the batch claim, {@link #claimDue}).
+   */
+  private String claimDueNamed() {
+    return "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN cycle_time ELSE"
+        + " next_time END, started_at = "
+        + now
+        + ", heartbeat = "
+        + now
+        + ", owner = ?, version = "
+        + fenceAfter()
+        + ", status = 'running' WHERE "
+        + due
+        + " AND name";
+  }
+
   @Override
   List<TaskRow> claimDue(List<String> jobs, String owner, int limit) {
     List<Object> args = new ArrayList<>();
@@ -71,7 +88,7 @@ final class PostgresTaskSql extends TaskSql {
     return claims.query(
         claimDueNamed()
             + " = ANY(ARRAY("
-            + pickDue(jobs.size())
+            + pickDue("name", jobs.size())
             + ")) RETURNING "
             + TaskColumns.TASK_COLUMNS,
         TaskColumns.TASK,
@@ -158,5 +175,17 @@ final class PostgresTaskSql extends TaskSql {
               });
         });
     return written;
+  }
+
+  /**
+   * Whether a completion's fenced update, one of a JDBC batch, matched its row; a driver that did
+   * not count the rows (its bulk protocol) fails the group, whose completions are then written
+   * alone.
+   */
+  private static boolean matched(int count) {
+    if (count < 0) {
+      throw new IllegalStateException("The driver did not count a completion's rows");
+    }
+    return count == 1;
   }
 }

@@ -210,32 +210,17 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
   }
 
   /**
-   * Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere (as a
-   * subquery of PostgreSQL's batch claim, {@link PostgresTaskSql#claimDue}).
+   * Locks up to {@code ?} due tasks of the given jobs, earliest first, passing over rows locked
+   * elsewhere, and reads {@code columns} of them.
    */
-  final String pickDue(int jobs) {
-    return "SELECT name FROM hr_task WHERE job IN ("
+  final String pickDue(String columns, int jobs) {
+    return "SELECT "
+        + columns
+        + " FROM hr_task WHERE job IN ("
         + SqlDialect.placeholders(jobs)
         + ") AND "
         + due
         + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
-  }
-
-  /**
-   * Claims due tasks whose names the statement appends ({@code ... AND name}), for one owner (the
-   * update of PostgreSQL's batch claim, {@link PostgresTaskSql#claimDue}).
-   */
-  final String claimDueNamed() {
-    return "UPDATE hr_task SET manual = 0, fire_time = CASE WHEN cycle_time > 0 THEN cycle_time ELSE"
-        + " next_time END, started_at = "
-        + now
-        + ", heartbeat = "
-        + now
-        + ", owner = ?, version = "
-        + fenceAfter()
-        + ", status = 'running' WHERE "
-        + due
-        + " AND name";
   }
 
   /**
@@ -254,7 +239,8 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
               long[] dbNow = {Long.MIN_VALUE};
               List<TaskRow> locked =
                   claims.query(
-                      pickDueRows(jobs.size()),
+                      // With the database's time: the claim's update writes it.
+                      pickDue(TaskColumns.TASK_COLUMNS + ", " + now + " AS db_now", jobs.size()),
                       (row, i) -> {
                         dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
                         return TaskColumns.TASK.mapRow(row, i);
@@ -283,22 +269,6 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
               return locked.stream().map(row -> row.claimedBy(owner, now)).toList();
             });
     return claimed == null ? List.of() : claimed;
-  }
-
-  /**
-   * Locks up to {@code ?} due tasks of the given jobs, passing over rows locked elsewhere, and
-   * reads them with the database's time ({@code db_now}).
-   */
-  private String pickDueRows(int jobs) {
-    return "SELECT "
-        + TaskColumns.TASK_COLUMNS
-        + ", "
-        + now
-        + " AS db_now FROM hr_task WHERE job IN ("
-        + SqlDialect.placeholders(jobs)
-        + ") AND "
-        + due
-        + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
   /**
@@ -353,18 +323,6 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
     // A second of statement time per 32 completions: a busy database does not fail a large group.
     grouped.setQueryTimeout(1 + completions.size() / 32); // the group writer is its only user
     return Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
-  }
-
-  /**
-   * Whether a completion's fenced update, one of a JDBC batch, matched its row; a driver that did
-   * not count the rows (its bulk protocol) fails the group, whose completions are then written
-   * alone.
-   */
-  static boolean matched(int count) {
-    if (count < 0) {
-      throw new IllegalStateException("The driver did not count a completion's rows");
-    }
-    return count == 1;
   }
 
   /** A completion's statements, in the caller's transaction. */
