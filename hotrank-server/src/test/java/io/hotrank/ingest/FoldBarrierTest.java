@@ -30,16 +30,20 @@ class FoldBarrierTest {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger mostAtOnce = new AtomicInteger();
     AtomicLong position = new AtomicLong();
+    int callerCount = 100;
+    AtomicInteger arrived = new AtomicInteger();
     FoldBarrier barrier =
         new FoldBarrier(
             () -> {
               mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
               try {
-                Thread.sleep(2); // a fold's round trips
+                if (position.get() == 0) {
+                  // The first fold lasts until every caller has arrived, so that they all call
+                  // while a fold is running: a barrier that let one start its own would show.
+                  await().atMost(BOUND).until(() -> arrived.get() == callerCount);
+                }
                 long at = position.addAndGet(10);
                 return new FoldBarrier.Attempt(true, new FoldCursor(at, List.of(), at / 10));
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
               } finally {
                 running.decrementAndGet();
               }
@@ -47,9 +51,14 @@ class FoldBarrierTest {
             Ticker.system());
     List<Future<Long>> calls = new ArrayList<>();
     try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
-      for (int i = 0; i < 100; i++) {
+      for (int i = 0; i < callerCount; i++) {
         long head = 10L * (i % 20 + 1);
-        calls.add(callers.submit(() -> barrier.awaitPast(head, BOUND)));
+        calls.add(
+            callers.submit(
+                () -> {
+                  arrived.incrementAndGet();
+                  return barrier.awaitPast(head, BOUND);
+                }));
       }
       for (int i = 0; i < calls.size(); i++) {
         long foldNo = calls.get(i).get(10, TimeUnit.SECONDS);
