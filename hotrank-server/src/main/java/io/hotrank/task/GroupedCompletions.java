@@ -10,11 +10,11 @@ import java.util.function.Function;
 import org.springframework.jdbc.core.SqlParameterValue;
 
 /**
- * The statements that write a group of completions at once, one per table, where MySQL/MariaDB
- * ({@link MySqlTaskSql}) and PostgreSQL ({@link PostgresTaskSql}) would otherwise take one per
- * completion. What differs from task to task (the next fire time, the fence) is a {@code CASE name
- * WHEN ...}; what the group shares is written once. Each statement's parameters are added, in
- * order, to the list it is given.
+ * The statements that write a group of completions at once on MySQL/MariaDB ({@link MySqlTaskSql}),
+ * one per table, where it would otherwise take one per completion (PostgreSQL binds a group as
+ * arrays instead, {@link PostgresTaskSql}). What differs from task to task (the next fire time, the
+ * fence) is a {@code CASE name WHEN ...}; what the group shares is written once. Each statement's
+ * parameters are added, in order, to the list it is given.
  *
  * <p>Why: a single-row completion cost MariaDB about 100 µs of CPU (parsing a long statement,
  * opening the table, locking, undo), against about 30 µs per row as one statement for a group of

@@ -4,19 +4,19 @@ import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * PostgreSQL: a batch claim is one statement, {@code UPDATE ... RETURNING}, and a completion is
  * one, a writing {@code WITH}: one round trip and one commit each. A group of completions is one
- * writing {@code WITH} too, its update of all the group's tasks ({@link GroupedCompletions})
- * returning those that still carried their run's fence, from which its history rows are read. Its
- * default isolation, {@code READ COMMITTED}, is already the one a batch claim needs.
+ * writing {@code WITH} too, of one text whatever the group's size ({@link #completeAll}): its
+ * values as arrays, joined to their tasks by name and fence. Its default isolation, {@code READ
+ * COMMITTED}, is already the one a batch claim needs.
  */
 final class PostgresTaskSql extends TaskSql {
 
@@ -27,7 +27,34 @@ final class PostgresTaskSql extends TaskSql {
   private final Map<TaskHistory.Destination, String> completeInOne =
       new EnumMap<>(TaskHistory.Destination.class);
 
-  private final GroupedCompletions statements;
+  /**
+   * The columns of a group's arrays, each with its type: first those of {@link #taskArgs}, in its
+   * order, then those of {@link #historyArgs}, then where the run's history goes.
+   */
+  private static final List<String> GROUP_COLUMNS =
+      List.of(
+          "ring int",
+          "retry int",
+          "retry_ms bigint",
+          "keep_next int",
+          "next_time bigint",
+          "attempt int",
+          "keep_cycle int",
+          "cycle_time bigint",
+          "retrigger int",
+          "succeeded int",
+          "failed int",
+          "name text",
+          "fence bigint",
+          "outcome text",
+          "owner text",
+          "run_fence bigint",
+          "run_attempt int",
+          "error text",
+          "destination int");
+
+  /** A group's statement ({@link #completeAll}), the same text whatever the group's size. */
+  private final String completeGroup;
 
   PostgresTaskSql(
       SqlDialect dialect,
@@ -44,7 +71,66 @@ final class PostgresTaskSql extends TaskSql {
     completeInOne.put(TaskHistory.Destination.RUNS, done + completeRun + "done");
     completeInOne.put(TaskHistory.Destination.RECENT, done + completeRecent("done"));
     completeInOne.put(TaskHistory.Destination.NOWHERE, completeTask);
-    this.statements = new GroupedCompletions(now, history);
+    this.completeGroup = completeGroup();
+  }
+
+  /**
+   * The group's statement: its values as rows ({@code c}), the fenced update of their tasks as
+   * {@link #completeTask} makes it of one, and the history rows of those it matched.
+   */
+  private String completeGroup() {
+    String changed = "t.rescheduled_at > t.started_at";
+    StringBuilder sql = new StringBuilder("WITH c AS (SELECT * FROM unnest(");
+    sql.append(
+        String.join(
+            ", ", GROUP_COLUMNS.stream().map(c -> "?::" + c.split(" ")[1] + "[]").toList()));
+    sql.append(") AS c(")
+        .append(String.join(", ", GROUP_COLUMNS.stream().map(c -> c.split(" ")[0]).toList()))
+        .append(")), done AS (UPDATE hr_task t SET run_count = t.run_count + c.ring,")
+        .append(" status = CASE WHEN t.paused = 1 THEN 'paused' ELSE 'waiting' END,")
+        .append(" next_time = CASE WHEN ")
+        .append(changed)
+        .append(" THEN t.next_time WHEN c.retry = 1 THEN ")
+        .append(now)
+        .append(" + c.retry_ms WHEN c.keep_next = 1 THEN t.next_time ELSE c.next_time END,")
+        .append(" attempt = CASE WHEN ")
+        .append(changed)
+        .append(" THEN 0 ELSE c.attempt END, cycle_time = CASE WHEN ")
+        .append(changed)
+        .append(" THEN 0 WHEN c.keep_cycle = 1 THEN t.cycle_time ELSE c.cycle_time END,")
+        .append(" triggered = CASE WHEN c.retrigger = 1 THEN 1 ELSE t.triggered END,")
+        .append(" consecutive_failures = CASE WHEN c.succeeded = 1 THEN 0 WHEN c.failed = 1")
+        .append(" THEN t.consecutive_failures + 1 ELSE t.consecutive_failures END")
+        // "IS TRUE" keeps the status index out of the plan: the server's statistics count few
+        // running tasks, and it would read them all, for every group, rather than look up each
+        // task of the group by its name.
+        .append(" FROM c WHERE t.name = c.name AND t.version = c.fence")
+        .append(" AND (t.status = 'running') IS TRUE")
+        .append(" RETURNING t.name, c.fence, t.fire_time, t.started_at, t.manual, t.run_count,")
+        .append(" c.destination, c.outcome, c.owner, c.run_fence, c.run_attempt, c.error)");
+    String rows =
+        " fire_time, started_at, "
+            + now
+            + ", outcome, owner, run_fence, run_attempt, manual, error FROM done WHERE destination"
+            + " = ";
+    if (history.writesTo(TaskHistory.Destination.RUNS)) {
+      sql.append(", runs AS (INSERT INTO hr_task_run (")
+          .append(HISTORY_COLUMNS)
+          .append(") SELECT name,")
+          .append(rows)
+          .append(TaskHistory.Destination.RUNS.ordinal())
+          .append(")");
+    }
+    if (history.writesTo(TaskHistory.Destination.RECENT)) {
+      sql.append(", recent AS (")
+          .append(
+              upsertRecent(
+                  "SELECT name, MOD(run_count, ?),"
+                      + rows
+                      + TaskHistory.Destination.RECENT.ordinal()))
+          .append(")");
+    }
+    return sql.append(" SELECT name, fence FROM done").toString();
   }
 
   /** A completion's statement and its parameters. */
@@ -58,6 +144,43 @@ final class PostgresTaskSql extends TaskSql {
       args.addAll(historyArgs(done));
     }
     return Map.entry(completeInOne.get(to), args.toArray());
+  }
+
+  /**
+   * The group's parameters: for each of {@link #GROUP_COLUMNS} an array of the completions' values,
+   * then the ring's size if the statement writes the ring.
+   */
+  private Object[] groupArgs(List<Completion> group) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (Completion done : group) {
+      List<Object> row = new ArrayList<>(taskArgs(done));
+      row.addAll(historyArgs(done));
+      row.add(history.destination(done.outcome()).ordinal());
+      rows.add(row);
+    }
+    List<Object> args = new ArrayList<>();
+    for (int column = 0; column < GROUP_COLUMNS.size(); column++) {
+      args.add(array(GROUP_COLUMNS.get(column).split(" ")[1], rows, column));
+    }
+    if (history.writesTo(TaskHistory.Destination.RECENT)) {
+      args.add(keep);
+    }
+    return args.toArray();
+  }
+
+  /** The values of one column, as the array the driver binds for its SQL type. */
+  private static Object array(String type, List<List<Object>> rows, int column) {
+    return switch (type) {
+      case "int" -> rows.stream().mapToInt(row -> ((Number) row.get(column)).intValue()).toArray();
+      case "bigint" ->
+          rows.stream().mapToLong(row -> ((Number) row.get(column)).longValue()).toArray();
+      default ->
+          rows.stream()
+              .map(row -> row.get(column))
+              .map(value -> value instanceof SqlParameterValue typed ? typed.getValue() : value)
+              .map(value -> (String) value)
+              .toArray(String[]::new);
+    };
   }
 
   /**
@@ -82,13 +205,15 @@ final class PostgresTaskSql extends TaskSql {
     List<Object> args = new ArrayList<>();
     args.add(owner);
     args.addAll(jobs);
-    args.add(limit);
     // The locking subquery in an ARRAY, run once: as a plain IN, PostgreSQL may run it again
-    // when it re-checks a row another claimer changed, and claim past the LIMIT.
+    // when it re-checks a row another claimer changed, and claim past the LIMIT. The LIMIT is
+    // written, not bound: under a bound one the server's generic plan looked costlier than a plan
+    // for the value at hand, so it planned every claim anew (a quarter of a millisecond each, in
+    // the task bench); a statement per number (at most twice max-concurrent) is planned once.
     return claims.query(
         claimDueNamed()
             + " = ANY(ARRAY("
-            + pickDue("name", jobs.size())
+            + pickDue("name", jobs.size(), Integer.toString(limit))
             + ")) RETURNING "
             + TaskColumns.TASK_COLUMNS,
         TaskColumns.TASK,
@@ -102,90 +227,28 @@ final class PostgresTaskSql extends TaskSql {
   }
 
   /**
-   * One statement for the group: its tasks' update, then an insert per history table reading the
-   * rows the update returned; the statement answers the names written. Completions of the same task
-   * (a stale run and a new one) cannot share a {@code CASE}: such a group is written as a batch of
-   * one statement per completion ({@link #completeEach}).
+   * One statement for the group, whatever its size: the completions' values come as one array per
+   * column ({@link #groupArgs}), unnested into rows and joined to their tasks by name and fence.
+   * The update returns the tasks that still carried their run's fence, from which the history rows
+   * are read; the statement answers the names and fences written. A stale run and a new one of the
+   * same task each match only under their own fence.
    */
   @Override
   boolean[] completeAll(List<Completion> completions) {
-    if (!GroupedCompletions.distinctTasks(completions)) {
-      return completeEach(completions);
-    }
-    boolean[] written = new boolean[completions.size()];
-    // One statement, atomic on its own: no transaction around it, so no commit to send apart.
     int[] order = lockOrder(completions);
     List<Completion> group = GroupedCompletions.inOrder(completions, order);
-    List<Object> args = new ArrayList<>();
-    StringBuilder sql =
-        new StringBuilder("WITH done AS (")
-            .append(statements.updateTasks(group, args))
-            .append(" RETURNING name, fire_time, started_at, manual, run_count)");
-    Map<TaskHistory.Destination, List<Completion>> by = statements.byDestination(group);
-    List<Completion> runs = by.get(TaskHistory.Destination.RUNS);
-    if (runs != null) {
-      sql.append(", runs AS (INSERT INTO hr_task_run (")
-          .append(HISTORY_COLUMNS)
-          .append(") ")
-          .append(statements.selectHistory("", runs, args, "done"))
-          .append(")");
+    Set<Map.Entry<String, Long>> written = new HashSet<>();
+    grouped.query(
+        completeGroup,
+        row -> {
+          written.add(Map.entry(row.getString(1), row.getLong(2)));
+        },
+        groupArgs(group));
+    boolean[] answers = new boolean[completions.size()];
+    for (int i = 0; i < answers.length; i++) {
+      Completion done = completions.get(i);
+      answers[i] = written.contains(Map.entry(done.task(), done.fence()));
     }
-    List<Completion> recent = by.get(TaskHistory.Destination.RECENT);
-    if (recent != null) {
-      args.add(keep);
-      sql.append(", recent AS (")
-          .append(
-              upsertRecent(statements.selectHistory(" MOD(run_count, ?),", recent, args, "done")))
-          .append(")");
-    }
-    sql.append(" SELECT name FROM done");
-    Set<String> names =
-        new HashSet<>(grouped.queryForList(sql.toString(), String.class, args.toArray()));
-    for (int i : order) {
-      written[i] = names.contains(completions.get(i).task());
-    }
-    return written;
-  }
-
-  /**
-   * One statement per completion, sent as one JDBC batch per form of statement (one for a group
-   * whose runs all end alike): one round trip for the group, at most three.
-   */
-  private boolean[] completeEach(List<Completion> completions) {
-    boolean[] written = new boolean[completions.size()];
-    inOneGroup(
-        completions,
-        order -> {
-          Map<String, List<Integer>> indexes = new LinkedHashMap<>();
-          Map<String, List<Object[]>> batches = new LinkedHashMap<>();
-          for (int i : order) {
-            Map.Entry<String, Object[]> statement = statement(completions.get(i));
-            indexes.computeIfAbsent(statement.getKey(), k -> new ArrayList<>()).add(i);
-            batches
-                .computeIfAbsent(statement.getKey(), k -> new ArrayList<>())
-                .add(statement.getValue());
-          }
-          batches.forEach(
-              (sql, batch) -> {
-                int[] counts = grouped.batchUpdate(sql, batch);
-                List<Integer> of = indexes.get(sql);
-                for (int k = 0; k < counts.length; k++) {
-                  written[of.get(k)] = matched(counts[k]);
-                }
-              });
-        });
-    return written;
-  }
-
-  /**
-   * Whether a completion's fenced update, one of a JDBC batch, matched its row; a driver that did
-   * not count the rows (its bulk protocol) fails the group, whose completions are then written
-   * alone.
-   */
-  private static boolean matched(int count) {
-    if (count < 0) {
-      throw new IllegalStateException("The driver did not count a completion's rows");
-    }
-    return count == 1;
+    return answers;
   }
 }

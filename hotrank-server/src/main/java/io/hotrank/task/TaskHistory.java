@@ -29,6 +29,15 @@ public enum TaskHistory {
     };
   }
 
+  /** Whether any run's history row goes to the table {@code destination} names. */
+  boolean writesTo(Destination destination) {
+    return switch (this) {
+      case ALL -> destination == Destination.RUNS;
+      case FAILURES -> destination != Destination.NOWHERE;
+      case NONE -> false;
+    };
+  }
+
   /** Whether abandoned runs and skipped fire times are recorded. */
   boolean keepsFailures() {
     return this != NONE;

@@ -210,17 +210,21 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
   }
 
   /**
-   * Locks up to {@code ?} due tasks of the given jobs, earliest first, passing over rows locked
+   * Locks up to {@code limit} due tasks of the given jobs, earliest first, passing over rows locked
    * elsewhere, and reads {@code columns} of them.
+   *
+   * @param limit how many, in SQL: {@code ?} or a number
    */
-  final String pickDue(String columns, int jobs) {
+  final String pickDue(String columns, int jobs, String limit) {
     return "SELECT "
         + columns
         + " FROM hr_task WHERE job IN ("
         + SqlDialect.placeholders(jobs)
         + ") AND "
         + due
-        + " ORDER BY next_time LIMIT ? FOR UPDATE SKIP LOCKED";
+        + " ORDER BY next_time LIMIT "
+        + limit
+        + " FOR UPDATE SKIP LOCKED";
   }
 
   /**
@@ -240,7 +244,8 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
               List<TaskRow> locked =
                   claims.query(
                       // With the database's time: the claim's update writes it.
-                      pickDue(TaskColumns.TASK_COLUMNS + ", " + now + " AS db_now", jobs.size()),
+                      pickDue(
+                          TaskColumns.TASK_COLUMNS + ", " + now + " AS db_now", jobs.size(), "?"),
                       (row, i) -> {
                         dbNow[0] = Math.max(dbNow[0], row.getLong("db_now"));
                         return TaskColumns.TASK.mapRow(row, i);

@@ -534,6 +534,46 @@ abstract class TaskEngineContract {
   }
 
   /**
+   * A group may hold two runs of one task: a stale run's completion, and the completion of the run
+   * that took the task over. The new run's is written, under its own fence; the stale one's is
+   * refused and records nothing.
+   */
+  @Test
+  void aGroupWithAStaleAndANewRunOfOneTask_writesOnlyTheNewRun() {
+    TaskStore store = store();
+    String task = name("twice");
+    String other = name("twice-other");
+    TaskRow seen = insert(task, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+    long stale = store.claim(seen, Kind.SCHEDULED, "a", seen.nextTime(), 400).orElseThrow();
+    long current =
+        store.claim(store.find(task).orElseThrow(), Kind.TAKEOVER, "b", 0, 0).orElseThrow();
+    TaskRow otherSeen = insert(other, "never-" + id, -10, 60_000L, Misfire.SKIP, 0);
+    long otherFence =
+        store.claim(otherSeen, Kind.SCHEDULED, "a", otherSeen.nextTime(), 400).orElseThrow();
+    List<Completion> group =
+        List.of(
+            new Completion(
+                task, current, "b", "succeeded", 0, 7L, null, 0L, false, 0, true, false, null),
+            new Completion(
+                other, otherFence, "a", "succeeded", 0, 8L, null, 0L, false, 0, true, false, null),
+            new Completion(
+                task, stale, "a", "failed", 0, 9L, null, 0L, false, 0, false, true, "late"));
+    assertThat(store.completeAll(group)).containsExactly(true, true, false);
+    TaskRow after = store.find(task).orElseThrow();
+    assertThat(after.status()).isEqualTo(TaskRow.WAITING);
+    assertThat(after.nextTime()).isEqualTo(7L);
+    assertThat(after.consecutiveFailures()).isZero();
+    assertThat(history(task))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo("succeeded");
+              assertThat(r.owner()).isEqualTo("b");
+            });
+    assertThat(store.find(other).orElseThrow().nextTime()).isEqualTo(8L);
+  }
+
+  /**
    * Claimed one by one (an engine without SKIP LOCKED: MySQL 5.7, MariaDB before 10.6), a due task
    * runs at its fire time, and a task whose skip policy passes over missed fire times is moved on
    * without running.
