@@ -4,10 +4,12 @@
 # strategies lock-and-fetch and fetch), always two scheduler instances, each a JVM of its own
 # started by the coordinator JVM. Measures
 #   1. throughput: 10,000 immediately due no-op one-time executions, executions per second until
-#      none is left, on warm JVMs: 10,000 warm-up executions due earlier run first in the same two
+#      none is left, on warm JVMs: 50,000 warm-up executions due earlier run first in the same two
 #      instances, and the clock starts when they are done (HOTRANK_BENCH_TASKS_WARMUP=0: cold JVMs,
 #      from the start of both instances); on PostgreSQL also the database's transactions
-#      (pg_stat_database.xact_commit) per execution;
+#      (pg_stat_database.xact_commit) per execution. The rounds run interleaved (round 1 of every
+#      scheduler and mode, then round 2, ...), and a summary gives each mode's ratio to
+#      db-scheduler's lock-and-fetch, of the means and round by round;
 #   2. takeover: kill -9 of the instance running a long execution, time until the other instance
 #      starts it again;
 #   3. duplicates: executions (6 s, side effect at start and at end) running on one instance,
@@ -21,7 +23,7 @@
 # Environment: HOTRANK_BENCH_TASKS_SCHEDULERS (db-scheduler,hotrank), HOTRANK_BENCH_TASKS_DBS
 # (postgresql,mariadb), HOTRANK_BENCH_TASKS_MODES (all: db-scheduler's lock-and-fetch and fetch,
 # hotrank's history-failures, history-none and history-all), HOTRANK_BENCH_TASKS_EXECUTIONS (10000),
-# HOTRANK_BENCH_TASKS_WARMUP (10000),
+# HOTRANK_BENCH_TASKS_WARMUP (50000),
 # HOTRANK_BENCH_TASKS_ROUNDS (throughput rounds, 3), HOTRANK_BENCH_TASKS_TAKEOVERS (5),
 # HOTRANK_BENCH_TASKS_STALLED (20), HOTRANK_BENCH_TASKS_STALL_RUN (6s), HOTRANK_BENCH_TASKS_THREADS
 # (20 per instance), HOTRANK_BENCH_TASKS_POLLING (100ms), HOTRANK_BENCH_TASKS_HEARTBEAT (1s),

@@ -31,27 +31,30 @@ final class PostgresTaskSql extends TaskSql {
    * The columns of a group's arrays, each with its type: first those of {@link #taskArgs}, in its
    * order, then those of {@link #historyArgs}, then where the run's history goes.
    */
-  private static final List<String> GROUP_COLUMNS =
+  private static final List<Column> GROUP_COLUMNS =
       List.of(
-          "ring int",
-          "retry int",
-          "retry_ms bigint",
-          "keep_next int",
-          "next_time bigint",
-          "attempt int",
-          "keep_cycle int",
-          "cycle_time bigint",
-          "retrigger int",
-          "succeeded int",
-          "failed int",
-          "name text",
-          "fence bigint",
-          "outcome text",
-          "owner text",
-          "run_fence bigint",
-          "run_attempt int",
-          "error text",
-          "destination int");
+          new Column("ring", "int"),
+          new Column("retry", "int"),
+          new Column("retry_ms", "bigint"),
+          new Column("keep_next", "int"),
+          new Column("next_time", "bigint"),
+          new Column("attempt", "int"),
+          new Column("keep_cycle", "int"),
+          new Column("cycle_time", "bigint"),
+          new Column("retrigger", "int"),
+          new Column("succeeded", "int"),
+          new Column("failed", "int"),
+          new Column("name", "text"),
+          new Column("fence", "bigint"),
+          new Column("outcome", "text"),
+          new Column("owner", "text"),
+          new Column("run_fence", "bigint"),
+          new Column("run_attempt", "int"),
+          new Column("error", "text"),
+          new Column("destination", "int"));
+
+  /** A column of a group's arrays and its SQL type. */
+  private record Column(String name, String type) {}
 
   /** A group's statement ({@link #completeAll}), the same text whatever the group's size. */
   private final String completeGroup;
@@ -82,10 +85,9 @@ final class PostgresTaskSql extends TaskSql {
     String changed = "t.rescheduled_at > t.started_at";
     StringBuilder sql = new StringBuilder("WITH c AS (SELECT * FROM unnest(");
     sql.append(
-        String.join(
-            ", ", GROUP_COLUMNS.stream().map(c -> "?::" + c.split(" ")[1] + "[]").toList()));
+        String.join(", ", GROUP_COLUMNS.stream().map(c -> "?::" + c.type() + "[]").toList()));
     sql.append(") AS c(")
-        .append(String.join(", ", GROUP_COLUMNS.stream().map(c -> c.split(" ")[0]).toList()))
+        .append(String.join(", ", GROUP_COLUMNS.stream().map(Column::name).toList()))
         .append(")), done AS (UPDATE hr_task t SET run_count = t.run_count + c.ring,")
         .append(" status = CASE WHEN t.paused = 1 THEN 'paused' ELSE 'waiting' END,")
         .append(" next_time = CASE WHEN ")
@@ -160,7 +162,7 @@ final class PostgresTaskSql extends TaskSql {
     }
     List<Object> args = new ArrayList<>();
     for (int column = 0; column < GROUP_COLUMNS.size(); column++) {
-      args.add(array(GROUP_COLUMNS.get(column).split(" ")[1], rows, column));
+      args.add(array(GROUP_COLUMNS.get(column).type(), rows, column));
     }
     if (history.writesTo(TaskHistory.Destination.RECENT)) {
       args.add(keep);

@@ -47,11 +47,13 @@ import org.slf4j.LoggerFactory;
  *   <li>Throughput: {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10,000) no-op one-time executions, all
  *       due, enqueued before the instances start; executions per second until the scheduler's table
  *       holds none of them (polled every 20 ms). On warm JVMs by default: {@code
- *       HOTRANK_BENCH_TASKS_WARMUP} (10,000) no-op executions due an hour earlier run first in the
+ *       HOTRANK_BENCH_TASKS_WARMUP} (50,000) no-op executions due an hour earlier run first in the
  *       same instances (each scheduler takes due executions earliest first), and the clock starts
  *       at the first poll that finds none of them left, over the measured executions still pending
  *       then: a scheduler in service runs warm, and a cold round of a few seconds measures the JIT
- *       compiler as much as the scheduler. With a warm-up of 0, from the GO sent to the two
+ *       compiler as much as the scheduler (after a warm-up of 10,000, the JIT compiler threads
+ *       still took 30-45% of the machine's CPU in hotrank's measured seconds and 6-19% in
+ *       db-scheduler's, sampled with perf). With a warm-up of 0, from the GO sent to the two
  *       instances (connected, scheduler built). On PostgreSQL also the database's transactions per
  *       execution: the delta of {@code pg_stat_database.xact_commit} over the run (read with the
  *       instances connected but idle before, and after they exited, as a backend flushes its
@@ -69,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * <p>Environment: {@code HOTRANK_BENCH_TASKS_SCHEDULERS} (db-scheduler,hotrank), {@code
  * HOTRANK_BENCH_TASKS_DBS} (postgresql,mariadb), {@code HOTRANK_BENCH_TASKS_MODES} (all of each
  * scheduler's), {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10000), {@code HOTRANK_BENCH_TASKS_WARMUP}
- * (10000), {@code HOTRANK_BENCH_TASKS_ROUNDS} (throughput rounds, 3), {@code
+ * (50000), {@code HOTRANK_BENCH_TASKS_ROUNDS} (throughput rounds, 3), {@code
  * HOTRANK_BENCH_TASKS_TAKEOVERS} (5), {@code HOTRANK_BENCH_TASKS_STALLED} (20), {@code
  * HOTRANK_BENCH_TASKS_STALL_RUN} (6s), {@code HOTRANK_BENCH_TASKS_THREADS} (20), {@code
  * HOTRANK_BENCH_TASKS_POLLING} (100ms), {@code HOTRANK_BENCH_TASKS_HEARTBEAT} (1s), {@code
@@ -144,6 +146,9 @@ public final class TaskBench {
     return supplier.get();
   }
 
+  /** A scheduler in one of its modes, on one database. */
+  private record Combination(BenchScheduler scheduler, BenchDb db, String mode) {}
+
   record ThroughputRow(
       String scheduler,
       BenchDb.Kind db,
@@ -161,6 +166,10 @@ public final class TaskBench {
 
     double rate() {
       return executions / seconds;
+    }
+
+    String combination() {
+      return scheduler + " " + db.label + " " + mode;
     }
   }
 
@@ -189,6 +198,7 @@ public final class TaskBench {
     log(
         "run %s: schedulers %s, databases %s, instance logs in %s",
         runToken, options.schedulers, options.dbs, options.logs);
+    List<Combination> combinations = new ArrayList<>();
     for (String schedulerName : options.schedulers) {
       BenchScheduler scheduler = scheduler(schedulerName);
       versions.put(scheduler.name(), scheduler.version());
@@ -206,16 +216,23 @@ public final class TaskBench {
                   kind.label,
                   mode,
                   scheduler.describe(db, mode, options.settings)));
-          for (int round = 1; round <= options.rounds; round++) {
-            throughput(scheduler, db, mode, round);
-          }
-          if (options.takeovers > 0) {
-            takeover(scheduler, db, mode);
-          }
-          if (options.stalled > 0) {
-            stall(scheduler, db, mode);
-          }
+          combinations.add(new Combination(scheduler, db, mode));
         }
+      }
+    }
+    // Rounds interleaved: each round runs every combination once, so that a drift in the machine's
+    // speed over the run (a shared virtual machine) falls on every scheduler and mode alike.
+    for (int round = 1; round <= options.rounds; round++) {
+      for (Combination c : combinations) {
+        throughput(c.scheduler(), c.db(), c.mode(), round);
+      }
+    }
+    for (Combination c : combinations) {
+      if (options.takeovers > 0) {
+        takeover(c.scheduler(), c.db(), c.mode());
+      }
+      if (options.stalled > 0) {
+        stall(c.scheduler(), c.db(), c.mode());
       }
     }
     String report = report(started, loadBefore, loadAverage());
@@ -696,7 +713,12 @@ public final class TaskBench {
             "enqueue",
             "load1");
     out.append(header).append("-".repeat(header.length() - 1)).append('\n');
+    // Run interleaved, printed by scheduler and mode.
+    Map<String, List<ThroughputRow>> byCombination = new LinkedHashMap<>();
     for (ThroughputRow r : throughputRows) {
+      byCombination.computeIfAbsent(r.combination(), k -> new ArrayList<>()).add(r);
+    }
+    for (ThroughputRow r : byCombination.values().stream().flatMap(List::stream).toList()) {
       out.append(
           String.format(
               Locale.ROOT,
@@ -729,6 +751,7 @@ public final class TaskBench {
             + " 10,000; measured with a single execution); CPU: both instance JVMs over the same"
             + " time as exec/s (to stop); enqueue: time to enqueue, not part of exec/s; load1: the"
             + " machine's 1-minute load average just before the GO\n");
+    summary(out, byCombination);
 
     out.append(
         String.format(
@@ -859,6 +882,57 @@ public final class TaskBench {
     }
   }
 
+  /**
+   * Each combination's mean rate, and against db-scheduler's lock-and-fetch on the same database:
+   * the ratio of the means, and each round's ratio to that round of lock-and-fetch.
+   */
+  private static void summary(StringBuilder out, Map<String, List<ThroughputRow>> byCombination) {
+    String header =
+        String.format(
+            "%-13s %-10s %-15s %11s %17s  %s%n",
+            "scheduler",
+            "database",
+            "mode",
+            "mean exec/s",
+            "/ lock-and-fetch",
+            "each round / lock-and-fetch's");
+    out.append(String.format(Locale.ROOT, "%nThroughput summary (rounds ran interleaved)%n"))
+        .append(header)
+        .append("-".repeat(header.length() - 1))
+        .append('\n');
+    for (List<ThroughputRow> rows : byCombination.values()) {
+      ThroughputRow first = rows.getFirst();
+      double mean = rows.stream().mapToDouble(ThroughputRow::rate).average().orElse(0);
+      List<ThroughputRow> yardstick =
+          byCombination.getOrDefault(
+              "db-scheduler " + first.db().label + " lock-and-fetch", List.of());
+      String ratio = "";
+      String rounds = "";
+      if (!yardstick.isEmpty() && !first.scheduler().equals("db-scheduler")) {
+        double base = yardstick.stream().mapToDouble(ThroughputRow::rate).average().orElse(0);
+        ratio = String.format(Locale.ROOT, "%.2fx", mean / base);
+        rounds =
+            rows.stream()
+                .filter(r -> r.round() <= yardstick.size())
+                .map(
+                    r ->
+                        String.format(
+                            Locale.ROOT, "%.2fx", r.rate() / yardstick.get(r.round() - 1).rate()))
+                .collect(Collectors.joining(" / "));
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-13s %-10s %-15s %,11.0f %17s  %s%n",
+              first.scheduler(),
+              first.db().label,
+              first.mode(),
+              mean,
+              ratio,
+              rounds));
+    }
+  }
+
   private static void log(String format, Object... args) {
     System.err.println("[tasks] " + String.format(Locale.ROOT, format, args));
   }
@@ -873,7 +947,7 @@ public final class TaskBench {
             .toList();
     List<String> modes = list(envOr("HOTRANK_BENCH_TASKS_MODES", ""));
     int executions = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_EXECUTIONS", "10000"));
-    int warmup = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_WARMUP", "10000"));
+    int warmup = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_WARMUP", "50000"));
     int rounds = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_ROUNDS", "3"));
     int takeovers = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_TAKEOVERS", "5"));
     int stalled = Integer.parseInt(envOr("HOTRANK_BENCH_TASKS_STALLED", "20"));
