@@ -8,8 +8,8 @@
 #      instances, and the clock starts when they are done (HOTRANK_BENCH_TASKS_WARMUP=0: cold JVMs,
 #      from the start of both instances); on PostgreSQL also the database's transactions
 #      (pg_stat_database.xact_commit) per execution. The rounds run interleaved (round 1 of every
-#      scheduler and mode, then round 2, ...), and a summary gives each mode's ratio to
-#      db-scheduler's lock-and-fetch, of the means and round by round;
+#      scheduler, database and mode, then round 2, ...), and a summary gives each one's ratio to
+#      db-scheduler's lock-and-fetch on the same database, of the means and round by round;
 #   2. takeover: kill -9 of the instance running a long execution, time until the other instance
 #      starts it again;
 #   3. duplicates: executions (6 s, side effect at start and at end) running on one instance,

@@ -83,7 +83,7 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   /**
    * Whether an {@code UPDATE} can return the rows it changed ({@code UPDATE ... RETURNING}) and
    * hold in its {@code WHERE} a locking subquery on its own table, run once ({@code name =
-   * ANY(ARRAY(SELECT name ... LIMIT ? FOR UPDATE SKIP LOCKED))}): a batch claimed in one statement.
+   * ANY(ARRAY(SELECT name ... LIMIT n FOR UPDATE SKIP LOCKED))}): a batch claimed in one statement.
    */
   default boolean supportsUpdateReturning() {
     return false;

@@ -38,15 +38,6 @@ final class GroupedCompletions {
     return completions.stream().map(Completion::task).distinct().count() == completions.size();
   }
 
-  /** The completions in the order {@code order} gives (their indexes). */
-  static List<Completion> inOrder(List<Completion> completions, int[] order) {
-    List<Completion> group = new ArrayList<>();
-    for (int i : order) {
-      group.add(completions.get(i));
-    }
-    return group;
-  }
-
   /** The completions by where their history rows go, in the order given. */
   Map<TaskHistory.Destination, List<Completion>> byDestination(List<Completion> group) {
     Map<TaskHistory.Destination, List<Completion>> by =
@@ -184,7 +175,7 @@ final class GroupedCompletions {
    * The history rows of {@code group}, read from their tasks just updated; {@code slot} is the
    * ring's slot expression and its comma, or nothing.
    */
-  String selectHistory(String slot, List<Completion> group, List<Object> args, String from) {
+  String selectHistory(String slot, List<Completion> group, List<Object> args) {
     StringBuilder sql = new StringBuilder("SELECT name,").append(slot);
     sql.append(" fire_time, started_at, ").append(now);
     List<Function<Completion, Value>> given =
@@ -198,10 +189,6 @@ final class GroupedCompletions {
     }
     sql.append(", manual, ")
         .append(perTask(group, done -> Value.of("?", TaskSql.historyArgs(done).getLast()), args));
-    return sql.append(" FROM ")
-        .append(from)
-        .append(" WHERE ")
-        .append(named(group, args))
-        .toString();
+    return sql.append(" FROM hr_task WHERE ").append(named(group, args)).toString();
   }
 }

@@ -69,7 +69,7 @@ final class MySqlTaskSql extends TaskSql {
     inOneGroup(
         completions,
         order -> {
-          List<Completion> group = GroupedCompletions.inOrder(completions, order);
+          List<Completion> group = inOrder(completions, order);
           List<Object> args = new ArrayList<>();
           int matched = grouped.update(statements.updateTasks(group, args), args.toArray());
           if (matched != group.size()) {
@@ -79,15 +79,14 @@ final class MySqlTaskSql extends TaskSql {
           List<Completion> runs = by.get(TaskHistory.Destination.RUNS);
           if (runs != null) {
             List<Object> runArgs = new ArrayList<>();
-            String select = statements.selectHistory("", runs, runArgs, "hr_task");
+            String select = statements.selectHistory("", runs, runArgs);
             grouped.update(
                 "INSERT INTO hr_task_run (" + HISTORY_COLUMNS + ") " + select, runArgs.toArray());
           }
           List<Completion> recent = by.get(TaskHistory.Destination.RECENT);
           if (recent != null) {
             List<Object> recentArgs = new ArrayList<>(List.of(keep));
-            String select =
-                statements.selectHistory(" MOD(run_count, ?),", recent, recentArgs, "hr_task");
+            String select = statements.selectHistory(" MOD(run_count, ?),", recent, recentArgs);
             grouped.update(upsertRecent(select), recentArgs.toArray());
           }
         });

@@ -3,10 +3,8 @@ package io.hotrank.task;
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -86,9 +84,9 @@ final class PostgresTaskSql extends TaskSql {
     StringBuilder sql = new StringBuilder("WITH c AS (SELECT * FROM unnest(");
     sql.append(
         String.join(", ", GROUP_COLUMNS.stream().map(c -> "?::" + c.type() + "[]").toList()));
-    sql.append(") AS c(")
+    sql.append(") WITH ORDINALITY AS c(")
         .append(String.join(", ", GROUP_COLUMNS.stream().map(Column::name).toList()))
-        .append(")), done AS (UPDATE hr_task t SET run_count = t.run_count + c.ring,")
+        .append(", i)), done AS (UPDATE hr_task t SET run_count = t.run_count + c.ring,")
         .append(" status = CASE WHEN t.paused = 1 THEN 'paused' ELSE 'waiting' END,")
         .append(" next_time = CASE WHEN ")
         .append(changed)
@@ -108,7 +106,7 @@ final class PostgresTaskSql extends TaskSql {
         // task of the group by its name.
         .append(" FROM c WHERE t.name = c.name AND t.version = c.fence")
         .append(" AND (t.status = 'running') IS TRUE")
-        .append(" RETURNING t.name, c.fence, t.fire_time, t.started_at, t.manual, t.run_count,")
+        .append(" RETURNING c.i, t.name, t.fire_time, t.started_at, t.manual, t.run_count,")
         .append(" c.destination, c.outcome, c.owner, c.run_fence, c.run_attempt, c.error)");
     String rows =
         " fire_time, started_at, "
@@ -132,7 +130,7 @@ final class PostgresTaskSql extends TaskSql {
                       + TaskHistory.Destination.RECENT.ordinal()))
           .append(")");
     }
-    return sql.append(" SELECT name, fence FROM done").toString();
+    return sql.append(" SELECT i FROM done").toString();
   }
 
   /** A completion's statement and its parameters. */
@@ -158,6 +156,10 @@ final class PostgresTaskSql extends TaskSql {
       List<Object> row = new ArrayList<>(taskArgs(done));
       row.addAll(historyArgs(done));
       row.add(history.destination(done.outcome()).ordinal());
+      if (row.size() != GROUP_COLUMNS.size()) {
+        throw new IllegalStateException(
+            "A completion has " + row.size() + " values for " + GROUP_COLUMNS.size() + " columns");
+      }
       rows.add(row);
     }
     List<Object> args = new ArrayList<>();
@@ -176,12 +178,13 @@ final class PostgresTaskSql extends TaskSql {
       case "int" -> rows.stream().mapToInt(row -> ((Number) row.get(column)).intValue()).toArray();
       case "bigint" ->
           rows.stream().mapToLong(row -> ((Number) row.get(column)).longValue()).toArray();
-      default ->
+      case "text" ->
           rows.stream()
               .map(row -> row.get(column))
               .map(value -> value instanceof SqlParameterValue typed ? typed.getValue() : value)
               .map(value -> (String) value)
               .toArray(String[]::new);
+      default -> throw new IllegalArgumentException("No array of " + type);
     };
   }
 
@@ -211,7 +214,8 @@ final class PostgresTaskSql extends TaskSql {
     // when it re-checks a row another claimer changed, and claim past the LIMIT. The LIMIT is
     // written, not bound: under a bound one the server's generic plan looked costlier than a plan
     // for the value at hand, so it planned every claim anew (a quarter of a millisecond each, in
-    // the task bench); a statement per number (at most twice max-concurrent) is planned once.
+    // the task bench). Written, each number is a statement of its own (at most twice
+    // max-concurrent per connection), which the server plans for good after its first uses.
     return claims.query(
         claimDueNamed()
             + " = ANY(ARRAY("
@@ -230,26 +234,25 @@ final class PostgresTaskSql extends TaskSql {
 
   /**
    * One statement for the group, whatever its size: the completions' values come as one array per
-   * column ({@link #groupArgs}), unnested into rows and joined to their tasks by name and fence.
-   * The update returns the tasks that still carried their run's fence, from which the history rows
-   * are read; the statement answers the names and fences written. A stale run and a new one of the
-   * same task each match only under their own fence.
+   * column ({@link #groupArgs}), unnested into rows numbered from one and joined to their tasks by
+   * name and fence. The update returns the rows that still carried their run's fence, from which
+   * the history rows are read; the statement answers their numbers. A stale run and a new one of
+   * the same task each match only under their own fence. One statement, atomic on its own: no
+   * transaction around it, so no commit to send apart.
+   *
+   * <p>The arrays come in the tasks' name order, and the plan looks each task up by its name in
+   * that order, so two groups lock their rows in one order. A plan that joined otherwise (a table
+   * of a few rows, say) could lock in another order; a deadlock then fails one group after the
+   * server's deadlock timeout, and its completions are written alone ({@link Completions}).
    */
   @Override
   boolean[] completeAll(List<Completion> completions) {
     int[] order = lockOrder(completions);
-    List<Completion> group = GroupedCompletions.inOrder(completions, order);
-    Set<Map.Entry<String, Long>> written = new HashSet<>();
-    grouped.query(
-        completeGroup,
-        row -> {
-          written.add(Map.entry(row.getString(1), row.getLong(2)));
-        },
-        groupArgs(group));
+    List<Completion> group = inOrder(completions, order);
+    List<Integer> written = grouped.queryForList(completeGroup, Integer.class, groupArgs(group));
     boolean[] answers = new boolean[completions.size()];
-    for (int i = 0; i < answers.length; i++) {
-      Completion done = completions.get(i);
-      answers[i] = written.contains(Map.entry(done.task(), done.fence()));
+    for (int number : written) {
+      answers[order[number - 1]] = true;
     }
     return answers;
   }

@@ -31,11 +31,9 @@ public enum TaskHistory {
 
   /** Whether any run's history row goes to the table {@code destination} names. */
   boolean writesTo(Destination destination) {
-    return switch (this) {
-      case ALL -> destination == Destination.RUNS;
-      case FAILURES -> destination != Destination.NOWHERE;
-      case NONE -> false;
-    };
+    // Where a run goes depends only on whether it succeeded.
+    return destination != Destination.NOWHERE
+        && (destination("succeeded") == destination || destination("failed") == destination);
   }
 
   /** Whether abandoned runs and skipped fire times are recorded. */

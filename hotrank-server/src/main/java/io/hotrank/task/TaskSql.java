@@ -330,6 +330,15 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
     return Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
   }
 
+  /** The completions in the order {@code order} gives (their indexes). */
+  static List<Completion> inOrder(List<Completion> completions, int[] order) {
+    List<Completion> group = new ArrayList<>();
+    for (int i : order) {
+      group.add(completions.get(i));
+    }
+    return group;
+  }
+
   /** A completion's statements, in the caller's transaction. */
   private boolean write(JdbcTemplate jdbc, Completion done) {
     if (jdbc.update(completeTask, taskArgs(done).toArray()) == 0) {

@@ -68,6 +68,11 @@ import org.slf4j.LoggerFactory;
  *       pending execution left, the executions whose end was written more than once.
  * </ol>
  *
+ * <p>The throughput rounds run interleaved: round 1 of every scheduler, database and mode, then
+ * round 2, and so on, so that a drift in the machine's speed over the run falls on all alike; a
+ * summary gives each one's ratio to db-scheduler's lock-and-fetch on the same database, of the
+ * means and round by round. The takeovers and the stalls follow, one combination after the other.
+ *
  * <p>Environment: {@code HOTRANK_BENCH_TASKS_SCHEDULERS} (db-scheduler,hotrank), {@code
  * HOTRANK_BENCH_TASKS_DBS} (postgresql,mariadb), {@code HOTRANK_BENCH_TASKS_MODES} (all of each
  * scheduler's), {@code HOTRANK_BENCH_TASKS_EXECUTIONS} (10000), {@code HOTRANK_BENCH_TASKS_WARMUP}
@@ -884,7 +889,8 @@ public final class TaskBench {
 
   /**
    * Each combination's mean rate, and against db-scheduler's lock-and-fetch on the same database:
-   * the ratio of the means, and each round's ratio to that round of lock-and-fetch.
+   * the ratio of the means, and each round's ratio to the same round of lock-and-fetch (the rounds
+   * ran interleaved, so a round's two figures were measured a minute apart at most).
    */
   private static void summary(StringBuilder out, Map<String, List<ThroughputRow>> byCombination) {
     String header =
@@ -900,24 +906,26 @@ public final class TaskBench {
         .append(header)
         .append("-".repeat(header.length() - 1))
         .append('\n');
-    for (List<ThroughputRow> rows : byCombination.values()) {
+    for (Map.Entry<String, List<ThroughputRow>> entry : byCombination.entrySet()) {
+      List<ThroughputRow> rows = entry.getValue();
       ThroughputRow first = rows.getFirst();
       double mean = rows.stream().mapToDouble(ThroughputRow::rate).average().orElse(0);
-      List<ThroughputRow> yardstick =
-          byCombination.getOrDefault(
-              "db-scheduler " + first.db().label + " lock-and-fetch", List.of());
+      String yardstickKey = "db-scheduler " + first.db().label + " lock-and-fetch";
+      Map<Integer, Double> yardstick = new LinkedHashMap<>();
+      if (!entry.getKey().equals(yardstickKey)) {
+        byCombination
+            .getOrDefault(yardstickKey, List.of())
+            .forEach(r -> yardstick.put(r.round(), r.rate()));
+      }
       String ratio = "";
       String rounds = "";
-      if (!yardstick.isEmpty() && !first.scheduler().equals("db-scheduler")) {
-        double base = yardstick.stream().mapToDouble(ThroughputRow::rate).average().orElse(0);
-        ratio = String.format(Locale.ROOT, "%.2fx", mean / base);
+      if (!yardstick.isEmpty()) {
+        double base = yardstick.values().stream().mapToDouble(d -> d).average().orElse(0);
+        ratio = ratio(mean, base);
         rounds =
             rows.stream()
-                .filter(r -> r.round() <= yardstick.size())
-                .map(
-                    r ->
-                        String.format(
-                            Locale.ROOT, "%.2fx", r.rate() / yardstick.get(r.round() - 1).rate()))
+                .filter(r -> yardstick.containsKey(r.round()))
+                .map(r -> ratio(r.rate(), yardstick.get(r.round())))
                 .collect(Collectors.joining(" / "));
       }
       out.append(
@@ -931,6 +939,10 @@ public final class TaskBench {
               ratio,
               rounds));
     }
+  }
+
+  private static String ratio(double rate, double base) {
+    return base > 0 ? String.format(Locale.ROOT, "%.2fx", rate / base) : "n/a";
   }
 
   private static void log(String format, Object... args) {
