@@ -38,7 +38,7 @@
 #
 # Only the bench database's tables are touched (scheduled_tasks, hr_task, hr_task_run and bench_task_effect, truncated
 # before every round); the servers are never restarted or flushed. Stops by itself: with the
-# defaults about 6 minutes. Every instance JVM ends with the run: the coordinator stops or kills
+# defaults about 20 minutes. Every instance JVM ends with the run: the coordinator stops or kills
 # them, an instance whose coordinator is gone halts by itself, and the cleanup below kills what is
 # left of the pids the coordinator recorded (only those carrying this run's marker).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
