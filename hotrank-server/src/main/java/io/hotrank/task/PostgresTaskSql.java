@@ -80,27 +80,13 @@ final class PostgresTaskSql extends TaskSql {
    * {@link #completeTask} makes it of one, and the history rows of those it matched.
    */
   private String completeGroup() {
-    String changed = "t.rescheduled_at > t.started_at";
     StringBuilder sql = new StringBuilder("WITH c AS (SELECT * FROM unnest(");
     sql.append(
         String.join(", ", GROUP_COLUMNS.stream().map(c -> "?::" + c.type() + "[]").toList()));
     sql.append(") WITH ORDINALITY AS c(")
         .append(String.join(", ", GROUP_COLUMNS.stream().map(Column::name).toList()))
-        .append(", i)), done AS (UPDATE hr_task t SET run_count = t.run_count + c.ring,")
-        .append(" status = CASE WHEN t.paused = 1 THEN 'paused' ELSE 'waiting' END,")
-        .append(" next_time = CASE WHEN ")
-        .append(changed)
-        .append(" THEN t.next_time WHEN c.retry = 1 THEN ")
-        .append(now)
-        .append(" + c.retry_ms WHEN c.keep_next = 1 THEN t.next_time ELSE c.next_time END,")
-        .append(" attempt = CASE WHEN ")
-        .append(changed)
-        .append(" THEN 0 ELSE c.attempt END, cycle_time = CASE WHEN ")
-        .append(changed)
-        .append(" THEN 0 WHEN c.keep_cycle = 1 THEN t.cycle_time ELSE c.cycle_time END,")
-        .append(" triggered = CASE WHEN c.retrigger = 1 THEN 1 ELSE t.triggered END,")
-        .append(" consecutive_failures = CASE WHEN c.succeeded = 1 THEN 0 WHEN c.failed = 1")
-        .append(" THEN t.consecutive_failures + 1 ELSE t.consecutive_failures END")
+        .append(", i)), done AS (UPDATE hr_task t SET ")
+        .append(moveTask("t.", value -> "c." + value))
         // "IS TRUE" keeps the status index out of the plan: the server's statistics count few
         // running tasks, and it would read them all, for every group, rather than look up each
         // task of the group by its name.

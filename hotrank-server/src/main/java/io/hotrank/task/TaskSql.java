@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.springframework.dao.IncorrectUpdateSemanticsDataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -142,28 +143,73 @@ sealed class TaskSql permits MySqlTaskSql, PostgresTaskSql {
     }
     this.now = dialect.nowMillis();
     this.due = "status = 'waiting' AND paused = 0 AND triggered = 0 AND next_time <= " + now;
-    String changed = "rescheduled_at > started_at";
     this.completeTask =
-        "UPDATE hr_task SET run_count = run_count + ?, status = CASE WHEN paused = 1 THEN"
-            + " 'paused' ELSE 'waiting' END,"
-            + " next_time = CASE WHEN "
-            + changed
-            + " THEN next_time WHEN ? = 1 THEN "
-            + now
-            + " + ? WHEN ? = 1 THEN next_time ELSE ? END, attempt = CASE WHEN "
-            + changed
-            + " THEN 0 ELSE ? END, cycle_time = CASE WHEN "
-            + changed
-            + " THEN 0 WHEN ? = 1 THEN cycle_time ELSE ? END, triggered = CASE WHEN ? = 1 THEN 1"
-            + " ELSE triggered END, consecutive_failures = CASE WHEN ? = 1 THEN 0 WHEN ? = 1 THEN"
-            + " consecutive_failures + 1 ELSE consecutive_failures END WHERE name = ? AND version ="
-            + " ? AND status = 'running'";
+        "UPDATE hr_task SET "
+            + moveTask("", value -> "?")
+            + " WHERE name = ? AND version = ? AND status = 'running'";
     this.completeRun =
         "INSERT INTO hr_task_run ("
             + HISTORY_COLUMNS
             + ") SELECT name, fire_time, started_at, "
             + now
             + ", ?, ?, ?, ?, manual, ? FROM ";
+  }
+
+  /**
+   * The {@code SET} of a completion's move of its task, in the order of {@link #taskArgs}: {@code
+   * value} gives each of the completion's values by name ({@code ?} where bound one by one), and
+   * {@code t} prefixes the task's columns. A schedule changed over the API while the run went on
+   * wins over what the run computed.
+   */
+  final String moveTask(String t, UnaryOperator<String> value) {
+    String changed = t + "rescheduled_at > " + t + "started_at";
+    return "run_count = "
+        + t
+        + "run_count + "
+        + value.apply("ring")
+        + ", status = CASE WHEN "
+        + t
+        + "paused = 1 THEN 'paused' ELSE 'waiting' END, next_time = CASE WHEN "
+        + changed
+        + " THEN "
+        + t
+        + "next_time WHEN "
+        + value.apply("retry")
+        + " = 1 THEN "
+        + now
+        + " + "
+        + value.apply("retry_ms")
+        + " WHEN "
+        + value.apply("keep_next")
+        + " = 1 THEN "
+        + t
+        + "next_time ELSE "
+        + value.apply("next_time")
+        + " END, attempt = CASE WHEN "
+        + changed
+        + " THEN 0 ELSE "
+        + value.apply("attempt")
+        + " END, cycle_time = CASE WHEN "
+        + changed
+        + " THEN 0 WHEN "
+        + value.apply("keep_cycle")
+        + " = 1 THEN "
+        + t
+        + "cycle_time ELSE "
+        + value.apply("cycle_time")
+        + " END, triggered = CASE WHEN "
+        + value.apply("retrigger")
+        + " = 1 THEN 1 ELSE "
+        + t
+        + "triggered END, consecutive_failures = CASE WHEN "
+        + value.apply("succeeded")
+        + " = 1 THEN 0 WHEN "
+        + value.apply("failed")
+        + " = 1 THEN "
+        + t
+        + "consecutive_failures + 1 ELSE "
+        + t
+        + "consecutive_failures END";
   }
 
   /**
