@@ -53,6 +53,24 @@ class ArchitectureRulesTest {
   }
 
   /**
+   * Boards and realtime boards read items through the interfaces made for them (cards, counter
+   * pages), not through the stores of the item tables, whose owner alone writes them.
+   */
+  @Test
+  void boards_readItemsThroughTheirInterfaces_notTheItemStores() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.hotrank.board..", "io.hotrank.realtime..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.hotrank.item.CounterStore")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.hotrank.item.ItemStore")
+        .check(hotrank);
+  }
+
+  /**
    * Inside boards: the API package knows no sub-package; publishing (local layer, Redis, snapshot
    * table, replication, the controls' table) knows neither computing, reading nor the controls'
    * service; computing, reading and controls all build on publishing and not on each other.

@@ -1,7 +1,6 @@
 package io.hotrank.board;
 
 import io.hotrank.core.score.HotScore;
-import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.core.score.RankKey;
 import io.hotrank.core.score.Weights;
@@ -12,7 +11,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -28,12 +26,8 @@ import org.springframework.scheduling.support.CronExpression;
  * @param refresh the cron expression as configured
  * @param cron the parsed cron expression
  * @param refreshInterval the time between two consecutive runs, for HTTP caching hints
- * @param type how the board is computed
+ * @param kind how the board is computed, with the settings only its kind has
  * @param weights the weight of each interaction type (a window board adds them per event)
- * @param bucket a window board's bucket length (null for other types)
- * @param halfLife a window board's per-bucket decay half-life; null weighs every bucket alike
- * @param counter a leaderboard's counter (null for other types)
- * @param shards a leaderboard's shard count (1 for other types)
  * @param maxPins how many items operators may pin at once ({@code hotrank.boards[i].max-pins})
  */
 public record BoardDefinition(
@@ -46,12 +40,8 @@ public record BoardDefinition(
     String refresh,
     CronExpression cron,
     Duration refreshInterval,
-    BoardType type,
+    BoardKind kind,
     Weights weights,
-    @Nullable Duration bucket,
-    @Nullable Duration halfLife,
-    @Nullable InteractionType counter,
-    int shards,
     int maxPins) {
 
   /** The default of {@code hotrank.boards[i].max-pins}. */
@@ -59,11 +49,6 @@ public record BoardDefinition(
 
   static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
   static final int MAX_SIZE = 10_000;
-  static final int MAX_BUCKETS = 1440;
-  static final int MAX_SHARDS = 64;
-
-  /** A live decay board's window in half-lives at most: beyond, old scores underflow to 0. */
-  static final int MAX_LIVE_HALF_LIVES = 1000;
 
   /**
    * Validates one configured board.
@@ -87,34 +72,7 @@ public record BoardDefinition(
     if (window.isNegative() || window.isZero()) {
       problems.add(property + ".window=" + window + " must be positive");
     }
-    BoardType type = BoardType.BATCH;
-    if (spec.type() != null) {
-      try {
-        type = BoardType.valueOf(spec.type().toUpperCase(java.util.Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        problems.add(
-            property
-                + ".type='"
-                + spec.type()
-                + "' is unknown; expected batch, window, leaderboard or live");
-      }
-    }
-    String refresh =
-        spec.refresh() != null
-            ? spec.refresh()
-            : type == BoardType.BATCH ? "0 * * * * *" : "* * * * * *";
-    CronExpression cron = null;
-    try {
-      cron = CronExpression.parse(refresh);
-    } catch (IllegalArgumentException e) {
-      problems.add(
-          property
-              + ".refresh='"
-              + refresh
-              + "' is not a cron expression (6 fields or"
-              + " a macro such as @hourly): "
-              + e.getMessage());
-    }
+    var kindParser = BoardKind.parser(spec, property, problems);
     String algorithm = spec.algorithm() == null ? "hacker-news" : spec.algorithm();
     HotScore score = null;
     Weights weights = Weights.likesOnly();
@@ -140,69 +98,26 @@ public record BoardDefinition(
     } catch (IllegalArgumentException e) {
       problems.add(property + ": " + e.getMessage());
     }
-    if (type == BoardType.LIVE && score != null && score.rankKey() == null) {
+    BoardKind kind =
+        kindParser == null
+            ? null
+            : kindParser.apply(
+                new BoardKind.Settings(spec, property, window, algorithm, score, problems));
+    String refresh =
+        spec.refresh() != null
+            ? spec.refresh()
+            : kind == null ? "0 * * * * *" : kind.defaultRefresh();
+    CronExpression cron = null;
+    try {
+      cron = CronExpression.parse(refresh);
+    } catch (IllegalArgumentException e) {
       problems.add(
           property
-              + ".type=live needs algorithm reddit or decay, not '"
-              + algorithm
-              + "': its order of two items changes as they age, so the board must be rescanned"
-              + " on its cron (type batch)");
-    }
-    Duration decayHalfLife = spec.halfLife() == null ? Duration.ofHours(6) : spec.halfLife();
-    if (type == BoardType.LIVE
-        && "decay".equals(algorithm)
-        && decayHalfLife.isPositive()
-        && window.toMillis() / (double) decayHalfLife.toMillis() > MAX_LIVE_HALF_LIVES) {
-      problems.add(
-          property
-              + ".window="
-              + window
-              + " spans more than "
-              + MAX_LIVE_HALF_LIVES
-              + " half-lives ("
-              + decayHalfLife
-              + "): its oldest items' scores would underflow to 0 and tie, which a live board"
-              + " cannot order as a scan does; shorten the window or lengthen the half-life");
-    }
-    Duration bucket = null;
-    Duration halfLife = null;
-    if (type == BoardType.WINDOW) {
-      bucket = spec.bucket() == null ? Duration.ofMinutes(1) : spec.bucket();
-      halfLife = spec.halfLife();
-      if (bucket.toMillis() < 1000 || bucket.toMillis() % 1000 != 0) {
-        problems.add(
-            property + ".bucket=" + bucket + " must be a whole number of seconds, at least 1s");
-      } else if (window.toMillis() % bucket.toMillis() != 0
-          || window.toMillis() / bucket.toMillis() > MAX_BUCKETS) {
-        problems.add(
-            property
-                + ".window="
-                + window
-                + " must be a whole number of buckets ("
-                + bucket
-                + "), at most "
-                + MAX_BUCKETS);
-      }
-      if (halfLife != null && (halfLife.isNegative() || halfLife.isZero())) {
-        problems.add(property + ".half-life=" + halfLife + " must be positive");
-      }
-    }
-    InteractionType counter = null;
-    int shards = 1;
-    if (type == BoardType.LEADERBOARD) {
-      String name = spec.counter() == null ? "like" : spec.counter();
-      counter = InteractionType.fromWireName(name).orElse(null);
-      if (counter == null) {
-        problems.add(
-            property
-                + ".counter='"
-                + name
-                + "' is unknown; expected like, view, comment, share, collect or dislike");
-      }
-      shards = spec.shards() == null ? 4 : spec.shards();
-      if (shards < 1 || shards > MAX_SHARDS) {
-        problems.add(property + ".shards=" + shards + " must be between 1 and " + MAX_SHARDS);
-      }
+              + ".refresh='"
+              + refresh
+              + "' is not a cron expression (6 fields or"
+              + " a macro such as @hourly): "
+              + e.getMessage());
     }
     int maxPins =
         spec.maxPins() == null ? Math.min(DEFAULT_MAX_PINS, Math.max(size, 1)) : spec.maxPins();
@@ -216,25 +131,34 @@ public record BoardDefinition(
     return new BoardDefinition(
         spec.name(),
         spec.biz(),
-        type == BoardType.BATCH || type == BoardType.LIVE ? algorithm : type.configName(),
+        kind.scoresItems() ? algorithm : kind.configName(),
         score,
         window,
         size,
         refresh,
         cron,
         interval(cron),
-        type,
+        kind,
         weights,
-        bucket,
-        halfLife,
-        counter,
-        shards,
         maxPins);
   }
 
   /** Whether the board is kept in Redis by the fold (a window, live board or leaderboard). */
   public boolean realtime() {
-    return type != BoardType.BATCH;
+    return kind.realtime();
+  }
+
+  /**
+   * The board's kind as the given record, for the code of that kind.
+   *
+   * @throws IllegalStateException if the board is of another kind
+   */
+  public <K extends BoardKind> K kind(Class<K> type) {
+    if (!type.isInstance(kind)) {
+      throw new IllegalStateException(
+          "Board '" + name + "' is of type " + kind.configName() + ", not " + type.getSimpleName());
+    }
+    return type.cast(kind);
   }
 
   /**
@@ -242,7 +166,7 @@ public record BoardDefinition(
    * score is the logarithm of the net votes, so adding the logarithm multiplies the votes.
    */
   public boolean logarithmicScore() {
-    return (type == BoardType.BATCH || type == BoardType.LIVE) && "reddit".equals(algorithm);
+    return kind.scoresItems() && "reddit".equals(algorithm);
   }
 
   /**
@@ -250,7 +174,7 @@ public record BoardDefinition(
    * rather than by events or a counter.
    */
   public boolean scoresItems() {
-    return type == BoardType.BATCH || type == BoardType.LIVE;
+    return kind.scoresItems();
   }
 
   /**
@@ -265,11 +189,6 @@ public record BoardDefinition(
     return order == null || createdAt.isAfter(at)
         ? score.score(counts, createdAt, at)
         : order.score(order.key(counts, createdAt), at);
-  }
-
-  /** A window board's bucket count. */
-  public int buckets() {
-    return bucket == null ? 0 : (int) (window.toMillis() / bucket.toMillis());
   }
 
   /** The gap between the next two runs of the cron, at least one second. */

@@ -1,6 +1,8 @@
 package io.hotrank.board;
 
+import io.hotrank.item.DeclaredBizes;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +18,7 @@ import org.springframework.stereotype.Component;
  * with a message naming the property. Immutable and thread-safe.
  */
 @Component
-public class BoardRegistry {
+public class BoardRegistry implements DeclaredBizes {
 
   private static final Logger log = LoggerFactory.getLogger(BoardRegistry.class);
 
@@ -51,6 +53,12 @@ public class BoardRegistry {
                 b.window(),
                 b.size(),
                 b.refresh()));
+  }
+
+  /** The boards' bizes: items of a board's biz are known without {@code hotrank.bizes}. */
+  @Override
+  public Collection<String> bizes() {
+    return ordered.stream().map(BoardDefinition::biz).distinct().toList();
   }
 
   /** Every board, in declaration order. */

@@ -50,7 +50,7 @@ final class BoardViews {
       Instant now) {
     return new Row(
         board.name(),
-        board.type().configName(),
+        board.kind().configName(),
         board.biz(),
         board.algorithm(),
         snapshot == null ? null : snapshot.version(),

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,9 +22,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.core.env.Environment;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -64,9 +63,6 @@ public class Bizes {
   /** A known biz, as the admin API lists it. */
   public record Biz(String name, boolean configured, @Nullable Instant createdAt) {}
 
-  /** One biz of {@code hotrank.boards}; the rest of a board's settings are the board module's. */
-  record BoardBiz(@Nullable String biz) {}
-
   private final BizStore store;
   private final @Nullable AuditLog audit;
   private final @Nullable TransactionTemplate tx;
@@ -96,8 +92,8 @@ public class Bizes {
       BizProperties properties,
       Clock clock,
       Ticker ticker,
-      Environment environment) {
-    this(store, properties, clock, ticker, environment, (TransactionTemplate) null, null);
+      Collection<String> declared) {
+    this(store, properties, clock, ticker, declared, (TransactionTemplate) null, null);
   }
 
   /**
@@ -110,7 +106,7 @@ public class Bizes {
       BizProperties properties,
       Clock clock,
       Ticker ticker,
-      Environment environment,
+      ObjectProvider<DeclaredBizes> declared,
       AuditLog audit,
       PlatformTransactionManager transactions) {
     this(
@@ -118,7 +114,7 @@ public class Bizes {
         properties,
         clock,
         ticker,
-        environment,
+        declared.orderedStream().flatMap(d -> d.bizes().stream()).toList(),
         new TransactionTemplate(Objects.requireNonNull(transactions, "transactions")),
         Objects.requireNonNull(audit, "audit"));
   }
@@ -128,7 +124,7 @@ public class Bizes {
       BizProperties properties,
       Clock clock,
       Ticker ticker,
-      Environment environment,
+      Collection<String> declared,
       @Nullable TransactionTemplate tx,
       @Nullable AuditLog audit) {
     this.audit = audit;
@@ -136,7 +132,7 @@ public class Bizes {
     this.store = store;
     this.clock = clock;
     this.ticker = ticker;
-    this.configured = configured(properties.bizes(), Binder.get(environment));
+    this.configured = configured(properties.bizes(), declared);
     try {
       this.stored = Map.copyOf(store.all());
     } catch (RuntimeException e) {
@@ -146,18 +142,10 @@ public class Bizes {
     }
   }
 
-  /** {@code hotrank.bizes} and the boards' bizes, validated. */
-  static Set<String> configured(List<String> bizes, Binder binder) {
+  /** {@code hotrank.bizes} and the bizes other modules declare (the boards'), validated. */
+  static Set<String> configured(List<String> bizes, Collection<String> declared) {
     Set<String> names = new TreeSet<>(bizes);
-    binder
-        .bind("hotrank.boards", Bindable.listOf(BoardBiz.class))
-        .orElse(List.of())
-        .forEach(
-            board -> {
-              if (board.biz() != null) {
-                names.add(board.biz());
-              }
-            });
+    names.addAll(declared);
     Violations violations = new Violations();
     for (String name : names) {
       ItemService.validateBiz(name, "hotrank.bizes", violations);

@@ -32,7 +32,7 @@ import org.springframework.stereotype.Component;
  * the transactions.
  */
 @Component
-public class CounterStore {
+public class CounterStore implements CounterPages {
 
   /** The window page query; public so that the benchmark's raw scan reads exactly these rows. */
   public static final String WINDOW_PAGE =
@@ -59,9 +59,6 @@ public class CounterStore {
     this.unnest = dialect.supportsUnnest();
     this.dialect = dialect;
   }
-
-  /** One counter row: what ranking needs of an item, and nothing more. */
-  public record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
 
   /** Creates the zero counters of a new item. In the item insert's transaction. */
   public void insertZero(String biz, long id, Instant createdAt, Instant now) {
@@ -100,9 +97,6 @@ public class CounterStore {
         .findFirst();
   }
 
-  /** The counters of live items and the fold that last wrote them. */
-  public record Counted(Interactions counts, long foldNo) {}
-
   /** The six counter columns, qualified by a table alias. */
   static String counterColumns(String alias) {
     return Arrays.stream(COUNTER_COLUMNS.split(", "))
@@ -116,6 +110,7 @@ public class CounterStore {
   }
 
   /** The counters of the given live items of one biz, in one query; others are absent. */
+  @Override
   public Map<Long, Counted> findAll(String biz, Collection<Long> ids) {
     Map<Long, Counted> found = new HashMap<>();
     if (ids.isEmpty()) {
@@ -145,6 +140,7 @@ public class CounterStore {
    * position {@code (from, 0)}; each next page starts after the last row of the previous one. The
    * position bounds {@code created_at} from below, which keeps every page an index range scan.
    */
+  @Override
   public List<CounterRow> windowPage(
       String biz, long afterCreated, long afterId, long toMillis, int limit) {
     return jdbc.query(
@@ -205,16 +201,12 @@ public class CounterStore {
     return counters;
   }
 
-  /** An item as a board shows it: its display fields and counters. */
-  public record Card(
-      long itemId, String title, long authorId, long createdAtMillis, Interactions counts) {}
-
   /**
    * The cards of the live items among {@code ids}, in one query (the counters joined with the
    * items' display fields); absent and deleted items are left out.
    */
-  public Map<Long, Card> cards(String biz, Collection<Long> ids) {
-    Map<Long, Card> cards = new HashMap<>();
+  public Map<Long, ItemCards.Card> cards(String biz, Collection<Long> ids) {
+    Map<Long, ItemCards.Card> cards = new HashMap<>();
     if (ids.size() > KEYS_PER_STATEMENT) {
       List<Long> all = List.copyOf(ids);
       for (int from = 0; from < all.size(); from += KEYS_PER_STATEMENT) {
@@ -240,7 +232,7 @@ public class CounterStore {
           long id = rs.getLong("item_id");
           cards.put(
               id,
-              new Card(
+              new ItemCards.Card(
                   id,
                   rs.getString("title"),
                   rs.getLong("author_id"),
@@ -256,6 +248,7 @@ public class CounterStore {
    * first, then highest id), at most {@code limit}: what rebuilds a leaderboard. A scan of the
    * biz's counter rows; run on demand, not per request.
    */
+  @Override
   public List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit) {
     String column = column(counter);
     return jdbc.query(

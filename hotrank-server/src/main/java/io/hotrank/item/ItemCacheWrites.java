@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +65,9 @@ public class ItemCacheWrites {
   private final StringRedisTemplate redis;
   private final String countsMark;
   private final Set<ItemKey> pendingCounts = ConcurrentHashMap.newKeySet();
+
+  /** Item writes this instance made or heard of, and reconnects (writes it may have missed). */
+  private final AtomicLong writesSeen = new AtomicLong();
 
   /** Writes whose floor or notice did not reach Redis: the newest version of each, retried. */
   private final Map<ItemKey, Long> pendingWrites = new ConcurrentHashMap<>();
@@ -119,6 +123,7 @@ public class ItemCacheWrites {
    * every {@link ItemCaches#MAINTENANCE} while Redis does not take them.
    */
   void changed(String biz, long id, long version) {
+    writesSeen.incrementAndGet();
     ItemKey key = new ItemKey(biz, id);
     metadata.invalidateLocal(key, version);
     counts.invalidateLocal(key, 0); // replaces an "absent" of an item just created
@@ -164,6 +169,12 @@ public class ItemCacheWrites {
     ItemKey key = new ItemKey(parts[0], Long.parseLong(parts[1]));
     metadata.invalidateLocal(key, Long.parseLong(parts[2]));
     counts.invalidateLocal(key, 0);
+    writesSeen.incrementAndGet();
+  }
+
+  /** See {@link ItemCards#writesSeen}. */
+  long writesSeen() {
+    return writesSeen.get();
   }
 
   /**
@@ -270,6 +281,7 @@ public class ItemCacheWrites {
    * then be deleted too, since the restored rows may carry versions lower than the cached ones.
    */
   public void forgetLocal() {
+    writesSeen.incrementAndGet();
     caches.clearLocal();
   }
 }

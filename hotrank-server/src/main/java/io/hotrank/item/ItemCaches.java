@@ -252,7 +252,7 @@ class ItemCaches {
   /**
    * What the counts cache keeps of an item: its counters, versioned by the fold that wrote them.
    */
-  static Versioned<Interactions> versioned(CounterStore.Counted counted) {
+  static Versioned<Interactions> versioned(CounterPages.Counted counted) {
     return new Versioned<>(counted.foldNo(), counted.counts());
   }
 

@@ -60,9 +60,6 @@ public class ItemStore {
       long version,
       boolean deleted) {}
 
-  /** What a board shows of an item besides its score and counts. */
-  public record Heading(long id, String title, long authorId) {}
-
   /**
    * Inserts a live item.
    *
@@ -229,7 +226,7 @@ public class ItemStore {
         rs -> {
           Stored item = stored(rs, 0);
           rs.getLong("fold_no");
-          CounterStore.Counted counted =
+          CounterPages.Counted counted =
               rs.wasNull() ? null : CounterStore.counted(rs, rs.getLong("fold_no"));
           found.put(item.id(), new WithCounts(item, counted));
         },
@@ -238,8 +235,8 @@ public class ItemStore {
   }
 
   /** Titles and authors of the given live items of one biz, by id; deleted ones are absent. */
-  public Map<Long, Heading> headings(String biz, Collection<Long> ids) {
-    Map<Long, Heading> found = new HashMap<>();
+  public Map<Long, ItemCards.Heading> headings(String biz, Collection<Long> ids) {
+    Map<Long, ItemCards.Heading> found = new HashMap<>();
     if (ids.isEmpty()) {
       return found;
     }
@@ -250,7 +247,7 @@ public class ItemStore {
         "SELECT id, title, author_id FROM hr_item WHERE " + keys + " AND deleted = ?",
         rs -> {
           long id = rs.getLong("id");
-          found.put(id, new Heading(id, rs.getString("title"), rs.getLong("author_id")));
+          found.put(id, new ItemCards.Heading(id, rs.getString("title"), rs.getLong("author_id")));
         },
         args.toArray());
     return found;

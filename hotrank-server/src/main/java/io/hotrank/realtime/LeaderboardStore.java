@@ -1,6 +1,7 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardKind;
 import io.hotrank.core.topn.KWayMerge;
 import io.hotrank.redis.LuaScripts;
 import io.hotrank.redis.RedisRound;
@@ -48,10 +49,6 @@ final class LeaderboardStore {
     this.keys = keys;
   }
 
-  static int shardOf(BoardDefinition board, long itemId) {
-    return (int) Math.floorMod(itemId, (long) board.shards());
-  }
-
   /**
    * Writes absolute values into one shard.
    *
@@ -87,12 +84,12 @@ final class LeaderboardStore {
    * round (every command in flight at once, each to its shard's node), merged k-way.
    */
   List<Scored> top(BoardDefinition board, int limit) {
-    List<List<Scored>> runs = new ArrayList<>(board.shards());
+    List<List<Scored>> runs = new ArrayList<>(leaderboard(board).shards());
     round.run(
         List.of(
             commands -> {
               List<RedisFuture<List<ScoredValue<byte[]>>>> futures = new ArrayList<>();
-              for (int shard = 0; shard < board.shards(); shard++) {
+              for (int shard = 0; shard < leaderboard(board).shards(); shard++) {
                 futures.add(
                     commands.zrevrangeWithScores(
                         RedisRound.bytes(keys.shard(board, shard)), 0, limit - 1));
@@ -118,17 +115,23 @@ final class LeaderboardStore {
   /** Removes deleted items from their shards (they are never folded again). */
   void remove(BoardDefinition board, Collection<Long> itemIds) {
     for (Long id : itemIds) {
-      redis.opsForZSet().remove(keys.shard(board, shardOf(board, id)), Long.toString(id));
+      redis
+          .opsForZSet()
+          .remove(keys.shard(board, leaderboard(board).shardOf(id)), Long.toString(id));
     }
   }
 
   /** The last fold applied to each shard; null entries where a shard holds none. */
   List<@Nullable Long> applied(BoardDefinition board) {
     List<@Nullable Long> applied = new ArrayList<>();
-    for (int shard = 0; shard < board.shards(); shard++) {
+    for (int shard = 0; shard < leaderboard(board).shards(); shard++) {
       String text = redis.opsForValue().get(keys.shardApplied(board, shard));
       applied.add(text == null ? null : Long.valueOf(text));
     }
     return applied;
+  }
+
+  private static BoardKind.Leaderboard leaderboard(BoardDefinition board) {
+    return board.kind(BoardKind.Leaderboard.class);
   }
 }

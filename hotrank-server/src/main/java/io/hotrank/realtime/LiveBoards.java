@@ -2,22 +2,22 @@ package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardKind;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.core.score.RankKey;
 import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.LoggedEvent;
-import io.hotrank.item.CounterStore;
+import io.hotrank.item.CounterPages;
 import io.hotrank.item.Item;
+import io.hotrank.item.ItemCards;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class LiveBoards {
+final class LiveBoards implements RealtimeKind {
 
   private static final Logger log = LoggerFactory.getLogger(LiveBoards.class);
 
@@ -57,7 +57,9 @@ final class LiveBoards {
 
   private final LiveStore store;
   private final FoldHistory history;
-  private final CounterStore counters;
+  private final CounterPages counters;
+  private final ItemCards items;
+  private final PublishedCards published;
   private final Clock clock;
   private final int scanPageSize;
   private final MeterRegistry meters;
@@ -68,13 +70,17 @@ final class LiveBoards {
   LiveBoards(
       LiveStore store,
       FoldHistory history,
-      CounterStore counters,
+      CounterPages counters,
+      ItemCards items,
+      PublishedCards published,
       Clock clock,
       int scanPageSize,
       MeterRegistry meters) {
     this.store = store;
     this.history = history;
     this.counters = counters;
+    this.items = items;
+    this.published = published;
     this.clock = clock;
     this.scanPageSize = scanPageSize;
     this.meters = meters;
@@ -89,8 +95,13 @@ final class LiveBoards {
     return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
   }
 
-  /** Applies a committed fold; catches up when the board missed folds before it. */
-  void apply(BoardDefinition board, Fold fold) {
+  @Override
+  public boolean keeps(BoardKind kind) {
+    return kind instanceof BoardKind.Live;
+  }
+
+  @Override
+  public void apply(BoardDefinition board, Fold fold) {
     List<LiveStore.Keyed> items = new ArrayList<>();
     RankKey order = rankKey(board);
     fold.counters()
@@ -138,35 +149,31 @@ final class LiveBoards {
    * is read before the item's counters, and the key is written only if the board has applied no
    * later fold, one that may have changed the item; otherwise read again.
    */
-  void created(List<BoardDefinition> boards, String biz, long itemId, long createdAtMillis) {
-    for (BoardDefinition board : boards) {
-      if (!board.biz().equals(biz)) {
-        continue;
+  @Override
+  public void created(BoardDefinition board, long itemId, long createdAtMillis) {
+    for (int attempt = 1; attempt <= ADMIT_ATTEMPTS; attempt++) {
+      long lastFoldNo = history.lastFoldNo();
+      CounterPages.Counted row = counters.findAll(board.biz(), List.of(itemId)).get(itemId);
+      if (row == null || row.foldNo() != 0) {
+        break; // deleted, or a fold changed it: that fold writes its key
       }
-      for (int attempt = 1; attempt <= ADMIT_ATTEMPTS; attempt++) {
-        long lastFoldNo = history.lastFoldNo();
-        CounterStore.Counted row = counters.findAll(biz, List.of(itemId)).get(itemId);
-        if (row == null || row.foldNo() != 0) {
-          break; // deleted, or a fold changed it: that fold writes its key
-        }
-        String outcome =
-            store.admit(
-                board,
-                lastFoldNo,
-                keep(board),
-                windowStart(board),
-                List.of(keyed(rankKey(board), itemId, createdAtMillis, row.counts())));
-        if (!outcome.equals("moved")) {
-          break; // admitted, present, or left to the rebuild it waits for ("none")
-        }
-        if (attempt == ADMIT_ATTEMPTS) {
-          // Its first event writes its key; a rescan for one item would cost more than it helps.
-          log.info(
-              "Live board '{}': item {} was created while folds kept moving the board; it appears"
-                  + " at its first event or the next rebuild",
-              board.name(),
-              itemId);
-        }
+      String outcome =
+          store.admit(
+              board,
+              lastFoldNo,
+              keep(board),
+              windowStart(board),
+              List.of(keyed(rankKey(board), itemId, createdAtMillis, row.counts())));
+      if (!outcome.equals("moved")) {
+        break; // admitted, present, or left to the rebuild it waits for ("none")
+      }
+      if (attempt == ADMIT_ATTEMPTS) {
+        // Its first event writes its key; a rescan for one item would cost more than it helps.
+        log.info(
+            "Live board '{}': item {} was created while folds kept moving the board; it appears"
+                + " at its first event or the next rebuild",
+            board.name(),
+            itemId);
       }
     }
   }
@@ -177,7 +184,8 @@ final class LiveBoards {
   }
 
   /** Brings the board up to {@code upTo} when it has data and is behind. */
-  void idle(BoardDefinition board, long upTo) {
+  @Override
+  public void catchUp(BoardDefinition board, long upTo) {
     Long applied = store.applied(board);
     if (applied != null && applied > upTo) {
       forgetIfAheadOfTheLog(board);
@@ -202,29 +210,23 @@ final class LiveBoards {
     long from = applied;
     for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
       long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
-      Set<Long> ids = new HashSet<>();
-      for (long f = from + 1; f <= to; f++) {
-        List<LoggedEvent> events = history.eventsOf(f);
-        if (events == null) {
-          forget(board, "fold " + f + " it missed was pruned");
-          return;
-        }
-        for (LoggedEvent e : events) {
-          if (e.biz().equals(board.biz())) {
-            ids.add(e.itemId());
-          }
-        }
+      MissedFolds missed =
+          MissedFolds.read(history, from + 1, to, e -> e.biz().equals(board.biz()));
+      if (missed.pruned() != 0) {
+        forget(board, "fold " + missed.pruned() + " it missed was pruned");
+        return;
       }
-      Map<Long, CounterStore.Card> cards = counters.cards(board.biz(), ids);
-      List<LiveStore.Keyed> items = new ArrayList<>();
+      Set<Long> ids = missed.ids();
+      Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
+      List<LiveStore.Keyed> keyed = new ArrayList<>();
       for (Long id : ids) {
-        CounterStore.Card card = cards.get(id);
+        ItemCards.Card card = cards.get(id);
         if (card != null) {
-          items.add(keyed(order, id, card.createdAtMillis(), card.counts()));
+          keyed.add(keyed(order, id, card.createdAtMillis(), card.counts()));
         }
         // A deleted item is not folded again; its member leaves when a publish finds it gone.
       }
-      String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), items);
+      String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), keyed);
       if (!outcome.equals("applied") && !outcome.equals("done")) {
         return; // no data (the next publish rebuilds it), or another instance went further
       }
@@ -238,12 +240,22 @@ final class LiveBoards {
   }
 
   /**
+   * Forgets the board's data, so that its publish job, under the board's lease, rebuilds it by a
+   * scan ({@link #rescan}).
+   */
+  @Override
+  public boolean rebuild(BoardDefinition board, String why) {
+    forget(board, why);
+    return true;
+  }
+
+  /**
    * Refills the board from the database's counters by one keyset scan over its window, replacing
    * what Redis holds. First forgets the fold the board applied, so that folds leave it alone until
    * the scan's result replaces it at the fold committed before the scan; folds after that catch up
    * from the history. Run by the board's publish job, under its lease.
    */
-  void rebuild(BoardDefinition board, String cause, String why) {
+  void rescan(BoardDefinition board, String cause, String why) {
     meters.counter("hotrank.live.rebuilds", "board", board.name(), "cause", cause).increment();
     store.forget(board);
     long foldNo = history.lastFoldNo();
@@ -255,9 +267,9 @@ final class LiveBoards {
     long afterId = 0;
     long scanned = 0;
     while (true) {
-      List<CounterStore.CounterRow> page =
+      List<CounterPages.CounterRow> page =
           counters.windowPage(board.biz(), afterCreated, afterId, Long.MAX_VALUE, scanPageSize);
-      for (CounterStore.CounterRow row : page) {
+      for (CounterPages.CounterRow row : page) {
         top.offer(
             new LiveStore.Ranked(
                 row.itemId(),
@@ -284,7 +296,7 @@ final class LiveBoards {
     String outcome = store.apply(board, foldNo, null, floor, keep, windowStart, items);
     // Items created while the board had no data: a page of the scan may have passed them by.
     for (LiveStore.Keyed pending : store.takePending(board)) {
-      created(List.of(board), board.biz(), pending.itemId(), pending.createdAtMillis());
+      created(board, pending.itemId(), pending.createdAtMillis());
     }
     log.info(
         "Live board '{}' rebuilt at fold {} from {} items ({} kept) because {}: {}",
@@ -302,15 +314,16 @@ final class LiveBoards {
    * Members whose item was deleted leave the set. When the set knows too few items (it was trimmed,
    * then thinned), it is rebuilt first.
    */
-  @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
+  @Override
+  public @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
     controlled.put(board.name(), controls);
     int wanted = board.size() + controls + ControlsApplied.RESERVE;
     @Nullable Candidates found = read(board, now, wanted);
     if (found == null) {
-      rebuild(board, "no-data", "Redis holds none of its data");
+      rescan(board, "no-data", "Redis holds none of its data");
       found = read(board, now, wanted);
     } else if (found.entries().size() < wanted && found.trimmed()) {
-      rebuild(
+      rescan(
           board,
           "thinned",
           "only " + found.entries().size() + " of the " + wanted + " items it needs are left");
@@ -331,12 +344,12 @@ final class LiveBoards {
       if (!top.hasData()) {
         return null;
       }
-      Map<Long, CounterStore.Card> cards =
-          counters.cards(board.biz(), top.ranked().stream().map(LiveStore.Ranked::itemId).toList());
+      Map<Long, ItemCards.Card> cards =
+          published.cards(board, top.ranked().stream().map(LiveStore.Ranked::itemId).toList());
       List<LiveStore.Ranked> gone = new ArrayList<>();
       List<BoardEntry> entries = new ArrayList<>();
       for (LiveStore.Ranked r : top.ranked()) {
-        CounterStore.Card card = cards.get(r.itemId());
+        ItemCards.Card card = cards.get(r.itemId());
         if (card == null) {
           gone.add(r);
         } else if (card.createdAtMillis() <= now.toEpochMilli()
@@ -359,7 +372,27 @@ final class LiveBoards {
     }
   }
 
-  private static BoardEntry entry(BoardDefinition board, CounterStore.Card card, Instant now) {
+  /**
+   * Whether two candidate lists show another board: other items, another order, other counters or
+   * fields. Scores are left out: a decay board's scores fall every instant while its order holds,
+   * and it is published again when its order or counters change, not every second. (A window
+   * board's scores change while its order holds too, but as buckets leave its window, which readers
+   * must see.)
+   */
+  @Override
+  public boolean changed(List<BoardEntry> published, List<BoardEntry> candidates) {
+    if (published.size() != candidates.size()) {
+      return true;
+    }
+    for (int i = 0; i < published.size(); i++) {
+      if (!published.get(i).withControl(0, null).equals(candidates.get(i).withControl(0, null))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static BoardEntry entry(BoardDefinition board, ItemCards.Card card, Instant now) {
     return new BoardEntry(
         0,
         board.biz(),

@@ -1,26 +1,24 @@
 package io.hotrank.realtime;
 
-import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSink;
-import io.hotrank.board.BoardType;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.IngestProperties;
-import io.hotrank.item.CounterStore;
+import io.hotrank.item.CounterPages;
+import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemCreationListener;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** The beans of realtime boards. */
+/** The beans of realtime boards: one {@link RealtimeKind} per kind, and what loops over them. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RealtimeProperties.class)
 class RealtimeConfiguration {
@@ -28,6 +26,16 @@ class RealtimeConfiguration {
   @Bean
   RealtimeKeys realtimeKeys(HotrankRedisProperties redis) {
     return new RealtimeKeys(redis.keyPrefix());
+  }
+
+  @Bean
+  PublishedCards publishedCards(ItemCards items, FoldHistory history, Ticker ticker) {
+    return new PublishedCards(items, history, ticker);
+  }
+
+  @Bean
+  ScoredEntries scoredEntries(PublishedCards cards) {
+    return new ScoredEntries(cards);
   }
 
   @Bean
@@ -46,22 +54,59 @@ class RealtimeConfiguration {
   }
 
   @Bean
+  WindowBoards windowBoards(
+      WindowStore store,
+      FoldHistory history,
+      ScoredEntries entries,
+      Clock clock,
+      MeterRegistry meters) {
+    return new WindowBoards(store, history, entries, clock, meters);
+  }
+
+  @Bean
+  Leaderboards leaderboards(
+      LeaderboardStore store,
+      FoldHistory history,
+      CounterPages counters,
+      ItemCards items,
+      ScoredEntries entries) {
+    return new Leaderboards(store, history, counters, items, entries);
+  }
+
+  @Bean
   LiveBoards liveBoards(
       LiveStore store,
       FoldHistory history,
-      CounterStore counters,
+      CounterPages counters,
+      ItemCards items,
+      PublishedCards published,
       Clock clock,
       BoardProperties boards,
       MeterRegistry meters) {
-    return new LiveBoards(store, history, counters, clock, boards.scanPageSize(), meters);
+    return new LiveBoards(
+        store, history, counters, items, published, clock, boards.scanPageSize(), meters);
   }
 
-  /** Live boards admit a created item at once: no fold will name it before its first event. */
+  /** Every kind's boards, checked against the event log's retention. */
   @Bean
-  ItemCreationListener liveBoardAdmissions(BoardRegistry registry, LiveBoards live) {
-    List<BoardDefinition> boards =
-        registry.all().stream().filter(b -> b.type() == BoardType.LIVE).toList();
-    return (biz, itemId, createdAt) -> live.created(boards, biz, itemId, createdAt.toEpochMilli());
+  RealtimeBoards realtimeBoards(
+      BoardRegistry registry, List<RealtimeKind> kinds, IngestProperties ingest) {
+    RealtimeBoards boards = new RealtimeBoards(registry, kinds);
+    boards.all().forEach(k -> k.kind().checkRetention(k.board(), ingest.retention()));
+    return boards;
+  }
+
+  /** Each realtime board of its biz hears of a created item (live boards admit it at once). */
+  @Bean
+  ItemCreationListener realtimeAdmissions(RealtimeBoards boards) {
+    List<RealtimeBoards.Kept> all = boards.all();
+    return (biz, itemId, createdAt) -> {
+      for (RealtimeBoards.Kept kept : all) {
+        if (kept.board().biz().equals(biz)) {
+          kept.kind().created(kept.board(), itemId, createdAt.toEpochMilli());
+        }
+      }
+    };
   }
 
   @Bean
@@ -70,77 +115,18 @@ class RealtimeConfiguration {
   }
 
   @Bean
-  RealtimeFolds realtimeFolds(
-      BoardRegistry registry,
-      WindowStore windows,
-      LeaderboardStore leaderboards,
-      FoldHistory history,
-      CounterStore counters,
-      Clock clock,
-      IngestProperties ingest,
-      AppliedFolds appliedFolds,
-      LiveBoards liveBoards) {
-    checkRetention(realtime(registry), ingest.retention());
-    return new RealtimeFolds(
-        realtime(registry),
-        windows,
-        leaderboards,
-        history,
-        counters,
-        clock,
-        appliedFolds,
-        liveBoards);
+  RealtimeFolds realtimeFolds(RealtimeBoards boards, AppliedFolds appliedFolds) {
+    return new RealtimeFolds(boards, appliedFolds);
   }
 
   @Bean
   RealtimeJobs realtimeJobs(
-      BoardRegistry registry,
-      WindowStore windows,
-      LeaderboardStore leaderboards,
-      CounterStore counters,
+      RealtimeBoards boards,
       BoardSink publisher,
       Clock clock,
       Ticker ticker,
       RealtimeProperties properties,
-      MeterRegistry meters,
-      AppliedFolds appliedFolds,
-      LiveBoards liveBoards) {
-    return new RealtimeJobs(
-        realtime(registry),
-        windows,
-        leaderboards,
-        counters,
-        publisher,
-        clock,
-        ticker,
-        properties,
-        meters,
-        appliedFolds,
-        liveBoards);
-  }
-
-  private static List<BoardDefinition> realtime(BoardRegistry registry) {
-    return registry.all().stream().filter(BoardDefinition::realtime).toList();
-  }
-
-  /**
-   * A window board whose Redis data is lost is replayed from the event log: the log must keep its
-   * whole window (plus a bucket, plus the 5 minutes an event may lie ahead).
-   */
-  static void checkRetention(List<BoardDefinition> boards, Duration retention) {
-    for (BoardDefinition board : boards) {
-      if (board.type() == BoardType.WINDOW
-          && board.window().plus(board.bucket()).plusMinutes(5).compareTo(retention) > 0) {
-        throw new IllegalStateException(
-            "Window board '"
-                + board.name()
-                + "' spans "
-                + board.window()
-                + " but hotrank.ingest.retention="
-                + retention
-                + " keeps less of the event log than the window, a bucket and 5 minutes: it"
-                + " could not be rebuilt after Redis loses its data; raise the retention");
-      }
-    }
+      AppliedFolds appliedFolds) {
+    return new RealtimeJobs(boards, publisher, clock, ticker, properties, appliedFolds);
   }
 }

@@ -3,7 +3,6 @@ package io.hotrank.realtime;
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
-import io.hotrank.board.BoardType;
 import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.problem.HotrankException;
@@ -32,24 +31,21 @@ import org.springframework.web.bind.annotation.RestController;
 class RealtimeController {
 
   private final BoardRegistry registry;
-  private final RealtimeFolds folds;
+  private final RealtimeBoards boards;
   private final AuditLog audit;
-  private final LiveStore live;
   private final ObjectProvider<JobScheduler> scheduler;
   private final FoldOnRequest accepted;
 
   RealtimeController(
       BoardRegistry registry,
-      RealtimeFolds folds,
+      RealtimeBoards boards,
       AuditLog audit,
-      LiveStore live,
       ObjectProvider<JobScheduler> scheduler,
       FoldOnRequest accepted) {
     this.accepted = accepted;
     this.registry = registry;
-    this.folds = folds;
+    this.boards = boards;
     this.audit = audit;
-    this.live = live;
     this.scheduler = scheduler;
   }
 
@@ -62,19 +58,11 @@ class RealtimeController {
       throws Exception {
     String why = AuditLog.reason(reason);
     BoardDefinition board = registry.require(name);
-    if (board.type() == BoardType.BATCH) {
-      throw new NotRealtimeException(name);
-    }
+    RealtimeBoards.Kept kept = boards.find(name).orElseThrow(() -> new NotRealtimeException(name));
     // The rebuild then holds every event accepted before the call (503 past the bound).
     accepted.awaitAccepted();
-    switch (board.type()) {
-      case LEADERBOARD -> folds.rebuild(board, "operator '" + operator.name() + "' asked for it");
-      case WINDOW -> folds.replayWindow(board);
-      case LIVE -> {
-        live.forget(board);
-        scheduler.getObject().runNow(RealtimeJobs.publishJobName(board.name()));
-      }
-      case BATCH -> throw new NotRealtimeException(name);
+    if (kept.kind().rebuild(board, "operator '" + operator.name() + "' asked for it")) {
+      scheduler.getObject().runNow(RealtimeJobs.publishJobName(board.name()));
     }
     // After the rebuild (Redis has no transaction to share): a rebuild that failed writes none.
     audit.record(
@@ -83,8 +71,8 @@ class RealtimeController {
         "board:" + name,
         why,
         null,
-        Map.of("type", board.type().configName()));
-    return Map.of("board", name, "type", board.type().configName(), "rebuilt", true);
+        Map.of("type", board.kind().configName()));
+    return Map.of("board", name, "type", board.kind().configName(), "rebuilt", true);
   }
 
   /** Only realtime boards are rebuilt; a batch board is recomputed. */

@@ -1,6 +1,7 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardKind;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.redis.LuaScripts;
 import java.time.Duration;
@@ -45,15 +46,24 @@ final class WindowStore {
   }
 
   static long bucketOf(BoardDefinition board, long millis) {
-    return Math.floorDiv(millis, board.bucket().toMillis());
+    return Math.floorDiv(millis, window(board).bucket().toMillis());
   }
 
   /** The weight of a bucket {@code age} buckets older than the reference one. */
   static double decay(BoardDefinition board, long age) {
-    if (board.halfLife() == null) {
+    BoardKind.Window window = window(board);
+    if (window.halfLife() == null) {
       return 1;
     }
-    return Math.pow(2, -(double) age * board.bucket().toMillis() / board.halfLife().toMillis());
+    return Math.pow(2, -(double) age * window.bucket().toMillis() / window.halfLife().toMillis());
+  }
+
+  private static BoardKind.Window window(BoardDefinition board) {
+    return board.kind(BoardKind.Window.class);
+  }
+
+  private static int buckets(BoardDefinition board) {
+    return window(board).buckets(board.window());
   }
 
   /**
@@ -71,7 +81,7 @@ final class WindowStore {
       long nowMillis,
       int keep) {
     long current = bucketOf(board, nowMillis);
-    long oldest = current - board.buckets() + 1;
+    long oldest = current - buckets(board) + 1;
     long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
     Map<Long, Map<String, Double>> byBucket = new TreeMap<>();
     for (LoggedEvent e : events) {
@@ -94,11 +104,12 @@ final class WindowStore {
     List<String> args = new ArrayList<>();
     args.add(Long.toString(foldNo));
     args.add(previous == null ? "" : Long.toString(previous));
-    long bucketMillis = board.bucket().toMillis();
+    BoardKind.Window window = window(board);
+    long bucketMillis = window.bucket().toMillis();
     args.add(
-        board.halfLife() == null
+        window.halfLife() == null
             ? "0"
-            : Double.toString((double) bucketMillis / board.halfLife().toMillis()));
+            : Double.toString((double) bucketMillis / window.halfLife().toMillis()));
     args.add(Integer.toString(keep));
     byBucket.forEach(
         (bucket, deltas) -> {
@@ -132,7 +143,7 @@ final class WindowStore {
     List<String> args = new ArrayList<>();
     args.add(Long.toString(last));
     args.add(Integer.toString(keep));
-    for (long bucket = last - board.buckets() + 2; bucket <= last; bucket++) {
+    for (long bucket = last - buckets(board) + 2; bucket <= last; bucket++) {
       scriptKeys.add(keys.bucket(board, bucket));
       args.add(Double.toString(decay(board, last - bucket)));
     }
@@ -146,7 +157,7 @@ final class WindowStore {
     for (int attempt = 0; ; attempt++) {
       String builtText = redis.opsForValue().get(keys.built(board));
       Long built = builtText == null ? null : Long.valueOf(builtText);
-      long from = current - board.buckets() + 1;
+      long from = current - buckets(board) + 1;
       if (built != null) {
         from = Math.max(from, built + 1);
       }
@@ -202,7 +213,7 @@ final class WindowStore {
     all.add(keys.built(board));
     all.add(keys.replaying(board));
     long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
-    for (long bucket = current - board.buckets() - 2; bucket <= newest; bucket++) {
+    for (long bucket = current - buckets(board) - 2; bucket <= newest; bucket++) {
       all.add(keys.bucket(board, bucket));
     }
     redis.execute(RESET, all);

@@ -1,11 +1,12 @@
 /**
- * Realtime boards kept in Redis by the fold of the event log: window boards ({@code type: window},
- * per-bucket sorted sets merged into a snapshot once per bucket, {@link
- * io.hotrank.realtime.WindowStore}) and leaderboards ({@code type: leaderboard}, one counter's
- * absolute values in sharded sorted sets, {@link io.hotrank.realtime.LeaderboardStore}). Each fold
- * is applied once ({@link io.hotrank.realtime.RealtimeFolds}); the read snapshot is published
- * through the batch boards' path every second. Builds on boards, ingest, items, jobs and the Redis
- * layer.
+ * Realtime boards kept in Redis by the fold of the events, one class per kind ({@link
+ * io.hotrank.realtime.RealtimeKind}): live boards ({@link io.hotrank.realtime.LiveBoards}), window
+ * boards ({@link io.hotrank.realtime.WindowBoards}, per-bucket sorted sets merged into a snapshot
+ * once per bucket) and leaderboards ({@link io.hotrank.realtime.Leaderboards}, one counter's
+ * absolute values in sharded sorted sets). Each fold is handed to every board's kind once ({@link
+ * io.hotrank.realtime.RealtimeFolds}); each board's read snapshot is published through the batch
+ * boards' path every second ({@link io.hotrank.realtime.RealtimeJobs}). Builds on boards, ingest,
+ * items, jobs and the Redis layer.
  */
 @ApplicationModule(
     allowedDependencies = {"audit", "board", "event", "ingest", "item", "job", "redis", "web"})

@@ -38,7 +38,7 @@ class BoardDefinitionTest {
   @Test
   void liveBoards_takeRedditAndDecay_andRefuseHackerNews_sayingWhy() {
     BoardDefinition decay = BoardDefinition.from(live("decay"), "p");
-    assertThat(decay.type()).isEqualTo(BoardType.LIVE);
+    assertThat(decay.kind()).isEqualTo(new BoardKind.Live());
     assertThat(decay.algorithm()).isEqualTo("decay");
     assertThat(decay.realtime()).isTrue();
     assertThat(decay.refresh()).isEqualTo("* * * * * *");

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.mock.env.MockEnvironment;
 
 /**
  * The biz registry without Spring: which bizes are configured, how a miss re-reads the stored ones
@@ -67,15 +66,10 @@ class BizesTest {
   private final MutableTicker ticker = new MutableTicker();
 
   private Bizes bizes(String... configured) {
-    MockEnvironment environment =
-        new MockEnvironment()
-            .withProperty("hotrank.boards[0].name", "news-hot")
-            .withProperty("hotrank.boards[0].biz", "news")
-            .withProperty("hotrank.boards[0].weights.like", "1")
-            .withProperty("hotrank.boards[1].name", "clips")
-            .withProperty("hotrank.boards[1].biz", "clip");
+    // The boards' bizes, as the board registry declares them.
+    List<String> declared = List.of("news", "clip");
     return new Bizes(
-        store, new BizProperties(List.of(configured)), Clock.systemUTC(), ticker, environment);
+        store, new BizProperties(List.of(configured)), Clock.systemUTC(), ticker, declared);
   }
 
   @Test
@@ -298,7 +292,9 @@ class BizesTest {
    */
   @Test
   void theServicesConstructor_requiresTheAuditLogAndTheTransactionManager() {
-    MockEnvironment environment = new MockEnvironment();
+    org.springframework.beans.factory.ObjectProvider<DeclaredBizes> declared =
+        new org.springframework.beans.factory.support.StaticListableBeanFactory()
+            .getBeanProvider(DeclaredBizes.class);
     BizProperties properties = new BizProperties(List.of());
     assertThatThrownBy(
             () ->
@@ -307,13 +303,13 @@ class BizesTest {
                     properties,
                     Clock.systemUTC(),
                     ticker,
-                    environment,
+                    declared,
                     null,
                     new DataSourceTransactionManager()))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("audit");
     assertThatThrownBy(
-            () -> new Bizes(store, properties, Clock.systemUTC(), ticker, environment, null, null))
+            () -> new Bizes(store, properties, Clock.systemUTC(), ticker, declared, null, null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("transactions");
   }

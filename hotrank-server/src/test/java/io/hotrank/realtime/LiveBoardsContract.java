@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardKind;
 import io.hotrank.board.BoardRegistry;
-import io.hotrank.board.BoardType;
 import io.hotrank.board.compute.BoardComputer;
 import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.Weights;
@@ -232,13 +232,15 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
     // in every run, so that no earlier run's keys lie under the new definition's fingerprint.
     double view = 1.0 + java.util.concurrent.ThreadLocalRandom.current().nextDouble(1e-3);
     Weights heavier = Weights.of(Map.of("like", 1.0, "view", view, "dislike", -3.0));
-    BoardDefinition after = redefined(before, heavier, BoardType.LIVE);
+    BoardDefinition after = redefined(before, heavier, new BoardKind.Live());
     assertThat(LiveStore.fingerprint(after)).isNotEqualTo(LiveStore.fingerprint(before));
     assertThat(liveBoards.applied(after)).isNull();
 
     List<BoardEntry> rebuilt = liveBoards.entries(after, now, 0);
     List<BoardEntry> scanned =
-        computer.compute(redefined(before, heavier, BoardType.BATCH), now, () -> false).entries();
+        computer
+            .compute(redefined(before, heavier, new BoardKind.Batch()), now, () -> false)
+            .entries();
     assertThat(rebuilt.stream().map(BoardEntry::itemId).toList().subList(0, 5))
         .isEqualTo(scanned.stream().map(BoardEntry::itemId).toList().subList(0, 5));
     assertThat(rebuilt.stream().map(BoardEntry::itemId).toList().subList(0, 5))
@@ -295,7 +297,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         .containsExactlyElementsOf(scanned);
   }
 
-  private static BoardDefinition redefined(BoardDefinition b, Weights weights, BoardType type) {
+  private static BoardDefinition redefined(BoardDefinition b, Weights weights, BoardKind kind) {
     return new BoardDefinition(
         b.name(),
         b.biz(),
@@ -306,12 +308,8 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.refresh(),
         b.cron(),
         b.refreshInterval(),
-        type,
+        kind,
         weights,
-        b.bucket(),
-        b.halfLife(),
-        b.counter(),
-        b.shards(),
         b.maxPins());
   }
 }

@@ -7,8 +7,9 @@ import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardSnapshotStore;
 import io.hotrank.board.publish.BoardSnapshotStore.Saved;
 import io.hotrank.core.score.Interactions;
+import io.hotrank.item.CounterPages;
+import io.hotrank.item.CounterPages.CounterRow;
 import io.hotrank.item.CounterStore;
-import io.hotrank.item.CounterStore.CounterRow;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemStore;
 import io.hotrank.support.MigratedDatabase;
@@ -234,7 +235,7 @@ abstract class StorageCompatibilityContract {
             }
             tx.executeWithoutResult(
                 s -> {
-                  Map<Long, CounterStore.CounterRow> locked = counters.lockCounters(BIZ, batch);
+                  Map<Long, CounterPages.CounterRow> locked = counters.lockCounters(BIZ, batch);
                   Map<Long, Interactions> next = new HashMap<>();
                   locked.forEach(
                       (id, row) ->

@@ -6,10 +6,10 @@ import io.hotrank.board.BoardProperties;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.core.topn.BoundedTopN;
-import io.hotrank.item.CounterStore;
-import io.hotrank.item.CounterStore.CounterRow;
+import io.hotrank.item.CounterPages;
+import io.hotrank.item.CounterPages.CounterRow;
 import io.hotrank.item.Item;
-import io.hotrank.item.ItemStore;
+import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobCancelledException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,8 +21,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Ranks one board: walks its window page by page (keyset pagination over {@link
- * CounterStore#windowPage}), scores every item, keeps the Top-N in a bounded heap and attaches the
- * winners' titles and authors in one query ({@link ItemStore#headings}), which keeps the scan
+ * CounterPages#windowPage}), scores every item, keeps the Top-N in a bounded heap and attaches the
+ * winners' titles and authors in one query ({@link ItemCards#headings}), which keeps the scan
  * narrow. Memory is O(N + page) whatever the number of items scanned. Thread-safe; holds no state
  * between computations.
  */
@@ -36,14 +36,14 @@ public class BoardComputer {
           .thenComparing(Comparator.comparingLong(Scored::createdAtMillis).reversed())
           .thenComparing(Comparator.comparingLong(Scored::id).reversed());
 
-  private final CounterStore counters;
-  private final ItemStore items;
+  private final CounterPages counters;
+  private final ItemCards items;
   private final BoardControlStore controls;
   private final int pageSize;
 
   BoardComputer(
-      CounterStore counters,
-      ItemStore items,
+      CounterPages counters,
+      ItemCards items,
       BoardControlStore controls,
       BoardProperties properties) {
     this.counters = counters;
@@ -98,11 +98,11 @@ public class BoardComputer {
   }
 
   private List<BoardEntry> attachHeadings(BoardDefinition board, List<Scored> winners) {
-    Map<Long, ItemStore.Heading> headings =
+    Map<Long, ItemCards.Heading> headings =
         items.headings(board.biz(), winners.stream().map(Scored::id).toList());
     List<BoardEntry> entries = new ArrayList<>(winners.size());
     for (Scored s : winners) {
-      ItemStore.Heading heading = headings.get(s.id());
+      ItemCards.Heading heading = headings.get(s.id());
       if (heading == null) {
         continue; // deleted between the scan and the headings query
       }

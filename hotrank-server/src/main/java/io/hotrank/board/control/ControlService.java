@@ -11,7 +11,7 @@ import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.PinLimitException;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.board.publish.BoardPublisher;
-import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.problem.Violations;
@@ -100,7 +100,7 @@ class ControlService implements BoardControls {
   private final BoardRegistry registry;
   private final BoardControlStore store;
   private final BoardPublisher publisher;
-  private final CounterStore counters;
+  private final ItemCards counters;
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
@@ -111,7 +111,7 @@ class ControlService implements BoardControls {
       BoardRegistry registry,
       BoardControlStore store,
       BoardPublisher publisher,
-      CounterStore counters,
+      ItemCards counters,
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock,

@@ -3,11 +3,11 @@ package io.hotrank.board.publish;
 import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
-import io.hotrank.board.BoardType;
+import io.hotrank.board.BoardKind;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlsApplied;
-import io.hotrank.item.CounterStore;
 import io.hotrank.item.Item;
+import io.hotrank.item.ItemCards;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,30 +19,21 @@ import org.springframework.stereotype.Component;
 /**
  * Applies a board's controls as a publish reads them from the database ({@link ControlsApplied}),
  * and looks up the items a control names that are not among the candidates: one query for their
- * display fields and counters ({@link CounterStore#cards}, which leaves deleted items out and reads
- * only the board's biz), scored as the board scores:
+ * display fields and counters ({@link ItemCards#cards}, which leaves deleted items out and reads
+ * only the board's biz), scored as the board's kind scores them ({@link BoardKind#lookUpScore}): a
+ * batch board at the computation's instant, the one its other entries were scored at.
  *
- * <ul>
- *   <li>a batch board by its algorithm at the computation's instant, the one its other entries were
- *       scored at; a boosted or unblocked item created outside the window is not ranked (the
- *       computation would not have seen it), a pinned one is shown wherever it was created;
- *   <li>a leaderboard by the counter's value, which is what its sorted sets hold;
- *   <li>a window board has no score outside its sorted sets: a pinned item found here shows 0 until
- *       the board's next publish fetches it from Redis (its job over-fetches controlled items); a
- *       boosted or unblocked one waits for that publish.
- * </ul>
- *
- * Thread-safe.
+ * <p>Thread-safe.
  */
 @Component
 public class ControlledEntries {
 
   private final BoardControlStore controls;
-  private final CounterStore counters;
+  private final ItemCards items;
 
-  ControlledEntries(BoardControlStore controls, CounterStore counters) {
+  ControlledEntries(BoardControlStore controls, ItemCards items) {
     this.controls = controls;
-    this.counters = counters;
+    this.items = items;
   }
 
   /**
@@ -88,22 +79,17 @@ public class ControlledEntries {
       }
     }
     Map<Long, BoardEntry> found = new HashMap<>();
-    long windowStart = at.minus(board.window()).toEpochMilli();
-    for (CounterStore.Card card : counters.cards(board.biz(), ids).values()) {
-      boolean pinned = actions.get(card.itemId()) == ControlAction.PIN;
-      double score;
-      if (board.scoresItems()) {
-        boolean inWindow =
-            card.createdAtMillis() >= windowStart && card.createdAtMillis() <= at.toEpochMilli();
-        if (!pinned && !inWindow) {
-          continue;
-        }
-        score = board.scoreAt(card.counts(), card.createdAtMillis(), at);
-      } else if (board.type() == BoardType.LEADERBOARD && board.counter() != null) {
-        score = board.counter().countIn(card.counts());
-      } else if (pinned) {
-        score = 0;
-      } else {
+    for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
+      Double score =
+          board
+              .kind()
+              .lookUpScore(
+                  board,
+                  card.counts(),
+                  card.createdAtMillis(),
+                  at,
+                  actions.get(card.itemId()) == ControlAction.PIN);
+      if (score == null) {
         continue;
       }
       found.put(

@@ -50,7 +50,7 @@ class BoardController {
               Map<String, Object> view = new LinkedHashMap<>();
               view.put("name", board.name());
               view.put("biz", board.biz());
-              view.put("type", board.type().configName());
+              view.put("type", board.kind().configName());
               view.put("algorithm", board.algorithm());
               view.put("size", board.size());
               view.put("window", board.window().toString());

@@ -1,0 +1,41 @@
+package io.hotrank.item;
+
+import io.hotrank.core.score.InteractionType;
+import io.hotrank.core.score.Interactions;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What boards read of the counters table to rank items: the live items of a window page by page,
+ * the top items of one counter, and the counters of given items with the fold that wrote them. The
+ * table's writes (item creation and deletion, the folds) stay with its owner. Callers own the
+ * transactions; thread-safe.
+ */
+public interface CounterPages {
+
+  /** One counter row: what ranking needs of an item, and nothing more. */
+  record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
+
+  /** The counters of a live item and the fold that last wrote them (0 before the first). */
+  record Counted(Interactions counts, long foldNo) {}
+
+  /**
+   * One page of the live items of {@code biz} created at or before {@code toMillis}, in
+   * (created_at, item_id) order, strictly after the keyset position {@code (afterCreated,
+   * afterId)}. Item ids are positive, so the first page of a window starting at {@code from} is the
+   * position {@code (from, 0)}; each next page starts after the last row of the previous one.
+   */
+  List<CounterRow> windowPage(
+      String biz, long afterCreated, long afterId, long toMillis, int limit);
+
+  /**
+   * The live items of {@code biz} with the highest value of one counter, best first (ties: newest
+   * first, then highest id), at most {@code limit}: a scan of the biz's counter rows, run on
+   * demand.
+   */
+  List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit);
+
+  /** The counters of the given live items of one biz, in one query; others are absent. */
+  Map<Long, Counted> findAll(String biz, Collection<Long> ids);
+}

@@ -1,0 +1,48 @@
+package io.hotrank.item;
+
+import io.hotrank.core.score.Interactions;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * What boards read of items: each one's card (display fields and counters), and a number that tells
+ * a reader when the cards it read may have changed without a fold (an item edited or deleted on any
+ * instance). Counters change only with folds, which the event log numbers.
+ *
+ * <p>Thread-safe.
+ */
+public interface ItemCards {
+
+  /** An item as a board shows it: its display fields and counters. */
+  record Card(
+      long itemId, String title, long authorId, long createdAtMillis, Interactions counts) {}
+
+  /**
+   * The cards of the live items among {@code ids}, of one biz, read from the database at once;
+   * absent and deleted items are left out.
+   *
+   * @throws org.springframework.dao.DataAccessException if the database fails
+   */
+  Map<Long, Card> cards(String biz, Collection<Long> ids);
+
+  /** An item's display fields, as a board shows them beside the counters it ranked by. */
+  record Heading(long id, String title, long authorId) {}
+
+  /** Titles and authors of the given live items of one biz, by id; deleted ones are absent. */
+  Map<Long, Heading> headings(String biz, Collection<Long> ids);
+
+  /**
+   * A number that grows whenever this instance learns of an item write (a create, edit or delete
+   * here, a notice of one elsewhere) or may have missed one (Redis reconnected). A card read after
+   * the number was {@code n} shows every write that made it {@code n} or less.
+   */
+  long writesSeen();
+
+  /**
+   * How long a card read may be trusted without a write seen: a notice of a write elsewhere can be
+   * lost (its instance died before Redis took it), and the item caches serve their local entries no
+   * longer than this either ({@code hotrank.items.cache.metadata-fresh}).
+   */
+  Duration trustedFor();
+}

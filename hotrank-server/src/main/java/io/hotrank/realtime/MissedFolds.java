@@ -1,0 +1,35 @@
+package io.hotrank.realtime;
+
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.LoggedEvent;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The items that folds a board missed changed, read back from the history: what a catch-up writes
+ * afresh from the current counters.
+ *
+ * @param ids the items of the events {@code wanted} took
+ * @param pruned the first fold no longer on record, or 0 when every fold was read (then {@code ids}
+ *     is incomplete and the board must be rebuilt)
+ */
+record MissedFolds(Set<Long> ids, long pruned) {
+
+  /** Reads folds {@code from .. to}, stopping at the first one pruned. */
+  static MissedFolds read(FoldHistory history, long from, long to, Predicate<LoggedEvent> wanted) {
+    Set<Long> ids = new HashSet<>();
+    for (long f = from; f <= to; f++) {
+      var events = history.eventsOf(f);
+      if (events == null) {
+        return new MissedFolds(ids, f);
+      }
+      for (LoggedEvent e : events) {
+        if (wanted.test(e)) {
+          ids.add(e.itemId());
+        }
+      }
+    }
+    return new MissedFolds(ids, 0);
+  }
+}
