@@ -385,6 +385,216 @@ abstract class HotrankApiContract extends ApiTestSupport {
     assertThat(boardIds("news-hn")).containsExactly(1L);
   }
 
+  // ---------------------------------------------------------------- item attributes
+
+  private JsonNode attributes(Answer answer) {
+    assertThat(answer.status()).as(answer.body()).isIn(200, 201);
+    return answer.json().get("attributes");
+  }
+
+  private String storedAttributes(String biz, long id) {
+    return jdbc.queryForObject(
+        "SELECT attributes FROM hr_item WHERE biz = ? AND id = ?", String.class, biz, id);
+  }
+
+  private long storedVersion(String biz, long id) {
+    return jdbc.queryForObject(
+        "SELECT version FROM hr_item WHERE biz = ? AND id = ?", Long.class, biz, id);
+  }
+
+  @Test
+  void itemAttributes_areStoredSortedByKey_andShownByEveryRead_singleBatchAndCached() {
+    Answer created =
+        http.post(
+            "/api/v1/items",
+            "{\"biz\":\"paper\",\"id\":1,\"authorId\":1,\"title\":\"one\",\"tags\":[\"t\"],"
+                + "\"attributes\":{\"lang\":\"en\",\"community\":\"java\"}}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    // Sorted by key whatever the order sent, right after tags: equal maps, equal bytes.
+    String canonical = "\"tags\":[\"t\"],\"attributes\":{\"community\":\"java\",\"lang\":\"en\"},";
+    assertThat(created.body()).contains(canonical);
+    assertThat(storedAttributes("paper", 1)).isEqualTo("{\"community\":\"java\",\"lang\":\"en\"}");
+    Answer bare =
+        http.post("/api/v1/items", "{\"biz\":\"paper\",\"id\":2,\"authorId\":1,\"title\":\"two\"}");
+    assertThat(bare.body()).contains("\"tags\":[],\"attributes\":{},");
+    assertThat(storedAttributes("paper", 2)).isEqualTo("{}");
+
+    Answer first = http.get("/api/v1/items/paper/1");
+    assertThat(first.header("X-Hotrank-Source")).isEqualTo("db");
+    assertThat(first.body()).contains(canonical);
+    Answer local = http.get("/api/v1/items/paper/1");
+    assertThat(local.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(local.body()).isEqualTo(first.body());
+    // Without this instance's memory the item comes from Redis's metadata entry, once the read
+    // from the database has been written back there.
+    Answer fromRedis =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> {
+                  itemCacheWrites.forgetLocal();
+                  return http.get("/api/v1/items/paper/1");
+                },
+                a -> "redis".equals(a.header("X-Hotrank-Source")));
+    assertThat(fromRedis.body()).isEqualTo(first.body());
+
+    Answer batch = http.get("/api/v1/items/paper?ids=2,1,3");
+    assertThat(batch.status()).as(batch.body()).isEqualTo(200);
+    assertThat(batch.json().get("items").get(0).get("attributes").isObject()).isTrue();
+    assertThat(batch.json().get("items").get(0).get("attributes").size()).isZero();
+    assertThat(batch.json().get("items").get(1).get("attributes").get("community").asString())
+        .isEqualTo("java");
+    assertThat(batch.body()).contains(canonical);
+    Answer heldBatch = http.get("/api/v1/items/paper?ids=2,1");
+    assertThat(heldBatch.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(heldBatch.body()).contains(canonical).contains("\"attributes\":{},");
+  }
+
+  @Test
+  void editingItemAttributes_replacesThem_raisesTheVersion_andIsSeenByTheNextRead() {
+    http.post(
+        "/api/v1/items",
+        "{\"biz\":\"paper\",\"id\":1,\"authorId\":1,\"title\":\"one\","
+            + "\"attributes\":{\"community\":\"java\",\"lang\":\"en\"}}");
+    assertThat(http.get("/api/v1/items/paper/1").status()).isEqualTo(200); // now cached
+    long version = storedVersion("paper", 1);
+
+    // Only the attributes change: a key removed, one changed, one added.
+    Answer edited =
+        http.put(
+            "/api/v1/items/paper/1",
+            "{\"authorId\":1,\"title\":\"one\",\"attributes\":{\"topic\":\"jvm\",\"lang\":\"de\"}}");
+    assertThat(attributes(edited).propertyNames()).containsExactly("lang", "topic");
+    assertThat(storedVersion("paper", 1)).isEqualTo(version + 1);
+    assertThat(storedAttributes("paper", 1)).isEqualTo("{\"lang\":\"de\",\"topic\":\"jvm\"}");
+    JsonNode read = attributes(http.get("/api/v1/items/paper/1"));
+    assertThat(read.propertyNames()).containsExactly("lang", "topic");
+    assertThat(read.get("lang").asString()).isEqualTo("de");
+    JsonNode batched = http.get("/api/v1/items/paper?ids=1").json().get("items").get(0);
+    assertThat(batched.get("attributes").get("topic").asString()).isEqualTo("jvm");
+
+    Answer emptied =
+        http.put("/api/v1/items/paper/1", "{\"authorId\":1,\"title\":\"one\",\"attributes\":{}}");
+    assertThat(attributes(emptied).size()).isZero();
+    assertThat(attributes(http.get("/api/v1/items/paper/1")).size()).isZero();
+    assertThat(storedAttributes("paper", 1)).isEqualTo("{}");
+    assertThat(storedVersion("paper", 1)).isEqualTo(version + 2);
+
+    // An edit replaces every descriptive field: attributes it leaves out are none.
+    http.put(
+        "/api/v1/items/paper/1",
+        "{\"authorId\":1,\"title\":\"one\",\"attributes\":{\"lang\":\"fr\"}}");
+    assertThat(attributes(http.get("/api/v1/items/paper/1")).get("lang").asString())
+        .isEqualTo("fr");
+    Answer without = http.put("/api/v1/items/paper/1", "{\"authorId\":1,\"title\":\"one\"}");
+    assertThat(attributes(without).size()).isZero();
+    assertThat(attributes(http.get("/api/v1/items/paper/1")).size()).isZero();
+  }
+
+  /**
+   * The largest attributes allowed, in the longest canonical form (every value character escaped by
+   * JSON: 1,329 characters), and values that are not ASCII, come back from the column as sent.
+   */
+  @Test
+  void theLargestAttributes_andNonAsciiValues_roundTripThroughTheDatabase() {
+    Map<String, String> largest = new java.util.TreeMap<>();
+    for (int i = 0; i < 8; i++) {
+      largest.put(("k" + i).repeat(16), "\"\\".repeat(32)); // 64 characters, 128 escaped
+    }
+    Map<String, String> unicode = new java.util.TreeMap<>();
+    unicode.put("emoji", "\uD83D\uDE00".repeat(32)); // 64 UTF-16 units, 32 code points
+    unicode.put("lang", "日本語の記事".repeat(10) + "ü-é!");
+    for (Map.Entry<Long, Map<String, String>> item : Map.of(1L, largest, 2L, unicode).entrySet()) {
+      Map<String, Object> body = new java.util.LinkedHashMap<>();
+      body.put("biz", "paper");
+      body.put("id", item.getKey());
+      body.put("authorId", 1);
+      body.put("title", "large");
+      body.put("attributes", item.getValue());
+      Answer created = http.post("/api/v1/items", HttpJson.json(body));
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+    assertThat(storedAttributes("paper", 1).length()).isEqualTo(1329);
+
+    for (int round = 0; round < 2; round++) { // from the database, then from the cache
+      for (long id : new long[] {1, 2}) {
+        Map<String, String> sent = id == 1 ? largest : unicode;
+        assertThat(shownAttributes(http.get("/api/v1/items/paper/" + id).json()))
+            .containsExactlyEntriesOf(sent);
+        assertThat(
+                shownAttributes(
+                    http.get("/api/v1/items/paper?ids=" + id).json().get("items").get(0)))
+            .containsExactlyEntriesOf(sent);
+      }
+    }
+  }
+
+  private static Map<String, String> shownAttributes(JsonNode item) {
+    Map<String, String> shown = new java.util.LinkedHashMap<>();
+    item.get("attributes")
+        .properties()
+        .forEach(e -> shown.put(e.getKey(), e.getValue().asString()));
+    return shown;
+  }
+
+  @Test
+  void itemAttributes_thatAreInvalid_areProblemsNamingTheField_andChangeNothing() {
+    http.post(
+        "/api/v1/items",
+        "{\"biz\":\"paper\",\"id\":1,\"authorId\":1,\"title\":\"one\",\"attributes\":{\"lang\":\"en\"}}");
+    String before = http.get("/api/v1/items/paper/1").body();
+    long version = storedVersion("paper", 1);
+    // The same problem type as a bad title's.
+    String invalid =
+        http.put("/api/v1/items/paper/1", "{\"authorId\":1,\"title\":\"\"}")
+            .json()
+            .get("type")
+            .asString();
+    StringBuilder nine = new StringBuilder();
+    for (int i = 0; i < 9; i++) {
+      nine.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":\"v\"");
+    }
+    Map<String, String> refused = new java.util.LinkedHashMap<>();
+    refused.put("{" + nine + "}", "attributes");
+    refused.put("{\"Lang\":\"en\"}", "attributes");
+    refused.put("{\"1lang\":\"en\"}", "attributes");
+    refused.put("{\"lang.x\":\"en\"}", "attributes");
+    refused.put("{\"\":\"en\"}", "attributes");
+    refused.put("{\"" + "k".repeat(33) + "\":\"en\"}", "attributes");
+    refused.put("{\"lang\":\"\"}", "attributes.lang");
+    refused.put("{\"lang\":\"" + "x".repeat(65) + "\"}", "attributes.lang");
+    refused.put("{\"lang\":\"a\\u0000b\"}", "attributes.lang");
+    refused.put("{\"lang\":5}", "attributes.lang");
+    refused.put("{\"lang\":true}", "attributes.lang");
+    refused.put("{\"lang\":null}", "attributes.lang");
+    refused.put("{\"lang\":[\"en\"]}", "attributes.lang");
+    refused.put("{\"lang\":{\"code\":\"en\"}}", "attributes.lang");
+    refused.put("\"lang=en\"", "attributes");
+    refused.put("[\"lang\",\"en\"]", "attributes");
+    refused.forEach(
+        (attributes, field) -> {
+          Answer edit =
+              http.put(
+                  "/api/v1/items/paper/1",
+                  "{\"authorId\":2,\"title\":\"changed\",\"attributes\":" + attributes + "}");
+          assertFieldProblem(edit, field);
+          assertThat(edit.json().get("type").asString()).as(attributes).isEqualTo(invalid);
+          Answer create =
+              http.post(
+                  "/api/v1/items",
+                  "{\"biz\":\"paper\",\"id\":2,\"authorId\":1,\"title\":\"t\",\"attributes\":"
+                      + attributes
+                      + "}");
+          assertFieldProblem(create, field);
+          assertThat(create.json().get("type").asString()).as(attributes).isEqualTo(invalid);
+        });
+    assertThat(http.get("/api/v1/items/paper/1").body()).isEqualTo(before);
+    assertThat(http.get("/api/v1/items/paper/2").status()).isEqualTo(404);
+    assertThat(storedVersion("paper", 1)).isEqualTo(version);
+    assertThat(storedAttributes("paper", 1)).isEqualTo("{\"lang\":\"en\"}");
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM hr_item", Long.class)).isEqualTo(1);
+  }
+
   // ---------------------------------------------------------------- events
 
   private JsonNode counts(String biz, long id) {

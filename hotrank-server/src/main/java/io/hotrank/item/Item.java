@@ -4,21 +4,41 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.hotrank.core.score.Interactions;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A content item as the API shows it: its identity, its descriptive fields and its interaction
  * counters.
+ *
+ * @param attributes the item's attributes, sorted by key (empty when it has none): equal attributes
+ *     always show as the same JSON
  */
-@JsonPropertyOrder({"biz", "id", "authorId", "title", "tags", "createdAt", "updatedAt", "counts"})
+@JsonPropertyOrder({
+  "biz",
+  "id",
+  "authorId",
+  "title",
+  "tags",
+  "attributes",
+  "createdAt",
+  "updatedAt",
+  "counts"
+})
 public record Item(
     String biz,
     long id,
     long authorId,
     String title,
     List<String> tags,
+    Map<String, String> attributes,
     Instant createdAt,
     Instant updatedAt,
     Counts counts) {
+
+  /** Keeps the attributes in their canonical order, whoever built the item. */
+  public Item {
+    attributes = ItemAttributes.canonical(attributes);
+  }
 
   /** The interaction counters of an item, as the API names them. */
   @JsonPropertyOrder({"like", "view", "comment", "share", "collect", "dislike"})

@@ -201,6 +201,7 @@ public class ItemReads {
         meta.authorId(),
         meta.title(),
         meta.tags(),
+        meta.attributes(),
         meta.createdAt(),
         meta.updatedAt(),
         Item.Counts.of(counts));

@@ -183,6 +183,7 @@ public class ItemService {
         item.authorId(),
         item.title(),
         item.tags(),
+        item.attributes(),
         item.createdAt(),
         item.updatedAt(),
         counts);
@@ -190,14 +191,23 @@ public class ItemService {
 
   private void insert(
       ItemRequest request, long id, List<String> tags, Instant createdAt, Instant now) {
-    store.insert(request.biz(), id, request.authorId(), request.title(), tags, createdAt, now);
+    store.insert(
+        request.biz(),
+        id,
+        request.authorId(),
+        request.title(),
+        tags,
+        ItemAttributes.canonical(request.attributes()),
+        createdAt,
+        now);
     counters.insertZero(request.biz(), id, createdAt, now);
     outbox.append(request.biz(), id, request.authorId(), createdAt.toEpochMilli());
   }
 
   /**
-   * Replaces the descriptive fields of a live item (authorId, title, tags). Its createdAt is fixed
-   * at creation: editing an item never makes it younger on a board.
+   * Replaces the descriptive fields of a live item (authorId, title, tags, attributes: one absent
+   * from the request becomes empty) and raises its version, whatever changed. Its createdAt is
+   * fixed at creation: editing an item never makes it younger on a board.
    *
    * @throws io.hotrank.problem.InvalidRequestException naming every invalid field, including a
    *     createdAt, biz or id in the body that differs from the stored item
@@ -228,7 +238,14 @@ public class ItemService {
                 immutable.add("createdAt", "cannot change after creation");
                 immutable.throwIfAny();
               }
-              store.update(biz, id, request.authorId(), request.title(), tags(request), now());
+              store.update(
+                  biz,
+                  id,
+                  request.authorId(),
+                  request.title(),
+                  tags(request),
+                  ItemAttributes.canonical(request.attributes()),
+                  now());
               return stored(biz, id);
             });
     store.makeCommitsDurable();
@@ -313,6 +330,7 @@ public class ItemService {
           "tags[" + i + "]",
           "must be 1 to " + MAX_TAG + " characters without ',' or control characters");
     }
+    ItemAttributes.validate(r.attributes(), violations);
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +29,7 @@ public class ItemStore {
 
   private static final String SEQUENCE = "hr_id_sequence";
   private static final String COLUMNS =
-      "biz, id, author_id, title, tags, created_at, updated_at, version, deleted";
+      "biz, id, author_id, title, tags, attributes, created_at, updated_at, version, deleted";
   private static final String QUALIFIED_COLUMNS =
       Arrays.stream(COLUMNS.split(", "))
           .map(column -> "i." + column)
@@ -46,6 +47,7 @@ public class ItemStore {
   /**
    * The descriptive fields of an item, without its counters.
    *
+   * @param attributes sorted by key, empty when the item has none
    * @param version raised by every edit and by the deletion: what caches compare
    * @param deleted whether the item was deleted (only {@link #findAll} returns deleted items)
    */
@@ -55,10 +57,17 @@ public class ItemStore {
       long authorId,
       String title,
       List<String> tags,
+      Map<String, String> attributes,
       Instant createdAt,
       Instant updatedAt,
       long version,
-      boolean deleted) {}
+      boolean deleted) {
+
+    /** Keeps the attributes in their canonical order, whoever built the item. */
+    public Stored {
+      attributes = ItemAttributes.canonical(attributes);
+    }
+  }
 
   /**
    * Inserts a live item.
@@ -71,17 +80,20 @@ public class ItemStore {
       long authorId,
       String title,
       List<String> tags,
+      SortedMap<String, String> attributes,
       Instant createdAt,
       Instant now) {
     try {
       jdbc.update(
-          "INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at, deleted)"
-              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO hr_item"
+              + " (biz, id, author_id, title, tags, attributes, created_at, updated_at, deleted)"
+              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
           biz,
           id,
           authorId,
           title,
           String.join(",", tags),
+          ItemAttributes.encode(attributes),
           createdAt.toEpochMilli(),
           now.toEpochMilli(),
           false);
@@ -253,15 +265,25 @@ public class ItemStore {
     return found;
   }
 
-  /** Updates the descriptive fields of a live item; createdAt never changes. */
+  /**
+   * Updates the descriptive fields of a live item and raises its version; createdAt never changes.
+   */
   public boolean update(
-      String biz, long id, long authorId, String title, List<String> tags, Instant now) {
+      String biz,
+      long id,
+      long authorId,
+      String title,
+      List<String> tags,
+      SortedMap<String, String> attributes,
+      Instant now) {
     return jdbc.update(
-                "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, updated_at = ?,"
-                    + " version = version + 1 WHERE biz = ? AND id = ? AND deleted = ?",
+                "UPDATE hr_item SET author_id = ?, title = ?, tags = ?, attributes = ?,"
+                    + " updated_at = ?, version = version + 1"
+                    + " WHERE biz = ? AND id = ? AND deleted = ?",
                 authorId,
                 title,
                 String.join(",", tags),
+                ItemAttributes.encode(attributes),
                 now.toEpochMilli(),
                 biz,
                 id,
@@ -401,6 +423,7 @@ public class ItemStore {
         rs.getLong("author_id"),
         rs.getString("title"),
         tags.isEmpty() ? List.of() : List.of(tags.split(",")),
+        ItemAttributes.decode(rs.getString("attributes")),
         Instant.ofEpochMilli(rs.getLong("created_at")),
         Instant.ofEpochMilli(rs.getLong("updated_at")),
         rs.getLong("version"),

@@ -97,7 +97,8 @@ class DemoTraffic implements SmartLifecycle {
   private void create(long id, Instant createdAt) {
     try {
       items.create(
-          new ItemRequest(biz, id, 1 + random.nextLong(50), title(), List.of("demo"), createdAt));
+          new ItemRequest(
+              biz, id, 1 + random.nextLong(50), title(), List.of("demo"), null, createdAt));
     } catch (ItemExistsException exists) {
       // Seeded by an earlier demo run: keep it.
     }

@@ -106,7 +106,7 @@ class FollowingFeedModesTest {
       String biz = id % 3 == 0 ? "video" : "article";
       long author = 100 + random.nextInt(10);
       Instant at = base.plusMillis(random.nextInt(60) * 1000L);
-      items.create(new ItemRequest(biz, id, author, "item " + id, List.of(), at));
+      items.create(new ItemRequest(biz, id, author, "item " + id, List.of(), null, at));
       posted.add(new Posted(biz, id, author, at));
     }
     Set<String> deleted = new HashSet<>();

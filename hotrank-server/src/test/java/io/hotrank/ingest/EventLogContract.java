@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -116,7 +117,15 @@ abstract class EventLogContract {
     tx.executeWithoutResult(
         s -> {
           for (long id = 1; id <= ITEMS; id++) {
-            items.insert(biz, id, 1, "item " + id, List.of(), CREATED, CREATED);
+            items.insert(
+                biz,
+                id,
+                1,
+                "item " + id,
+                List.of(),
+                Collections.emptySortedMap(),
+                CREATED,
+                CREATED);
             counters.insertZero(biz, id, CREATED, CREATED);
           }
         });

@@ -630,7 +630,7 @@ abstract class ItemCacheContract {
       Future<ItemReads.Found> slow = pool.submit(() -> reader.reads.get(BIZ, 7));
       assertThat(reader.store.atGate.await(30, TimeUnit.SECONDS)).isTrue();
       // The read holds version 1; the edit commits version 2 and puts its floor into Redis.
-      items.update(BIZ, 7, new ItemRequest(null, null, 1L, "after", List.of("t"), null));
+      items.update(BIZ, 7, new ItemRequest(null, null, 1L, "after", List.of("t"), null, null));
       reader.store.gate.countDown();
       assertThat(slow.get(30, TimeUnit.SECONDS).item().title()).isEqualTo("before");
     }
@@ -746,7 +746,7 @@ abstract class ItemCacheContract {
     Instance other = new Instance();
     assertThat(other.reads.get(BIZ, 8).item().title()).isEqualTo("first");
     assertThat(other.reads.get(BIZ, 8).source()).isEqualTo(ReadSource.LOCAL);
-    items.update(BIZ, 8, new ItemRequest(null, null, 2L, "second", List.of("t"), null));
+    items.update(BIZ, 8, new ItemRequest(null, null, 2L, "second", List.of("t"), null, null));
     // metadata-fresh is 30 s: only the notice can bring the edit within seconds.
     await()
         .atMost(Duration.ofSeconds(5))
@@ -759,6 +759,61 @@ abstract class ItemCacheContract {
             () ->
                 assertThatThrownBy(() -> other.reads.get(BIZ, 8))
                     .isInstanceOf(ItemNotFoundException.class));
+  }
+
+  /**
+   * Attributes are part of the metadata every tier keeps: a read from the database, from Redis and
+   * from memory shows them (a single and a batch read), and an edit of the attributes alone raises
+   * the version and reaches an instance holding the old ones, as a title edit does.
+   */
+  @Test
+  void attributes_areShownFromEveryTier_andAnEditOfThemAlone_reachesTheOtherInstance() {
+    create(12, "attributed");
+    jdbc.update(
+        "UPDATE hr_item SET attributes = ? WHERE biz = ? AND id = 12",
+        "{\"community\":\"java\",\"lang\":\"en\"}",
+        BIZ);
+    Map<String, String> stored = Map.of("community", "java", "lang", "en");
+    HeldTasks writeBacks = new HeldTasks();
+    Instance cold =
+        new Instance(properties(1_000_000, Duration.ofSeconds(10)), 8, redis, writeBacks);
+    ItemReads.Found fromDb = cold.reads.get(BIZ, 12);
+    assertThat(fromDb.source()).isEqualTo(ReadSource.DB);
+    assertThat(fromDb.item().attributes())
+        .containsExactlyEntriesOf(new java.util.TreeMap<>(stored));
+    writeBacks.runAll();
+    assertThat((String) redis.opsForHash().get("hrtest:im:" + BIZ + ":12", "d"))
+        .contains("\"attributes\":{\"community\":\"java\",\"lang\":\"en\"}");
+
+    Instance other = new Instance();
+    ItemReads.Found fromRedis = other.reads.get(BIZ, 12);
+    assertThat(fromRedis.source()).isEqualTo(ReadSource.REDIS);
+    assertThat(fromRedis.item()).isEqualTo(fromDb.item());
+    assertThat(fromRedis.item().attributes().keySet()).containsExactly("community", "lang");
+    ItemReads.Found fromMemory = other.reads.get(BIZ, 12);
+    assertThat(fromMemory.source()).isEqualTo(ReadSource.LOCAL);
+    assertThat(fromMemory.item()).isEqualTo(fromDb.item());
+    ItemReads.Batch batch = new Instance().reads.getAll(BIZ, List.of(12L));
+    assertThat(batch.source()).isEqualTo(ReadSource.REDIS);
+    assertThat(batch.items()).containsExactly(fromDb.item());
+
+    long version = itemStore.version(BIZ, 12);
+    items.update(
+        BIZ,
+        12,
+        new ItemRequest(null, null, 1L, "attributed", List.of("t"), Map.of("lang", "de"), null));
+    assertThat(itemStore.version(BIZ, 12)).isEqualTo(version + 1);
+    // metadata-fresh is 30 s: only the notice can bring the edit within seconds.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> other.reads.get(BIZ, 12).item().attributes().equals(Map.of("lang", "de")));
+    assertThat(new Instance().reads.get(BIZ, 12).item().attributes())
+        .isEqualTo(Map.of("lang", "de"));
+    items.update(BIZ, 12, new ItemRequest(null, null, 1L, "attributed", List.of("t"), null, null));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> other.reads.get(BIZ, 12).item().attributes().isEmpty());
+    assertThat(other.reads.getAll(BIZ, List.of(12L)).items().getFirst().attributes()).isEmpty();
   }
 
   @Test

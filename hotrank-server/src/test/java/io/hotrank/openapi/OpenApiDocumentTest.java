@@ -140,6 +140,19 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void itemAttributes_areAMapOfStrings_inTheItemAndItsRequest_afterTheTags() {
+    JsonNode item = document.at("/components/schemas/Item/properties");
+    assertThat(item.propertyNames()).containsSubsequence("tags", "attributes", "createdAt");
+    assertThat(item.at("/attributes/type").asString()).isEqualTo("object");
+    assertThat(item.at("/attributes/additionalProperties/type").asString()).isEqualTo("string");
+    JsonNode request = document.at("/components/schemas/ItemRequest/properties/attributes");
+    assertThat(request.at("/type").asString()).isEqualTo("object");
+    assertThat(request.at("/additionalProperties/type").asString()).isEqualTo("string");
+    assertThat(request.at("/maxProperties").asInt()).isEqualTo(8);
+    assertThat(request.at("/description").asString()).contains("[a-z][a-z0-9_-]{0,31}");
+  }
+
+  @Test
   void adminOperations_needTheBearerToken_andOthersDoNot() {
     assertThat(document.at("/components/securitySchemes/bearerAuth/type").asString())
         .isEqualTo("http");

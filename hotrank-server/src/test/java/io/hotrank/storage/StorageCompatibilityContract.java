@@ -119,7 +119,8 @@ abstract class StorageCompatibilityContract {
     Instant now = Instant.parse("2026-06-01T12:00:00.456Z");
     tx.executeWithoutResult(
         s -> {
-          items.insert(BIZ, 1, 7, "t", List.of("a", "b"), createdAt, now);
+          items.insert(
+              BIZ, 1, 7, "t", List.of("a", "b"), Collections.emptySortedMap(), createdAt, now);
           counters.insertZero(BIZ, 1, createdAt, now);
         });
 
@@ -186,11 +187,12 @@ abstract class StorageCompatibilityContract {
   @Test
   void itemInsert_ofATakenId_isItemExists_andLeavesTheTransactionUsable() {
     Instant t = Instant.parse("2026-06-01T00:00:00Z");
-    tx.executeWithoutResult(s -> items.insert(BIZ, 5, 1, "first", List.of(), t, t));
+    tx.executeWithoutResult(
+        s -> items.insert(BIZ, 5, 1, "first", List.of(), Collections.emptySortedMap(), t, t));
     tx.executeWithoutResult(
         s -> {
           try {
-            items.insert(BIZ, 5, 1, "second", List.of(), t, t);
+            items.insert(BIZ, 5, 1, "second", List.of(), Collections.emptySortedMap(), t, t);
             throw new AssertionError("a duplicate insert must be refused");
           } catch (ItemExistsException expected) {
             // PostgreSQL would abort the transaction here; that is what the caller must know.
@@ -211,7 +213,7 @@ abstract class StorageCompatibilityContract {
     tx.executeWithoutResult(
         s -> {
           for (long id = 1; id <= itemCount; id++) {
-            items.insert(BIZ, id, 1, "i" + id, List.of(), t, t);
+            items.insert(BIZ, id, 1, "i" + id, List.of(), Collections.emptySortedMap(), t, t);
             counters.insertZero(BIZ, id, t, t);
           }
         });

@@ -1,0 +1,15 @@
+-- Item attributes (io.hotrank.item.ItemAttributes): at most 8 keys of [a-z][a-z0-9_-]{0,31}, each
+-- to a string of 1 to 64 characters without control characters. Keep in step with the other
+-- dialects' V14.
+-- One text column holding the canonical JSON of the map: keys sorted, no spaces, as
+-- {"community":"java","lang":"en"}; '{}' for none, so the rows of existing items need no backfill.
+-- Text, not a JSON type: it is bound and read as a plain string by the same statements on all
+-- three engines, and keeps the canonical order byte for byte. The JSON types differ on each:
+-- PostgreSQL's jsonb needs a cast or a driver object to bind and stores keys reordered (by length
+-- first); H2 binds a string parameter as a JSON string literal unless written `? FORMAT JSON`;
+-- MySQL's JSON is a binary form that also reorders keys, MariaDB's an alias of LONGTEXT. Nothing
+-- queries inside the attributes, so the engines' JSON operators would buy nothing; a query by
+-- attribute would want an index table, as hr_item_tag is for tags, not a JSON column.
+-- Longest value: 8 x ("key":"value",) with a 32-character key and a 64-character value whose
+-- every character is '"' or '\' (each escaped to two) is 2 + 8 x 165 + 7 = 1,329 characters.
+ALTER TABLE hr_item ADD COLUMN attributes VARCHAR(1400) DEFAULT '{}' NOT NULL;
