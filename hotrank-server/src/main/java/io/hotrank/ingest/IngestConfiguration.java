@@ -3,7 +3,6 @@ package io.hotrank.ingest;
 import io.hotrank.item.Bizes;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCacheWrites;
-import io.hotrank.item.ItemStore;
 import io.hotrank.item.LiveItems;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
@@ -26,14 +25,27 @@ import org.springframework.transaction.PlatformTransactionManager;
 @EnableConfigurationProperties(IngestProperties.class)
 class IngestConfiguration {
 
-  @Bean
-  EventLog eventLog(JdbcTemplate jdbc, SqlDialect dialect) {
-    return new EventLog(jdbc, dialect);
+  /** Settings that moved, and where to: a deployment that still sets one is told at start. */
+  private static final java.util.Map<String, String> MOVED =
+      java.util.Map.of(
+          "hotrank.ingest.item-cache-size", "hotrank.items.live.entries",
+          "hotrank.ingest.item-cache-ttl", "hotrank.items.live.ttl");
+
+  /**
+   * @throws IllegalStateException when a moved setting is set, rather than ignore it silently
+   */
+  IngestConfiguration(org.springframework.core.env.Environment environment) {
+    MOVED.forEach(
+        (old, now) -> {
+          if (environment.containsProperty(old)) {
+            throw new IllegalStateException(old + " was renamed " + now + ": set that instead");
+          }
+        });
   }
 
   @Bean
-  LiveItems liveItems(ItemStore items, IngestProperties properties) {
-    return new LiveItems(items, properties.itemCacheSize(), properties.itemCacheTtl());
+  EventLog eventLog(JdbcTemplate jdbc, SqlDialect dialect) {
+    return new EventLog(jdbc, dialect);
   }
 
   /** On the event log, accepted batches are appended to it. */

@@ -29,9 +29,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param foldBarrierTimeout how long a manual recompute or rebuild waits for the fold to apply
  *     every event accepted before it; past it the call answers 503 with Retry-After rather than a
  *     board that silently misses them
- * @param itemCacheSize how many items the existence cache of the events endpoint holds
- * @param itemCacheTtl how long that cache trusts that an item is live; an item deleted on another
- *     instance may have events accepted this long (the folder then drops them)
  */
 @ConfigurationProperties("hotrank.ingest")
 public record IngestProperties(
@@ -46,22 +43,18 @@ public record IngestProperties(
     @DefaultValue("20000") int foldEvents,
     @DefaultValue("1m") Duration gapTimeout,
     @DefaultValue("1d") Duration retention,
-    @DefaultValue("5s") Duration foldBarrierTimeout,
-    @DefaultValue("100000") long itemCacheSize,
-    @DefaultValue("5s") Duration itemCacheTtl) {
+    @DefaultValue("5s") Duration foldBarrierTimeout) {
 
   public IngestProperties {
     positive("writers", writers);
     positive("group-events", groupEvents);
     positive("queue-events", queueEvents);
     positive("fold-events", foldEvents);
-    positive("item-cache-size", itemCacheSize);
     positive("queue-delay", queueDelay);
     positive("fold-interval", foldInterval);
     positive("gap-timeout", gapTimeout);
     positive("retention", retention);
     positive("fold-barrier-timeout", foldBarrierTimeout);
-    positive("item-cache-ttl", itemCacheTtl);
     if (groupEvents < 1000 || groupEvents > 6000) {
       // Five parameters per event; PostgreSQL binds at most 32,767 per statement.
       throw new IllegalArgumentException(

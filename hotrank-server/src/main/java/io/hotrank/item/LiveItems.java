@@ -8,17 +8,20 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
 
 /**
  * Which items exist and are live, answered from a local cache so that accepting a batch of events
  * costs no query per event: the misses of one batch are loaded together in one query.
  *
  * <p>Deletion is final, so a deleted item is remembered until evicted. A live item is remembered
- * for {@code hotrank.ingest.item-cache-ttl}: this instance forgets it at once when it deletes it,
- * other instances at the latest when the entry expires (events they accept meanwhile for the
- * deleted item are dropped by the folder, which applies nothing to a deleted item). Absent ids are
- * not remembered, so an item created on another instance is accepted at once.
+ * for {@code hotrank.items.live.ttl}: this instance forgets it at once when it deletes it, other
+ * instances at the latest when the entry expires (events they accept meanwhile for the deleted item
+ * are dropped by the folder, which applies nothing to a deleted item). Absent ids are not
+ * remembered, so an item created on another instance is accepted at once.
  */
+@Component
 public class LiveItems {
 
   private record Key(String biz, long id) {}
@@ -31,7 +34,12 @@ public class LiveItems {
    * @param size how many items each of the two caches holds at most
    * @param ttl how long a live item is remembered
    */
-  public LiveItems(ItemStore store, long size, Duration ttl) {
+  @Autowired
+  LiveItems(ItemStore store, LiveItemsProperties properties) {
+    this(store, properties.entries(), properties.ttl());
+  }
+
+  LiveItems(ItemStore store, long size, Duration ttl) {
     this.store = store;
     this.live = Caffeine.newBuilder().maximumSize(size).expireAfterWrite(ttl).build();
     this.deleted = Caffeine.newBuilder().maximumSize(size).build();

@@ -84,8 +84,6 @@ abstract class EventLogContract {
           500,
           Duration.ofMinutes(1),
           Duration.ofDays(1),
-          Duration.ofSeconds(5),
-          1000,
           Duration.ofSeconds(5));
 
   private EventLog log() {
