@@ -293,6 +293,9 @@ abstract class EventLogContract {
     Map<Long, Integer> foldsOf = new HashMap<>();
     Set<Long> mineSet = new HashSet<>(mine);
     for (String seqs : jdbc().queryForList("SELECT seqs FROM hr_fold", String.class)) {
+      if (!seqs.isEmpty() && !Character.isDigit(seqs.charAt(0))) {
+        continue; // another source's fold (a Kafka test's, in a database the suite shares)
+      }
       for (long[] range : FoldCursor.parseRanges(seqs)) {
         for (long seq = range[0]; seq <= range[1]; seq++) {
           if (mineSet.contains(seq)) {
