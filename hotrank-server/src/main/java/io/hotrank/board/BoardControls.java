@@ -15,7 +15,19 @@ public interface BoardControls {
    *
    * @throws BoardNotFoundException if no board has this name
    */
-  List<BoardControl> list(String board);
+  default List<BoardControl> list(String board) {
+    return list(board, null);
+  }
+
+  /**
+   * The live controls set on one segment board of a family (not the family's, which apply to every
+   * segment and are listed under the board's name).
+   *
+   * @param segment null for the board's own controls: {@link #list(String)}
+   * @throws io.hotrank.problem.InvalidRequestException if the board is not segmented or the segment
+   *     could never exist
+   */
+  List<BoardControl> list(String board, @Nullable String segment);
 
   /**
    * Sets the control of one item on one board, replacing the item's previous control.
@@ -27,7 +39,19 @@ public interface BoardControls {
    *     belongs to another biz
    * @throws io.hotrank.problem.InvalidRequestException naming the field that is invalid
    */
-  BoardControl set(String board, long itemId, ControlChange change, String actor);
+  default BoardControl set(String board, long itemId, ControlChange change, String actor) {
+    return set(board, null, itemId, change, actor);
+  }
+
+  /**
+   * Sets the control of one item on one segment board of a family. Where a family control names the
+   * same item, a block wins wherever it was set; otherwise the segment's control does.
+   *
+   * @param segment null for the board's own control: on a segmented board, it applies to every
+   *     segment (a block hides the item everywhere, a pin pins it in each segment it belongs to)
+   */
+  BoardControl set(
+      String board, @Nullable String segment, long itemId, ControlChange change, String actor);
 
   /**
    * Removes the control of one item on one board, if there is one.
@@ -37,5 +61,11 @@ public interface BoardControls {
    * @return whether there was a control to remove
    * @throws BoardNotFoundException if no board has this name
    */
-  boolean remove(String board, long itemId, @Nullable String reason, String actor);
+  default boolean remove(String board, long itemId, @Nullable String reason, String actor) {
+    return remove(board, null, itemId, reason, actor);
+  }
+
+  /** Removes the control of one item on one segment board, if there is one. */
+  boolean remove(
+      String board, @Nullable String segment, long itemId, @Nullable String reason, String actor);
 }

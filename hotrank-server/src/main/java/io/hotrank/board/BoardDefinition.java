@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -29,6 +30,7 @@ import org.springframework.scheduling.support.CronExpression;
  * @param kind how the board is computed, with the settings only its kind has
  * @param weights the weight of each interaction type (a window board adds them per event)
  * @param maxPins how many items operators may pin at once ({@code hotrank.boards[i].max-pins})
+ * @param segmentBy what splits the board into segment boards; null: one board
  */
 public record BoardDefinition(
     String name,
@@ -42,7 +44,8 @@ public record BoardDefinition(
     Duration refreshInterval,
     BoardKind kind,
     Weights weights,
-    int maxPins) {
+    int maxPins,
+    @Nullable SegmentBy segmentBy) {
 
   /** The default of {@code hotrank.boards[i].max-pins}. */
   static final int DEFAULT_MAX_PINS = 3;
@@ -124,6 +127,19 @@ public record BoardDefinition(
     if (maxPins < 0 || maxPins > size) {
       problems.add(property + ".max-pins=" + maxPins + " must be between 0 and the size, " + size);
     }
+    SegmentBy segmentBy = null;
+    try {
+      segmentBy = SegmentBy.parse(spec.segmentBy());
+    } catch (IllegalArgumentException e) {
+      problems.add(property + ".segment-by=" + e.getMessage());
+    }
+    if (segmentBy != null && kind != null && kind.realtime()) {
+      problems.add(
+          property
+              + ".segment-by is supported on batch boards; a "
+              + kind.configName()
+              + " board cannot be segmented yet");
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
@@ -140,7 +156,13 @@ public record BoardDefinition(
         interval(cron),
         kind,
         weights,
-        maxPins);
+        maxPins,
+        segmentBy);
+  }
+
+  /** Whether the board is a family of segment boards ({@code segment-by} is set). */
+  public boolean segmented() {
+    return segmentBy != null;
   }
 
   /** Whether the board is kept in Redis by the fold (a window, live board or leaderboard). */

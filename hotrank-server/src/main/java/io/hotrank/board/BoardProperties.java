@@ -22,6 +22,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cursorTtl how long a version is kept for cursor paging after a first page handed out a
  *     cursor on it: a client paging a board with a cursor sees the version it started on, until
  *     then
+ * @param segmentsLocalBytes how many bytes of segment boards this instance keeps in memory: the
+ *     segments being read, chosen by Caffeine's W-TinyLFU; a segment not held is read from Redis,
+ *     else the database
  */
 @ConfigurationProperties("hotrank.board")
 public record BoardProperties(
@@ -32,7 +35,8 @@ public record BoardProperties(
     @DefaultValue("5s") Duration checkInterval,
     @DefaultValue("true") boolean notices,
     @DefaultValue("true") boolean fastPath,
-    @DefaultValue("10m") Duration cursorTtl) {
+    @DefaultValue("10m") Duration cursorTtl,
+    @DefaultValue("64MB") org.springframework.util.unit.DataSize segmentsLocalBytes) {
 
   public BoardProperties {
     if (scanPageSize < 1) {
@@ -50,6 +54,10 @@ public record BoardProperties(
     if (cursorTtl.toMillis() < 1) {
       throw new IllegalArgumentException(
           "hotrank.board.cursor-ttl=" + cursorTtl + " must be at least 1ms");
+    }
+    if (segmentsLocalBytes.toBytes() < 1) {
+      throw new IllegalArgumentException(
+          "hotrank.board.segments-local-bytes=" + segmentsLocalBytes + " must be positive");
     }
     if (checkInterval.toMillis() < 1) {
       throw new IllegalArgumentException(

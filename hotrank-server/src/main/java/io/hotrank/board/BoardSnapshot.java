@@ -27,6 +27,8 @@ public final class BoardSnapshot {
   private static final byte[] TAIL = "]}".getBytes(StandardCharsets.US_ASCII);
 
   private final String board;
+  private final @Nullable String segment;
+  private final String key;
   private final long version;
   private final Instant computedAt;
   private final List<BoardEntry> entries;
@@ -41,6 +43,7 @@ public final class BoardSnapshot {
 
   private BoardSnapshot(
       String board,
+      @Nullable String segment,
       long version,
       Instant computedAt,
       List<BoardEntry> entries,
@@ -54,10 +57,12 @@ public final class BoardSnapshot {
       reserved[i] = renderEntry(reserve.get(i));
     }
     this.board = board;
+    this.segment = segment;
+    this.key = key(board, segment);
     this.version = version;
     this.computedAt = computedAt;
     this.entries = List.copyOf(entries);
-    this.head = renderHead(board, version, computedAt, entries.size());
+    this.head = renderHead(board, segment, version, computedAt, entries.size());
     this.items = new byte[entries.size()][];
     for (int i = 0; i < items.length; i++) {
       items[i] = renderEntry(entries.get(i));
@@ -91,8 +96,41 @@ public final class BoardSnapshot {
       List<BoardEntry> entries,
       List<BoardEntry> reserve,
       int defaultLimit) {
+    return of(board, null, version, computedAt, entries, reserve, defaultLimit);
+  }
+
+  /**
+   * Builds a snapshot of a board or, with a segment, of one segment board of a family.
+   *
+   * @param segment the segment of a segmented board; null for a board that is one board
+   */
+  public static BoardSnapshot of(
+      String board,
+      @Nullable String segment,
+      long version,
+      Instant computedAt,
+      List<BoardEntry> entries,
+      List<BoardEntry> reserve,
+      int defaultLimit) {
     return new BoardSnapshot(
-        board, version, computedAt, entries, reserve, defaultLimit, "computed");
+        board, segment, version, computedAt, entries, reserve, defaultLimit, "computed");
+  }
+
+  /**
+   * The board of a segment nothing was ever published for: version 0, no entries, computed at the
+   * epoch, so every such read renders the same bytes under the same ETag.
+   */
+  public static BoardSnapshot empty(String board, String segment, int defaultLimit) {
+    return new BoardSnapshot(
+        board, segment, 0, Instant.EPOCH, List.of(), List.of(), defaultLimit, "none");
+  }
+
+  /**
+   * The key a board is stored under in every layer: its name, or for a segment board {@code
+   * <name>/<segment>} (a name has no slash, so the first one splits the two).
+   */
+  public static String key(String board, @Nullable String segment) {
+    return segment == null ? board : board + "/" + segment;
   }
 
   /**
@@ -106,8 +144,10 @@ public final class BoardSnapshot {
       JsonNode doc = JSON.readTree(payload);
       List<BoardEntry> entries = entries(doc.required("items"));
       JsonNode reserve = doc.get("reserve");
+      JsonNode segment = doc.get("segment");
       return new BoardSnapshot(
           doc.required("board").asString(),
+          segment == null || segment.isNull() ? null : segment.asString(),
           doc.required("version").asLong(),
           Instant.parse(doc.required("computedAt").asString()),
           entries,
@@ -159,6 +199,16 @@ public final class BoardSnapshot {
 
   public String board() {
     return board;
+  }
+
+  /** The segment of a segment board; null for a board that is one board. */
+  public @Nullable String segment() {
+    return segment;
+  }
+
+  /** The key it is stored under in every layer: see {@link #key(String, String)}. */
+  public String key() {
+    return key;
   }
 
   public long version() {
@@ -277,11 +327,15 @@ public final class BoardSnapshot {
     return body;
   }
 
-  private static byte[] renderHead(String board, long version, Instant computedAt, int total) {
+  private static byte[] renderHead(
+      String board, @Nullable String segment, long version, Instant computedAt, int total) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringProperty("board", board);
+      if (segment != null) {
+        g.writeStringProperty("segment", segment);
+      }
       g.writeNumberProperty("version", version);
       g.writeStringProperty("computedAt", computedAt.toString());
       g.writeNumberProperty("total", total);

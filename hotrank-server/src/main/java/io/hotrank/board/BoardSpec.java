@@ -29,6 +29,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param shards a leaderboard's sorted sets, on different cluster slots; default 4
  * @param maxPins how many items operators may pin on the board at once, 0 to {@code size}; default
  *     3
+ * @param segmentBy {@code tag}, {@code author} or {@code attribute:<key>}: the board is a family of
+ *     segment boards, one per value; unset: one board
  */
 record BoardSpec(
     @Nullable String name,
@@ -44,7 +46,8 @@ record BoardSpec(
     @Nullable Duration bucket,
     @Nullable String counter,
     @Nullable Integer shards,
-    @Nullable Integer maxPins) {
+    @Nullable Integer maxPins,
+    @Nullable String segmentBy) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -36,6 +36,11 @@ class BoardItemCards implements ItemCards {
   }
 
   @Override
+  public Map<Long, Labels> labels(String biz, Collection<Long> ids) {
+    return store.labels(biz, ids);
+  }
+
+  @Override
   public long writesSeen() {
     return writes.writesSeen();
   }

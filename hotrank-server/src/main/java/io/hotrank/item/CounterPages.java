@@ -17,6 +17,16 @@ public interface CounterPages {
   /** One counter row: what ranking needs of an item, and nothing more. */
   record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
 
+  /** A counter row with what a segmented board shows and splits by, read in the same scan. */
+  record LabelledRow(CounterRow row, String title, ItemCards.Labels labels) {}
+
+  /**
+   * {@link #windowPage} with each item's title, author, tags and attributes joined from the items
+   * table: what a segmented batch board scans, so that one pass fills every segment's board.
+   */
+  List<LabelledRow> labelledWindowPage(
+      String biz, long afterCreated, long afterId, long toMillis, int limit);
+
   /** The counters of a live item and the fold that last wrote them (0 before the first). */
   record Counted(Interactions counts, long foldNo) {}
 

@@ -42,6 +42,15 @@ public class CounterStore implements CounterPages {
           + " AND (created_at > ? OR item_id > ?)"
           + " ORDER BY created_at, item_id LIMIT ?";
 
+  /** {@link #WINDOW_PAGE} joined with each item's labels: one primary-key lookup per row. */
+  static final String LABELLED_WINDOW_PAGE =
+      "SELECT c.item_id, c.created_at, c.like_cnt, c.view_cnt, c.comment_cnt, c.share_cnt,"
+          + " c.collect_cnt, c.dislike_cnt, i.title, i.author_id, i.tags, i.attributes"
+          + " FROM hr_item_counter c JOIN hr_item i ON i.biz = c.biz AND i.id = c.item_id"
+          + " WHERE c.biz = ? AND c.deleted = ? AND c.created_at >= ? AND c.created_at <= ?"
+          + " AND (c.created_at > ? OR c.item_id > ?)"
+          + " ORDER BY c.created_at, c.item_id LIMIT ?";
+
   /** Items per IN list. */
   private static final int KEYS_PER_STATEMENT = 500;
 
@@ -155,6 +164,40 @@ public class CounterStore implements CounterPages {
           Columns counts = Columns.of(rs);
           do {
             page.add(new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs)));
+          } while (rs.next());
+          return page;
+        },
+        biz,
+        false,
+        afterCreated,
+        toMillis,
+        afterCreated,
+        afterId,
+        limit);
+  }
+
+  @Override
+  public List<LabelledRow> labelledWindowPage(
+      String biz, long afterCreated, long afterId, long toMillis, int limit) {
+    return jdbc.query(
+        LABELLED_WINDOW_PAGE,
+        rs -> {
+          List<LabelledRow> page = new ArrayList<>(limit);
+          if (!rs.next()) {
+            return page;
+          }
+          int itemId = rs.findColumn("item_id");
+          int createdAt = rs.findColumn("created_at");
+          Columns counts = Columns.of(rs);
+          do {
+            page.add(
+                new LabelledRow(
+                    new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs)),
+                    rs.getString("title"),
+                    ItemStore.labels(
+                        rs.getLong("author_id"),
+                        rs.getString("tags"),
+                        rs.getString("attributes"))));
           } while (rs.next());
           return page;
         },

@@ -3,7 +3,10 @@ package io.hotrank.item;
 import io.hotrank.core.score.Interactions;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.regex.Pattern;
 
 /**
  * What boards read of items: each one's card (display fields and counters), and a number that tells
@@ -13,6 +16,23 @@ import java.util.Map;
  * <p>Thread-safe.
  */
 public interface ItemCards {
+
+  /** The longest tag an item may carry. */
+  int MAX_TAG = ItemService.MAX_TAG;
+
+  /** What an attribute's key must match. */
+  Pattern ATTRIBUTE_KEY = ItemAttributes.KEY;
+
+  /** What places an item on segment boards: its author, tags and attributes. */
+  record Labels(long authorId, List<String> tags, SortedMap<String, String> attributes) {}
+
+  /**
+   * The labels of the live items among {@code ids}, of one biz, read from the database at once;
+   * absent and deleted items are left out.
+   *
+   * @throws org.springframework.dao.DataAccessException if the database fails
+   */
+  Map<Long, Labels> labels(String biz, Collection<Long> ids);
 
   /** An item as a board shows it: its display fields and counters. */
   record Card(

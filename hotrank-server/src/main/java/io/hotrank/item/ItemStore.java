@@ -265,6 +265,34 @@ public class ItemStore {
     return found;
   }
 
+  /** Authors, tags and attributes of the given live items of one biz, by id. */
+  public Map<Long, ItemCards.Labels> labels(String biz, Collection<Long> ids) {
+    Map<Long, ItemCards.Labels> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    List<Object> args = new ArrayList<>();
+    String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
+    args.add(false);
+    jdbc.query(
+        "SELECT id, author_id, tags, attributes FROM hr_item WHERE " + keys + " AND deleted = ?",
+        rs -> {
+          found.put(
+              rs.getLong("id"),
+              labels(rs.getLong("author_id"), rs.getString("tags"), rs.getString("attributes")));
+        },
+        args.toArray());
+    return found;
+  }
+
+  /** Labels from the stored columns: tags comma-joined, attributes canonical JSON. */
+  static ItemCards.Labels labels(long authorId, String tags, String attributes) {
+    return new ItemCards.Labels(
+        authorId,
+        tags.isEmpty() ? List.of() : List.of(tags.split(",")),
+        ItemAttributes.decode(attributes));
+  }
+
   /**
    * Updates the descriptive fields of a live item and raises its version; createdAt never changes.
    */

@@ -26,13 +26,14 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null);
+        null, null);
   }
 
   @Test
@@ -56,7 +57,8 @@ class BoardDefinitionTest {
         .isEqualTo(2);
     BoardSpec tooMany =
         new BoardSpec(
-            "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5);
+            "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
+            null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }

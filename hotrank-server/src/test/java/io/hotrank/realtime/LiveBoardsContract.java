@@ -310,6 +310,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.refreshInterval(),
         kind,
         weights,
-        b.maxPins());
+        b.maxPins(),
+        b.segmentBy());
   }
 }

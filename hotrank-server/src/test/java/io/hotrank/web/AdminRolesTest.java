@@ -103,6 +103,15 @@ class AdminRolesTest {
           new Row("GET", "/api/v1/admin/boards/{name}/controls", Role.VIEWER),
           new Row("PUT", "/api/v1/admin/boards/{name}/controls/{itemId}", Role.OPERATOR),
           new Row("DELETE", "/api/v1/admin/boards/{name}/controls/{itemId}", Role.OPERATOR),
+          new Row("GET", "/api/v1/admin/boards/{name}/segments/{segment}/controls", Role.VIEWER),
+          new Row(
+              "PUT",
+              "/api/v1/admin/boards/{name}/segments/{segment}/controls/{itemId}",
+              Role.OPERATOR),
+          new Row(
+              "DELETE",
+              "/api/v1/admin/boards/{name}/segments/{segment}/controls/{itemId}",
+              Role.OPERATOR),
           new Row("POST", "/api/v1/admin/tasks/{name}/pause", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/tasks/{name}/resume", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/tasks/{name}/trigger", Role.OPERATOR),

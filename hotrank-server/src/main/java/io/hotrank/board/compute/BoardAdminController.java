@@ -1,12 +1,10 @@
 package io.hotrank.board.compute;
 
 import io.hotrank.audit.AuditLog;
-import io.hotrank.board.BoardSnapshot;
 import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -39,12 +37,6 @@ class BoardAdminController {
       Operator operator) {
     // A client that posts events and then asks for a recompute gets a board with them.
     folds.awaitAccepted();
-    BoardSnapshot published = jobs.recompute(name, operator.name(), AuditLog.reason(reason));
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("board", published.board());
-    view.put("version", published.version());
-    view.put("computedAt", published.computedAt().toString());
-    view.put("size", published.size());
-    return view;
+    return jobs.recompute(name, operator.name(), AuditLog.reason(reason));
   }
 }

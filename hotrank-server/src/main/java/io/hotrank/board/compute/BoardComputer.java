@@ -4,16 +4,19 @@ import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.SegmentBy;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterPages.CounterRow;
+import io.hotrank.item.CounterPages.LabelledRow;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobCancelledException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -57,6 +60,91 @@ public class BoardComputer {
 
   /** The ranked entries of one computation, and how many rows it scanned. */
   public record Result(Instant computedAt, List<BoardEntry> entries, long scanned) {}
+
+  /** A scanned item of a segmented board, with what it shows: scored once for all its segments. */
+  record Labelled(long id, long createdAtMillis, double score, LabelledRow row) {}
+
+  static final Comparator<Labelled> LABELLED_BEST_FIRST =
+      Comparator.comparingDouble(Labelled::score)
+          .reversed()
+          .thenComparing(Comparator.comparingLong(Labelled::createdAtMillis).reversed())
+          .thenComparing(Comparator.comparingLong(Labelled::id).reversed());
+
+  /**
+   * The ranked candidates of every segment of a family that has an item in the window, by segment,
+   * and how many rows the computation scanned.
+   */
+  public record FamilyResult(
+      Instant computedAt, Map<String, List<BoardEntry>> segments, long scanned) {}
+
+  /**
+   * Computes every segment board of a family in one pass: one keyset scan of the window (counters
+   * joined with the items' labels), each item scored once and offered to the bounded heap of each
+   * of its segments. Memory is the segments' heaps plus a page; work is the rows scanned plus, per
+   * row, its segments. Each heap keeps the board's size, one per live control of the family (a
+   * segment's own controls are few and met by the reserve, or looked up by the publisher) and the
+   * reserve.
+   *
+   * @throws JobCancelledException if cancelled
+   */
+  public FamilyResult computeFamily(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
+    SegmentBy split = java.util.Objects.requireNonNull(board.segmentBy(), "not segmented");
+    int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
+    int keep = board.size() + controlled + ControlsApplied.RESERVE;
+    Map<String, BoundedTopN<Labelled>> heaps = new HashMap<>();
+    long to = now.toEpochMilli();
+    long afterCreated = now.minus(board.window()).toEpochMilli();
+    long afterId = 0;
+    long scanned = 0;
+    while (true) {
+      if (cancelled.getAsBoolean()) {
+        throw new JobCancelledException(BoardJobs.jobName(board.name()));
+      }
+      List<LabelledRow> page =
+          counters.labelledWindowPage(board.biz(), afterCreated, afterId, to, pageSize);
+      for (LabelledRow labelled : page) {
+        CounterRow row = labelled.row();
+        Labelled scored =
+            new Labelled(
+                row.itemId(),
+                row.createdAtMillis(),
+                board.scoreAt(row.counts(), row.createdAtMillis(), now),
+                labelled);
+        for (String segment : split.segments(labelled.labels())) {
+          heaps
+              .computeIfAbsent(segment, s -> new BoundedTopN<>(keep, LABELLED_BEST_FIRST))
+              .offer(scored);
+        }
+      }
+      scanned += page.size();
+      if (page.size() < pageSize) {
+        break;
+      }
+      CounterRow last = page.getLast().row();
+      afterCreated = last.createdAtMillis();
+      afterId = last.itemId();
+    }
+    Map<String, List<BoardEntry>> segments = new HashMap<>(heaps.size() * 2);
+    heaps.forEach(
+        (segment, heap) -> {
+          List<Labelled> winners = heap.toSortedList();
+          List<BoardEntry> entries = new ArrayList<>(winners.size());
+          for (Labelled s : winners) {
+            entries.add(
+                new BoardEntry(
+                    entries.size() + 1,
+                    board.biz(),
+                    s.id(),
+                    s.score(),
+                    s.row().title(),
+                    s.row().labels().authorId(),
+                    Instant.ofEpochMilli(s.createdAtMillis()),
+                    Item.Counts.of(s.row().row().counts())));
+          }
+          segments.put(segment, entries);
+        });
+    return new FamilyResult(now, segments, scanned);
+  }
 
   /**
    * Computes the board's candidates as of {@code now}: its top {@code size}, plus one per live

@@ -7,6 +7,7 @@ import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.publish.BoardPublisher;
+import io.hotrank.board.publish.BoardSnapshotStore;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
@@ -14,7 +15,9 @@ import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.job.JobSource;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -48,6 +51,7 @@ public class BoardJobs implements JobSource {
   private final ObjectProvider<JobScheduler> scheduler;
   private final FaultPoints faults;
   private final AuditLog audit;
+  private final BoardSnapshotStore database;
 
   BoardJobs(
       BoardRegistry registry,
@@ -57,7 +61,9 @@ public class BoardJobs implements JobSource {
       BoardProperties properties,
       ObjectProvider<JobScheduler> scheduler,
       FaultPoints faults,
-      AuditLog audit) {
+      AuditLog audit,
+      BoardSnapshotStore database) {
+    this.database = database;
     this.registry = registry;
     this.computer = computer;
     this.publisher = publisher;
@@ -91,6 +97,33 @@ public class BoardJobs implements JobSource {
    * @throws io.hotrank.board.StalePublishException if a newer lease holder published meanwhile
    */
   public BoardSnapshot recompute(String name) {
+    if (!(runNow(name) instanceof BoardSnapshot snapshot)) {
+      throw new IllegalStateException("board " + name + " is segmented: recompute its family");
+    }
+    return snapshot;
+  }
+
+  /**
+   * What a computation of a segmented board published: how many segment boards, and how many it
+   * emptied (segments whose items all left the window or the segment since the last run).
+   */
+  public record FamilyPublished(
+      String board, Instant computedAt, int segments, int emptied, long scanned) {}
+
+  /**
+   * Computes and publishes every segment board of a segmented board now, as {@link
+   * #recompute(String)} does for a board that is one board.
+   *
+   * @throws IllegalStateException if the board is not segmented
+   */
+  public FamilyPublished recomputeFamily(String name) {
+    if (!(runNow(name) instanceof FamilyPublished published)) {
+      throw new IllegalStateException("board " + name + " is not segmented");
+    }
+    return published;
+  }
+
+  private Object runNow(String name) {
     BoardDefinition board = registry.require(name);
     Object published;
     try {
@@ -103,10 +136,10 @@ public class BoardJobs implements JobSource {
     } catch (Exception e) {
       throw new IllegalStateException("recomputing " + name + " failed", e);
     }
-    if (!(published instanceof BoardSnapshot snapshot)) {
-      throw new IllegalStateException("board job " + name + " reported " + published);
+    if (published == null) {
+      throw new IllegalStateException("board job " + name + " reported nothing");
     }
-    return snapshot;
+    return published;
   }
 
   /**
@@ -118,7 +151,23 @@ public class BoardJobs implements JobSource {
    * @param actor the operator's name
    * @param reason why, or null
    */
-  public BoardSnapshot recompute(String name, String actor, @Nullable String reason) {
+  public Map<String, Object> recompute(String name, String actor, @Nullable String reason) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("board", name);
+    if (registry.require(name).segmented()) {
+      FamilyPublished published = recomputeFamily(name);
+      view.put("computedAt", published.computedAt().toString());
+      view.put("segments", published.segments());
+      view.put("emptied", published.emptied());
+      audit.record(
+          actor,
+          "board.recompute",
+          "board:" + name,
+          reason,
+          null,
+          Map.of("segments", published.segments(), "emptied", published.emptied()));
+      return view;
+    }
     BoardSnapshot before = publisher.current(name);
     BoardSnapshot published = recompute(name);
     audit.record(
@@ -128,7 +177,10 @@ public class BoardJobs implements JobSource {
         reason,
         before == null ? null : Map.of("version", before.version()),
         Map.of("version", published.version(), "size", published.size()));
-    return published;
+    view.put("version", published.version());
+    view.put("computedAt", published.computedAt().toString());
+    view.put("size", published.size());
+    return view;
   }
 
   /** One board's computation. */
@@ -149,6 +201,10 @@ public class BoardJobs implements JobSource {
 
     @Override
     public void run(JobContext context) {
+      if (board.segmented()) {
+        context.report(runFamily(context));
+        return;
+      }
       BoardComputer.Result result =
           computer.compute(
               board, clock.instant().truncatedTo(ChronoUnit.MILLIS), context::cancelled);
@@ -167,6 +223,51 @@ public class BoardJobs implements JobSource {
             context.fence());
       }
       context.report(published);
+    }
+
+    /**
+     * Computes every segment in one pass, publishes each, then empties the segments stored with
+     * entries that the pass found none for (their items left the window or the segment), so that a
+     * segment board never shows items it lost.
+     */
+    private FamilyPublished runFamily(JobContext context) {
+      BoardComputer.FamilyResult result =
+          computer.computeFamily(
+              board, clock.instant().truncatedTo(ChronoUnit.MILLIS), context::cancelled);
+      context.throwIfCancelled();
+      faults.point(name, "before-publish", "fence=" + context.fence());
+      List<String> stored;
+      try {
+        stored = database.segmentsWithEntries(board.name());
+      } catch (RuntimeException e) {
+        // The segments are published all the same; the next run empties the ones left over.
+        log.warn("Board '{}': stored segments unreadable ({})", board.name(), e.toString());
+        stored = List.of();
+      }
+      for (var segment : result.segments().entrySet()) {
+        context.throwIfCancelled();
+        publisher.publish(
+            board, segment.getKey(), result.computedAt(), segment.getValue(), context.fence());
+      }
+      int emptied = 0;
+      for (String segment : stored) {
+        if (!result.segments().containsKey(segment)) {
+          context.throwIfCancelled();
+          publisher.publish(board, segment, result.computedAt(), List.of(), context.fence());
+          emptied++;
+        }
+      }
+      log.info(
+          "Board '{}': {} segment boards published, {} emptied ({} rows scanned, computed {},"
+              + " fence {})",
+          board.name(),
+          result.segments().size(),
+          emptied,
+          result.scanned(),
+          result.computedAt(),
+          context.fence());
+      return new FamilyPublished(
+          board.name(), result.computedAt(), result.segments().size(), emptied, result.scanned());
     }
   }
 }

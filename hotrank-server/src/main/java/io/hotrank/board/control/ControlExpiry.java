@@ -95,7 +95,12 @@ class ControlExpiry implements JobSource {
               });
       if (released != null && !released.isEmpty()) {
         lapsed += released.size();
-        registry.find(board.getKey()).ifPresent(b -> service.republish(b, released));
+        String key = board.getKey();
+        int slash = key.indexOf('/');
+        String segment = slash < 0 ? null : key.substring(slash + 1);
+        registry
+            .find(slash < 0 ? key : key.substring(0, slash))
+            .ifPresent(b -> service.republish(b, segment, released));
       }
     }
     return lapsed;

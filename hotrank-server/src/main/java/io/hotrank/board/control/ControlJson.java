@@ -15,7 +15,12 @@ final class ControlJson {
 
   static Map<String, Object> of(BoardControl control) {
     Map<String, Object> view = new LinkedHashMap<>();
-    view.put("board", control.board());
+    // A segment board's own control is stored under "<board>/<segment>": shown as both fields.
+    int slash = control.board().indexOf('/');
+    view.put("board", slash < 0 ? control.board() : control.board().substring(0, slash));
+    if (slash >= 0) {
+      view.put("segment", control.board().substring(slash + 1));
+    }
     view.put("itemId", control.itemId());
     view.put("action", control.action().wireName());
     view.put("position", control.position());

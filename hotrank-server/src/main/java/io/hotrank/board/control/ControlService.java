@@ -5,10 +5,12 @@ import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardControls;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlChange;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.PinLimitException;
+import io.hotrank.board.SegmentBy;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.board.publish.BoardPublisher;
 import io.hotrank.item.ItemCards;
@@ -129,18 +131,42 @@ class ControlService implements BoardControls {
   }
 
   @Override
-  public List<BoardControl> list(String board) {
-    registry.require(board);
+  public List<BoardControl> list(String board, @Nullable String segment) {
+    String key = controlled(registry.require(board), segment);
     Instant now = clock.instant();
-    return store.all(board).stream()
+    return store.all(key).stream()
         .filter(c -> ControlsApplied.live(c, now))
         .sorted(LISTED)
         .toList();
   }
 
+  /**
+   * The key a control is stored under: the board's name, or {@code <name>/<segment>} for a segment
+   * board's own.
+   *
+   * @throws io.hotrank.problem.InvalidRequestException if a segment is named on a board that is not
+   *     segmented, or could never exist
+   */
+  private static String controlled(BoardDefinition board, @Nullable String segment) {
+    if (segment == null) {
+      return board.name();
+    }
+    if (board.segmentBy() == null) {
+      throw new io.hotrank.problem.InvalidRequestException(
+          "segment", "board '" + board.name() + "' is not segmented");
+    }
+    String invalid = board.segmentBy().invalid(segment);
+    if (invalid != null) {
+      throw new io.hotrank.problem.InvalidRequestException("segment", invalid);
+    }
+    return BoardSnapshot.key(board.name(), segment);
+  }
+
   @Override
-  public BoardControl set(String board, long itemId, ControlChange change, String actor) {
-    BoardDefinition definition = registry.require(board);
+  public BoardControl set(
+      String family, @Nullable String segment, long itemId, ControlChange change, String actor) {
+    BoardDefinition definition = registry.require(family);
+    String board = controlled(definition, segment);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     String reason = validate(definition, change, now);
     if (counters.cards(definition.biz(), List.of(itemId)).isEmpty()) {
@@ -178,13 +204,15 @@ class ControlService implements BoardControls {
               ControlJson.of(control));
           return null;
         });
-    republish(definition, List.of(itemId));
+    republish(definition, segment, List.of(itemId));
     return control;
   }
 
   @Override
-  public boolean remove(String board, long itemId, @Nullable String reason, String actor) {
-    BoardDefinition definition = registry.require(board);
+  public boolean remove(
+      String family, @Nullable String segment, long itemId, @Nullable String reason, String actor) {
+    BoardDefinition definition = registry.require(family);
+    String board = controlled(definition, segment);
     String kept = reason == null || reason.isBlank() ? null : reason.strip();
     if (kept != null && kept.length() > MAX_REASON) {
       throw new io.hotrank.problem.InvalidRequestException(
@@ -209,7 +237,7 @@ class ControlService implements BoardControls {
               return true;
             });
     if (Boolean.TRUE.equals(removed)) {
-      republish(definition, List.of(itemId));
+      republish(definition, segment, List.of(itemId));
       return true;
     }
     return false;
@@ -243,16 +271,33 @@ class ControlService implements BoardControls {
    * Re-publishes a board after a committed change; never throws (the change is committed, and the
    * board's next publish applies it).
    */
-  void republish(BoardDefinition board, Collection<Long> released) {
-    if (!tryRepublish(board, released)) {
-      retry(board, released, 1);
+  void republish(BoardDefinition board, @Nullable String segment, Collection<Long> released) {
+    if (!tryRepublish(board, segment, released)) {
+      retry(board, segment, released, 1);
     }
   }
 
-  private boolean tryRepublish(BoardDefinition board, Collection<Long> released) {
+  /**
+   * Re-publishes the board, or the one segment board, a change was made on. A change of a segmented
+   * board's own controls re-publishes each segment board its items belong to now.
+   */
+  private boolean tryRepublish(
+      BoardDefinition board, @Nullable String segment, Collection<Long> released) {
     try {
       faults.point(FAULTS, "before-republish", board.name());
-      publisher.republish(board, released);
+      SegmentBy split = board.segmentBy();
+      if (segment != null || split == null) {
+        publisher.republish(board, segment, released);
+        return true;
+      }
+      java.util.Set<String> segments = new java.util.TreeSet<>();
+      counters
+          .labels(board.biz(), released)
+          .values()
+          .forEach(l -> segments.addAll(split.segments(l)));
+      for (String each : segments) {
+        publisher.republish(board, each, released);
+      }
       return true;
     } catch (RuntimeException e) {
       meters
@@ -268,7 +313,8 @@ class ControlService implements BoardControls {
   }
 
   /** Schedules the {@code attempt}-th retry of a failed re-publish, with a doubling delay. */
-  private void retry(BoardDefinition board, Collection<Long> released, int attempt) {
+  private void retry(
+      BoardDefinition board, @Nullable String segment, Collection<Long> released, int attempt) {
     if (attempt > RETRIES) {
       log.warn(
           "Board '{}': re-publish after a control change failed {} times; its next publish"
@@ -281,8 +327,8 @@ class ControlService implements BoardControls {
     try {
       retries.schedule(
           () -> {
-            if (!tryRepublish(board, released)) {
-              retry(board, released, attempt + 1);
+            if (!tryRepublish(board, segment, released)) {
+              retry(board, segment, released, attempt + 1);
             }
           },
           delaySeconds,

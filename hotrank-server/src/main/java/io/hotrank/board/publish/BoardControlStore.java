@@ -46,6 +46,18 @@ public class BoardControlStore {
     return jdbc.query("SELECT " + COLUMNS + " FROM hr_board_control WHERE board = ?", ROW, board);
   }
 
+  /** Every stored control of the given boards (a family and one of its segments), in one query. */
+  public List<BoardControl> all(List<String> boards) {
+    return jdbc.query(
+        "SELECT "
+            + COLUMNS
+            + " FROM hr_board_control WHERE board IN ("
+            + String.join(", ", java.util.Collections.nCopies(boards.size(), "?"))
+            + ")",
+        ROW,
+        boards.toArray());
+  }
+
   /** The control of one item on one board, if stored. */
   public Optional<BoardControl> find(String board, long itemId) {
     return jdbc

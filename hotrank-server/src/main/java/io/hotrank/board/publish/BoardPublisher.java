@@ -135,14 +135,31 @@ public class BoardPublisher implements BoardSink {
   @Override
   public BoardSnapshot publish(
       BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence) {
+    return publish(board, null, computedAt, entries, fence);
+  }
+
+  /**
+   * {@link #publish(BoardDefinition, Instant, List, long)} of one segment board of a family, with
+   * the family's controls and the segment's applied (see {@link ControlledEntries#read(String,
+   * String)}).
+   *
+   * @param segment the segment; null for a board that is one board
+   */
+  public BoardSnapshot publish(
+      BoardDefinition board,
+      @Nullable String segment,
+      Instant computedAt,
+      List<BoardEntry> entries,
+      long fence) {
     for (int attempt = 1; ; attempt++) {
-      Version version = nextVersion(board);
+      Version version = nextVersion(board, segment);
       // After the version, never before: see the ordering argument in the class comment.
-      List<BoardControl> controls = controlled.read(board.name());
+      List<BoardControl> controls = controlled.read(board.name(), segment);
       ControlsApplied.Result shown =
           controlled.apply(board, entries, controls, computedAt, clock.instant(), List.of());
       Attempt tried =
-          publishVersion(board, version, computedAt, shown, fence, BoardRedisStore.NO_BASE);
+          publishVersion(
+              board, segment, version, computedAt, shown, fence, BoardRedisStore.NO_BASE);
       if (!tried.refused()) {
         return tried.own();
       }
@@ -183,14 +200,25 @@ public class BoardPublisher implements BoardSink {
    *     attempts
    */
   public Optional<BoardSnapshot> republish(BoardDefinition board, Collection<Long> released) {
+    return republish(board, null, released);
+  }
+
+  /**
+   * {@link #republish(BoardDefinition, Collection)} of one segment board of a family.
+   *
+   * @param segment the segment; null for a board that is one board
+   */
+  public Optional<BoardSnapshot> republish(
+      BoardDefinition board, @Nullable String segment, Collection<Long> released) {
+    String key = BoardSnapshot.key(board.name(), segment);
     for (int attempt = 1; ; attempt++) {
-      Version version = nextVersion(board);
-      List<BoardControl> controls = controlled.read(board.name());
-      BoardSnapshot newest = newest(board.name());
+      Version version = nextVersion(board, segment);
+      List<BoardControl> controls = controlled.read(board.name(), segment);
+      BoardSnapshot newest = newest(key);
       if (newest == null) {
         return Optional.empty();
       }
-      long fence = highestFence(board.name());
+      long fence = highestFence(key);
       List<BoardEntry> candidates = new ArrayList<>(newest.entries());
       candidates.addAll(newest.reserve());
       ControlsApplied.Result shown =
@@ -198,7 +226,9 @@ public class BoardPublisher implements BoardSink {
               board, candidates, controls, newest.computedAt(), clock.instant(), released);
       Attempt tried;
       try {
-        tried = publishVersion(board, version, newest.computedAt(), shown, fence, newest.version());
+        tried =
+            publishVersion(
+                board, segment, version, newest.computedAt(), shown, fence, newest.version());
       } catch (StalePublishException e) {
         if (attempt == REPUBLISH_ATTEMPTS) {
           throw e;
@@ -238,10 +268,11 @@ public class BoardPublisher implements BoardSink {
     }
   }
 
-  private Version nextVersion(BoardDefinition board) {
-    long floor = floor(board.name());
+  private Version nextVersion(BoardDefinition board, @Nullable String segment) {
+    String key = BoardSnapshot.key(board.name(), segment);
+    long floor = floor(key);
     try {
-      return new Version(redis.nextVersion(board.name(), floor), true);
+      return new Version(redis.nextVersion(key, floor), true);
     } catch (RuntimeException e) {
       failure("redis", board, floor + 1, e);
       return new Version(floor + 1, false);
@@ -291,6 +322,7 @@ public class BoardPublisher implements BoardSink {
 
   private Attempt publishVersion(
       BoardDefinition board,
+      @Nullable String segment,
       Version next,
       Instant computedAt,
       ControlsApplied.Result shown,
@@ -301,6 +333,7 @@ public class BoardPublisher implements BoardSink {
     BoardSnapshot snapshot =
         BoardSnapshot.of(
             board.name(),
+            segment,
             version,
             computedAt,
             shown.entries(),
@@ -322,7 +355,7 @@ public class BoardPublisher implements BoardSink {
       return Attempt.refused(
           snapshot,
           database
-              .find(board.name())
+              .find(snapshot.key())
               .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "db")));
     }
     if (redisUp) {
@@ -333,7 +366,7 @@ public class BoardPublisher implements BoardSink {
             return Attempt.refused(
                 snapshot,
                 redis
-                    .live(board.name())
+                    .live(snapshot.key())
                     .map(p -> BoardSnapshot.parse(p, properties.defaultLimit(), "redis")));
           }
           case LIVE -> {}
@@ -353,7 +386,7 @@ public class BoardPublisher implements BoardSink {
         .map(
             snapshot -> {
               local.install(snapshot);
-              BoardSnapshot held = local.get(snapshot.board());
+              BoardSnapshot held = local.get(snapshot.key());
               return held == null ? snapshot : held;
             })
         .orElse(fallback);

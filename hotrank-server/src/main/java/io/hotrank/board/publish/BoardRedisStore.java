@@ -116,7 +116,7 @@ public class BoardRedisStore {
    * condition). Refused for that reason, it returns {@link Outcome#NEWER_LIVE}.
    */
   public Outcome publish(BoardSnapshot snapshot, long fence, long base) {
-    String board = snapshot.board();
+    String board = snapshot.key();
     String stage = key(board, "stage:" + snapshot.version());
     redis
         .opsForValue()

@@ -4,9 +4,11 @@ import io.hotrank.board.BoardSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Component;
 
 /**
@@ -97,19 +99,23 @@ public class BoardSnapshotStore {
     }
     List<Long> storedFence =
         jdbc.queryForList(
-            "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.board());
+            "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.key());
     if (!storedFence.isEmpty()) {
       return storedFence.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
     try {
       jdbc.update(
-          "INSERT INTO hr_board_snapshot (board, version, computed_at, payload, fence)"
-              + " VALUES (?, ?, ?, ?, ?)",
-          snapshot.board(),
+          "INSERT INTO hr_board_snapshot"
+              + " (board, version, computed_at, payload, fence, family, segment, entries)"
+              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          snapshot.key(),
           snapshot.version(),
           computedAt,
           payload,
-          fence);
+          fence,
+          snapshot.segment() == null ? null : snapshot.board(),
+          snapshot.segment(),
+          snapshot.size());
       return Saved.STORED;
     } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
       // Another publisher inserted the board's first row meanwhile (InnoDB may report a race of
@@ -119,7 +125,7 @@ public class BoardSnapshotStore {
       }
       List<Long> winner =
           jdbc.queryForList(
-              "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.board());
+              "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.key());
       return !winner.isEmpty() && winner.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
   }
@@ -129,13 +135,14 @@ public class BoardSnapshotStore {
     // Without a base, "version <= version - 1" is the plain "version < ?" guard.
     long highest = base == BoardRedisStore.NO_BASE ? snapshot.version() - 1 : base;
     return jdbc.update(
-            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?"
-                + " WHERE board = ? AND fence <= ? AND version < ? AND version <= ?",
+            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?,"
+                + " entries = ? WHERE board = ? AND fence <= ? AND version < ? AND version <= ?",
             snapshot.version(),
             computedAt,
             payload,
             fence,
-            snapshot.board(),
+            snapshot.size(),
+            snapshot.key(),
             fence,
             snapshot.version(),
             highest)
@@ -168,6 +175,46 @@ public class BoardSnapshotStore {
         jdbc.queryForList(
             "SELECT payload FROM hr_board_snapshot WHERE board = ?", String.class, board);
     return payload.stream().findFirst().map(p -> p.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** One segment board of a family as the listing shows it. */
+  public record SegmentRow(String segment, int entries, long version) {}
+
+  /**
+   * The segment boards of a family with at least one entry, most entries first, then by key, after
+   * the keyset position {@code (afterEntries, afterKey)} (null: from the start), at most {@code
+   * limit}: one range of the family index.
+   */
+  public List<SegmentRow> segments(
+      String family, @Nullable Integer afterEntries, @Nullable String afterKey, int limit) {
+    JdbcTemplate bounded = new JdbcTemplate(jdbc.getDataSource());
+    bounded.setMaxRows(limit);
+    String select = "SELECT segment, entries, version FROM hr_board_snapshot";
+    String order = " ORDER BY entries DESC, board";
+    RowMapper<SegmentRow> row =
+        (rs, n) -> new SegmentRow(rs.getString(1), rs.getInt(2), rs.getLong(3));
+    if (afterEntries == null || afterKey == null) {
+      return bounded.query(select + " WHERE family = ? AND entries > ?" + order, row, family, 0);
+    }
+    return bounded.query(
+        select
+            + " WHERE family = ? AND entries > ? AND (entries < ? OR (entries = ? AND board > ?))"
+            + order,
+        row,
+        family,
+        0,
+        afterEntries,
+        afterEntries,
+        afterKey);
+  }
+
+  /** The segments of a family whose stored board has entries: what a new computation empties. */
+  public List<String> segmentsWithEntries(String family) {
+    return jdbc.queryForList(
+        "SELECT segment FROM hr_board_snapshot WHERE family = ? AND entries > ?",
+        String.class,
+        family,
+        0);
   }
 
   /** The stored version of a board, 0 if none. */

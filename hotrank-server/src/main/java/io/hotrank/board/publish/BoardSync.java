@@ -145,21 +145,31 @@ class BoardSync implements SmartLifecycle {
     return running;
   }
 
-  /** A publish notice: "{@code <board> <version>}". */
+  /**
+   * A publish notice: "{@code <key> <version>}", the key a board's name or a segment board's {@code
+   * <name>/<segment>} (a segment may hold spaces: the version is after the last one). A segment
+   * board is fetched only if held here: the others are read when asked for.
+   */
   private void onMessage(Message message, byte @Nullable [] pattern) {
-    String[] notice = new String(message.getBody(), StandardCharsets.UTF_8).split(" ");
-    if (notice.length != 2 || registry.find(notice[0]).isEmpty()) {
+    String notice = new String(message.getBody(), StandardCharsets.UTF_8);
+    int space = notice.lastIndexOf(' ');
+    String board = space < 0 ? notice : notice.substring(0, space);
+    int slash = board.indexOf('/');
+    String family = slash < 0 ? board : board.substring(0, slash);
+    if (space < 0 || registry.find(family).isEmpty()) {
       return;
     }
     long version;
     try {
-      version = Long.parseLong(notice[1]);
+      version = Long.parseLong(notice.substring(space + 1));
     } catch (NumberFormatException e) {
-      log.warn("Ignoring malformed board notice '{}'", String.join(" ", notice));
+      log.warn("Ignoring malformed board notice '{}'", notice);
       return;
     }
-    String board = notice[0];
     guard.redisSeemsBack();
+    if (slash >= 0 && local.get(board) == null) {
+      return;
+    }
     // Not running yet (the subscription may start first) or any more: the checks cover it. Asked
     // before pending.add, which a board must never be left in.
     if (running && version > local.version(board) && pending.add(board)) {
@@ -176,11 +186,21 @@ class BoardSync implements SmartLifecycle {
   /** Compares every board with Redis and the database and fetches what is newer. */
   void checkAll() {
     for (BoardDefinition board : registry.all()) {
-      try {
-        check(board.name());
-      } catch (RuntimeException e) {
-        log.warn("Board '{}': version check failed ({})", board.name(), e.toString());
+      if (!board.segmented()) {
+        checkLogged(board.name());
       }
+    }
+    // Only the segment boards held here: the others are read from Redis or the database anyway.
+    for (String segment : local.segmentKeys()) {
+      checkLogged(segment);
+    }
+  }
+
+  private void checkLogged(String board) {
+    try {
+      check(board);
+    } catch (RuntimeException e) {
+      log.warn("Board '{}': version check failed ({})", board, e.toString());
     }
   }
 
@@ -201,6 +221,11 @@ class BoardSync implements SmartLifecycle {
       }
     } catch (RedisUnavailableException e) {
       log.debug("Board '{}': Redis unavailable for the version check ({})", board, e.getMessage());
+    }
+    if (live > 0 && live == held && board.indexOf('/') >= 0) {
+      // A segment board Redis holds as this instance does: no database query per held segment at
+      // rest. A segment whose Redis write failed converges on its next publish instead.
+      return;
     }
     if (sources.databaseVersion(board) > held) {
       sources.fromDatabase(board).ifPresent(snapshot -> install(snapshot, "db"));

@@ -4,16 +4,20 @@ import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardKind;
+import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,10 +34,12 @@ public class ControlledEntries {
 
   private final BoardControlStore controls;
   private final ItemCards items;
+  private final Clock clock;
 
-  ControlledEntries(BoardControlStore controls, ItemCards items) {
+  ControlledEntries(BoardControlStore controls, ItemCards items, Clock clock) {
     this.controls = controls;
     this.items = items;
+    this.clock = clock;
   }
 
   /**
@@ -44,6 +50,39 @@ public class ControlledEntries {
    */
   public List<BoardControl> read(String board) {
     return controls.all(board);
+  }
+
+  /**
+   * The controls that shape one segment board of a family, in one query: the family's (set on the
+   * board's name, for every segment) and the segment's own. Where both name an item, a live block
+   * wins wherever it was set; otherwise the segment's live control overrides the family's.
+   *
+   * @param segment null for a board that is one board: {@link #read(String)}
+   */
+  public List<BoardControl> read(String board, @Nullable String segment) {
+    if (segment == null) {
+      return read(board);
+    }
+    String own = BoardSnapshot.key(board, segment);
+    Instant now = clock.instant();
+    Map<Long, BoardControl> merged = new LinkedHashMap<>();
+    for (BoardControl control : controls.all(List.of(board, own))) {
+      merged.merge(control.itemId(), control, (a, b) -> stronger(a, b, own, now));
+    }
+    return List.copyOf(merged.values());
+  }
+
+  private static BoardControl stronger(BoardControl a, BoardControl b, String own, Instant now) {
+    boolean aLive = ControlsApplied.live(a, now);
+    boolean bLive = ControlsApplied.live(b, now);
+    if (aLive != bLive) {
+      return aLive ? a : b;
+    }
+    boolean aBlocks = a.action() == ControlAction.BLOCK;
+    if (aBlocks != (b.action() == ControlAction.BLOCK)) {
+      return aBlocks ? a : b;
+    }
+    return a.board().equals(own) ? a : b;
   }
 
   /**

@@ -1,42 +1,69 @@
 package io.hotrank.board.publish;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hotrank.board.BoardInstalled;
+import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
- * The first level of the read path: this instance's newest snapshot of each board. Entries never
- * expire; they are only replaced by a newer version, so a read that finds one needs no other layer
- * and takes no lock. Thread-safe.
+ * The first level of the read path: this instance's newest snapshot of each board, by its key
+ * ({@link BoardSnapshot#key}). A board that is one board is held for good: its entry never expires
+ * and is only replaced by a newer version, so a read that finds one needs no other layer and takes
+ * no lock. Segment boards, of which a family may have thousands, are held in a Caffeine cache
+ * bounded by {@code hotrank.board.segments-local-bytes} (weighed by their payload, evicted by
+ * W-TinyLFU): the segments being read stay, the others are read again from Redis or the database
+ * when asked for. Thread-safe.
  */
 @Component
 public class LocalBoards {
 
   private final ConcurrentHashMap<String, BoardSnapshot> snapshots = new ConcurrentHashMap<>();
+  private final Cache<String, BoardSnapshot> segments;
+  private final ConcurrentMap<String, BoardSnapshot> segmentMap;
   private final ApplicationEventPublisher events;
 
-  LocalBoards(ApplicationEventPublisher events) {
+  LocalBoards(ApplicationEventPublisher events, BoardProperties properties) {
     this.events = events;
+    this.segments =
+        Caffeine.newBuilder()
+            .maximumWeight(properties.segmentsLocalBytes().toBytes())
+            .weigher((String key, BoardSnapshot s) -> weight(s))
+            .build();
+    this.segmentMap = segments.asMap();
   }
 
   /** The newest snapshot of a board held here; null when none is. Allocates nothing. */
-  public @Nullable BoardSnapshot get(String board) {
-    return snapshots.get(board);
+  public @Nullable BoardSnapshot get(String key) {
+    BoardSnapshot held = snapshots.get(key);
+    return held != null ? held : segmentMap.get(key);
   }
 
   /**
    * Installs a snapshot unless an equal or newer version is held, then announces it with a {@link
-   * BoardInstalled} event.
+   * BoardInstalled} event. A segment board is only replaced, never added: the segments held are the
+   * ones read here ({@link #segment}), not every one a publish or a notice names; nothing is
+   * announced for them.
    *
    * @return true if it was installed
    */
   public boolean install(BoardSnapshot snapshot) {
+    if (snapshot.segment() != null) {
+      BoardSnapshot held =
+          segmentMap.computeIfPresent(
+              snapshot.key(),
+              (key, current) -> snapshot.version() > current.version() ? snapshot : current);
+      return held == snapshot;
+    }
     BoardSnapshot held =
         snapshots.merge(
-            snapshot.board(),
+            snapshot.key(),
             snapshot,
             (current, offered) -> offered.version() > current.version() ? offered : current);
     if (held != snapshot) {
@@ -47,8 +74,31 @@ public class LocalBoards {
   }
 
   /** The version held for a board, 0 if none. */
-  public long version(String board) {
-    BoardSnapshot held = snapshots.get(board);
+  public long version(String key) {
+    BoardSnapshot held = get(key);
     return held == null ? 0 : held.version();
+  }
+
+  /**
+   * The segment board held under {@code key}, else the one {@code load} returns, held from then on:
+   * concurrent callers of one key share one load (Caffeine's atomic compute). Not announced as
+   * installed: nothing but reads follow segment boards.
+   *
+   * @throws RuntimeException what {@code load} throws; nothing is held then
+   */
+  public BoardSnapshot segment(
+      String key, java.util.function.Function<String, BoardSnapshot> load) {
+    return segments.get(key, load);
+  }
+
+  /** The keys of the segment boards held now: what the version check looks at. */
+  public Set<String> segmentKeys() {
+    return Set.copyOf(segmentMap.keySet());
+  }
+
+  /** Roughly the bytes a snapshot holds: its payload and its pre-rendered default page. */
+  private static int weight(BoardSnapshot snapshot) {
+    long bytes = 512L + 2L * snapshot.defaultBody().length + 300L * snapshot.reserve().size();
+    return (int) Math.min(Integer.MAX_VALUE, bytes);
   }
 }

@@ -78,6 +78,20 @@ public class SnapshotSources {
     return database.answers();
   }
 
+  /**
+   * The segment boards of a family with entries, from the database: see {@link
+   * BoardSnapshotStore#segments}.
+   *
+   * @throws org.springframework.dao.DataAccessException if the database failed
+   */
+  public java.util.List<BoardSnapshotStore.SegmentRow> segments(
+      String family,
+      @org.jspecify.annotations.Nullable Integer afterEntries,
+      @org.jspecify.annotations.Nullable String afterKey,
+      int limit) {
+    return database.segments(family, afterEntries, afterKey, limit);
+  }
+
   /** The version stored in the database, 0 if none. */
   public long databaseVersion(String board) {
     return database.version(board);

@@ -3,8 +3,12 @@ package io.hotrank.board.read;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.SegmentRequiredException;
+import io.hotrank.board.publish.BoardSnapshotStore;
 import io.hotrank.board.publish.LocalBoards;
+import io.hotrank.board.publish.SnapshotSources;
 import io.hotrank.problem.InvalidRequestException;
+import io.hotrank.web.Cursors;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +32,22 @@ class BoardController {
   private final LocalBoards local;
   private final BoardHttp http;
   private final HotPages hotPages;
+  private final SnapshotSources sources;
+  private final Cursors cursors;
+
+  static final int DEFAULT_SEGMENTS = 50;
+  static final int MAX_SEGMENTS = 1000;
 
   BoardController(
       BoardRegistry registry,
       BoardReader reader,
       LocalBoards local,
       BoardHttp http,
-      HotPages hotPages) {
+      HotPages hotPages,
+      SnapshotSources sources,
+      Cursors cursors) {
+    this.sources = sources;
+    this.cursors = cursors;
     this.hotPages = hotPages;
     this.registry = registry;
     this.reader = reader;
@@ -55,6 +68,9 @@ class BoardController {
               view.put("size", board.size());
               view.put("window", board.window().toString());
               view.put("refresh", board.refresh());
+              if (board.segmentBy() != null) {
+                view.put("segmentBy", board.segmentBy().configName());
+              }
               BoardSnapshot held = local.get(board.name());
               view.put("version", held == null ? null : held.version());
               view.put("computedAt", held == null ? null : held.computedAt().toString());
@@ -83,6 +99,97 @@ class BoardController {
       @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
           @Nullable String ifNoneMatch) {
     BoardDefinition board = registry.require(name);
+    if (board.segmented()) {
+      throw new SegmentRequiredException(board);
+    }
+    return serve(board, null, limit, offset, cursor, ifNoneMatch);
+  }
+
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description =
+          "The page of one segment board: {board, segment, version, computedAt, total, items[],"
+              + " nextCursor}; version 0 with no items for a segment with no item yet",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "304",
+      description = "Not modified since the If-None-Match ETag")
+  @GetMapping("/api/v1/boards/{name}/segments/{segment}")
+  ResponseEntity<byte[]> readSegment(
+      @PathVariable String name,
+      @PathVariable String segment,
+      @RequestParam(required = false) @Nullable Integer limit,
+      @RequestParam(required = false) @Nullable Integer offset,
+      @RequestParam(required = false) @Nullable String cursor,
+      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
+          @Nullable String ifNoneMatch) {
+    return serve(registry.require(name), segment, limit, offset, cursor, ifNoneMatch);
+  }
+
+  /**
+   * The segments of a segmented board with at least one entry, most entries first, then by name:
+   * {@code {board, segmentBy, segments: [{segment, items, version}], nextCursor}}.
+   */
+  @GetMapping("/api/v1/boards/{name}/segments")
+  Map<String, Object> segments(
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable Integer limit,
+      @RequestParam(required = false) @Nullable String cursor) {
+    BoardDefinition board = registry.require(name);
+    if (board.segmentBy() == null) {
+      throw new InvalidRequestException("name", "board '" + name + "' is not segmented");
+    }
+    int size = limit == null ? DEFAULT_SEGMENTS : limit;
+    if (size < 1 || size > MAX_SEGMENTS) {
+      throw new InvalidRequestException(
+          "limit", "must be between 1 and " + MAX_SEGMENTS + ", was " + size);
+    }
+    String kind = "segments:" + name;
+    Integer afterEntries = null;
+    String afterKey = null;
+    if (cursor != null && !cursor.isEmpty()) {
+      List<String> fields = cursors.decode(kind, cursor, 2);
+      afterEntries = (int) Cursors.longField(fields, 0);
+      afterKey = BoardSnapshot.key(name, fields.get(1));
+    }
+    List<BoardSnapshotStore.SegmentRow> rows =
+        sources.segments(name, afterEntries, afterKey, size + 1);
+    boolean more = rows.size() > size;
+    List<BoardSnapshotStore.SegmentRow> shown = more ? rows.subList(0, size) : rows;
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("board", name);
+    view.put("segmentBy", board.segmentBy().configName());
+    view.put(
+        "segments",
+        shown.stream()
+            .map(
+                row -> {
+                  Map<String, Object> segment = new LinkedHashMap<>();
+                  segment.put("segment", row.segment());
+                  segment.put("items", row.entries());
+                  segment.put("version", row.version());
+                  return segment;
+                })
+            .toList());
+    BoardSnapshotStore.SegmentRow last = more ? shown.getLast() : null;
+    view.put(
+        "nextCursor",
+        last == null
+            ? null
+            : cursors.encode(kind, List.of(Integer.toString(last.entries()), last.segment())));
+    return view;
+  }
+
+  private ResponseEntity<byte[]> serve(
+      BoardDefinition board,
+      @Nullable String segment,
+      @Nullable Integer limit,
+      @Nullable Integer offset,
+      @Nullable String cursor,
+      @Nullable String ifNoneMatch) {
     if (cursor != null) {
       if (offset != null) {
         throw new InvalidRequestException("offset", "cannot be combined with cursor");
@@ -90,17 +197,17 @@ class BoardController {
       return ResponseEntity.ok()
           .contentType(MediaType.APPLICATION_JSON)
           .header(HttpHeaders.CACHE_CONTROL, "no-store")
-          .body(hotPages.page(board, limit, cursor));
+          .body(hotPages.page(board, segment, limit, cursor));
     }
     BoardHttp.Window window = http.window(board, limit, offset);
     if (window == null) {
       http.refuse(board, limit, offset);
     }
-    BoardReader.Served served = reader.read(name);
+    BoardReader.Served served = reader.read(board.name(), segment);
     BoardSnapshot snapshot = served.snapshot();
     HttpHeaders headers = new HttpHeaders();
     headers.set(HttpHeaders.ETAG, snapshot.etag());
-    headers.set(HttpHeaders.CACHE_CONTROL, http.cacheControl(name));
+    headers.set(HttpHeaders.CACHE_CONTROL, http.cacheControl(board.name()));
     headers.set(BoardHttp.SOURCE_HEADER, served.source().header());
     headers.set(BoardHttp.ORIGIN_HEADER, snapshot.origin());
     headers.set(HttpHeaders.AGE, http.age(snapshot));

@@ -82,6 +82,9 @@ class BoardHttp {
 
   /** Seconds since the snapshot was computed, for the Age header. */
   String age(BoardSnapshot snapshot) {
+    if (snapshot.version() == 0) {
+      return "0"; // a segment with no item yet: nothing was computed
+    }
     return Long.toString(
         Math.max(0, (clock.millis() - snapshot.computedAt().toEpochMilli()) / 1000));
   }

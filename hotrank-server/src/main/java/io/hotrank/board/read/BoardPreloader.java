@@ -40,8 +40,8 @@ class BoardPreloader implements ApplicationRunner {
     // it here, with the client's own timeout, so the preload reads Redis rather than timing out.
     sources.warmUpRedis();
     for (BoardDefinition board : registry.all()) {
-      if (local.get(board.name()) != null) {
-        continue;
+      if (board.segmented() || local.get(board.name()) != null) {
+        continue; // segment boards are loaded when read
       }
       reader
           .load(board.name())

@@ -6,10 +6,13 @@ import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.BoardUnavailableException;
+import io.hotrank.board.SegmentBy;
+import io.hotrank.board.SegmentRequiredException;
 import io.hotrank.board.publish.LocalBoards;
 import io.hotrank.board.publish.SnapshotSources;
 import io.hotrank.cache.TieredLoader;
 import io.hotrank.hotkey.HotKeys;
+import io.hotrank.problem.InvalidRequestException;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,6 +73,8 @@ public class BoardReader {
   private final Map<String, String> hotKey = new HashMap<>();
 
   private final HotKeys hotKeys;
+  private final SnapshotSources sources;
+  private final int defaultLimit;
 
   BoardReader(
       BoardRegistry registry,
@@ -81,6 +86,8 @@ public class BoardReader {
       HotKeys hotKeys) {
     this.registry = registry;
     this.hotKeys = hotKeys;
+    this.sources = sources;
+    this.defaultLimit = properties.defaultLimit();
     this.local = local;
     this.retryAfter = properties.unavailableRetryAfter();
     this.loads = meters.counter("hotrank.board.read.loads");
@@ -128,6 +135,9 @@ public class BoardReader {
    */
   public Served read(String name) {
     BoardDefinition board = registry.require(name);
+    if (board.segmented()) {
+      throw new SegmentRequiredException(board);
+    }
     BoardSnapshot held = local(board.name());
     if (held != null) {
       return new Served(held, Source.LOCAL);
@@ -136,6 +146,75 @@ public class BoardReader {
       throw new BoardUnavailableException(name, retryAfter);
     }
     return load(name).orElseThrow(() -> new BoardUnavailableException(name, retryAfter));
+  }
+
+  /**
+   * The newest snapshot available of one segment board of a family: held here, else read from
+   * Redis, else the database, and then held here (the local tier keeps the segments being read,
+   * bounded). A segment no layer has, while both answer, has no item yet: it is served as an empty
+   * board of version 0, held like any other until a version is published.
+   *
+   * @param segment null for a board that is one board: {@link #read(String)}
+   * @throws BoardNotFoundException if no such board is configured
+   * @throws io.hotrank.problem.InvalidRequestException if the board is not segmented, or the
+   *     segment could never exist (field {@code segment})
+   * @throws BoardUnavailableException if the segment is not held and neither layer answers
+   */
+  public Served read(String name, @Nullable String segment) {
+    if (segment == null) {
+      return read(name);
+    }
+    BoardDefinition board = registry.require(name);
+    SegmentBy split = board.segmentBy();
+    if (split == null) {
+      throw new InvalidRequestException(
+          "segment", "board '" + name + "' is not segmented; read it at /api/v1/boards/" + name);
+    }
+    String invalid = split.invalid(segment);
+    if (invalid != null) {
+      throw new InvalidRequestException("segment", invalid);
+    }
+    String key = BoardSnapshot.key(name, segment);
+    BoardSnapshot held = local.get(key);
+    if (held != null) {
+      count(name, Source.LOCAL);
+      return new Served(held, Source.LOCAL);
+    }
+    Source[] from = new Source[1];
+    BoardSnapshot loaded =
+        local.segment(
+            key,
+            k -> {
+              boolean failed = false;
+              try {
+                Optional<BoardSnapshot> live = sources.fromRedis(k);
+                if (live.isPresent()) {
+                  from[0] = Source.REDIS;
+                  return live.get();
+                }
+              } catch (RuntimeException e) {
+                layerFailed(name, Source.REDIS.header(), e);
+                failed = true;
+              }
+              try {
+                Optional<BoardSnapshot> stored = sources.fromDatabase(k);
+                from[0] = Source.DB;
+                if (stored.isPresent()) {
+                  return stored.get();
+                }
+              } catch (RuntimeException e) {
+                layerFailed(name, Source.DB.header(), e);
+                failed = true;
+              }
+              if (failed) {
+                throw new BoardUnavailableException(k, retryAfter);
+              }
+              return BoardSnapshot.empty(name, segment, defaultLimit);
+            });
+    // Another reader's load, joined: it was local by the time this one asked.
+    Source source = from[0] == null ? Source.LOCAL : from[0];
+    count(name, source);
+    return new Served(loaded, source);
   }
 
   /**

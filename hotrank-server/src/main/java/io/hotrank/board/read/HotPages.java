@@ -85,23 +85,24 @@ class HotPages {
    * The page after {@code cursor} (an empty cursor: the first page of the current version), as a
    * board body with {@code nextCursor}.
    */
-  byte[] page(BoardDefinition board, @Nullable Integer limit, String cursor) {
+  byte[] page(
+      BoardDefinition board, @Nullable String segment, @Nullable Integer limit, String cursor) {
     BoardHttp.Window window = http.window(board, limit, null);
     if (window == null) {
       http.refuse(board, limit, null);
     }
     int size = window.limit();
-    String kind = "hot:" + board.name();
+    String kind = "hot:" + BoardSnapshot.key(board.name(), segment);
     BoardSnapshot snapshot;
     int from;
     if (cursor.isEmpty()) {
-      snapshot = reader.read(board.name()).snapshot();
+      snapshot = reader.read(board.name(), segment).snapshot();
       from = 0;
     } else {
       List<String> fields = cursors.decode(kind, cursor, 2);
       long version = Cursors.longField(fields, 0);
       from = (int) Cursors.longField(fields, 1);
-      snapshot = version(board.name(), version);
+      snapshot = version(board.name(), segment, version);
     }
     List<BoardEntry> entries = snapshot.entries();
     List<RawValue> page = new ArrayList<>();
@@ -132,6 +133,9 @@ class HotPages {
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("board", snapshot.board());
+    if (snapshot.segment() != null) {
+      body.put("segment", snapshot.segment());
+    }
     body.put("version", snapshot.version());
     body.put("computedAt", snapshot.computedAt().toString());
     body.put("total", entries.size());
@@ -152,7 +156,7 @@ class HotPages {
    * no longer live there (this instance serves it from its own copies), never a slow first page.
    */
   private void keepForCursors(BoardSnapshot snapshot) {
-    String key = snapshot.board() + ":" + snapshot.version();
+    String key = snapshot.key() + ":" + snapshot.version();
     if (kept.asMap().putIfAbsent(key, Boolean.TRUE) != null) {
       return;
     }
@@ -163,7 +167,7 @@ class HotPages {
         .start(
             () -> {
               try {
-                redis.pin(snapshot.board(), snapshot.version(), snapshot.payload());
+                redis.pin(snapshot.key(), snapshot.version(), snapshot.payload());
                 written.complete(null);
               } catch (RuntimeException e) {
                 kept.invalidate(key);
@@ -184,26 +188,27 @@ class HotPages {
   }
 
   /** The snapshot of a pinned version: held here, live, or kept in Redis. */
-  private BoardSnapshot version(String board, long version) {
-    BoardSnapshot local = reader.local(board);
+  private BoardSnapshot version(String board, @Nullable String segment, long version) {
+    String stored = BoardSnapshot.key(board, segment);
+    BoardSnapshot local = segment == null ? reader.local(board) : null;
     if (local != null && local.version() == version) {
       return local;
     }
-    String key = board + ":" + version;
+    String key = stored + ":" + version;
     BoardSnapshot held = pinned.getIfPresent(key);
     if (held != null) {
       return held;
     }
     BoardSnapshot kept =
         redis
-            .pinned(board, version)
+            .pinned(stored, version)
             .map(payload -> BoardSnapshot.parse(payload, defaultLimit, "redis"))
             .orElse(null);
     if (kept == null) {
       // Kept cursor-ttl from its publish, but a version still live is served whatever its age.
-      BoardSnapshot live = reader.read(board).snapshot();
+      BoardSnapshot live = reader.read(board, segment).snapshot();
       if (live.version() != version) {
-        throw new BoardVersionExpiredException(board, version);
+        throw new BoardVersionExpiredException(stored, version);
       }
       kept = live;
     }

@@ -47,7 +47,8 @@ class BoardRedisStoreFenceTest {
                 Duration.ofSeconds(5),
                 true,
                 true,
-                Duration.ofMinutes(10)));
+                Duration.ofMinutes(10),
+                org.springframework.util.unit.DataSize.ofMegabytes(64)));
   }
 
   @AfterAll

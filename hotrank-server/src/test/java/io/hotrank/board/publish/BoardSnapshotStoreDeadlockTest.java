@@ -51,9 +51,10 @@ class BoardSnapshotStoreDeadlockTest {
             "jdbc:h2:mem:deadlock-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1", "sa", "", true);
     new JdbcTemplate(data)
         .execute(
-            "CREATE TABLE hr_board_snapshot (board VARCHAR(64) NOT NULL PRIMARY KEY, version"
+            "CREATE TABLE hr_board_snapshot (board VARCHAR(160) NOT NULL PRIMARY KEY, version"
                 + " BIGINT NOT NULL, computed_at BIGINT NOT NULL, payload CLOB NOT NULL, fence"
-                + " BIGINT NOT NULL DEFAULT 0)");
+                + " BIGINT NOT NULL DEFAULT 0, family VARCHAR(64), segment VARCHAR(64),"
+                + " entries INT NOT NULL DEFAULT 0)");
   }
 
   @Test

@@ -1,0 +1,495 @@
+package io.hotrank.board.segment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.HttpJson;
+import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.SecondInstance;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Segmented batch boards through HTTP on one database engine: after random likes, edits that move
+ * items between segments, and deletes, every segment board of three families (by tag, by an
+ * attribute, by author) equals a model computed here from the same events; the listing of segments;
+ * the reads' contract (400s naming the field, segment-required, an empty segment, ETags, cursor
+ * pages); and controls per segment and per family, visible at once on two instances.
+ */
+@TestPropertySource(
+    properties = {
+      "hotrank.boards[0].name=seg-tag",
+      "hotrank.boards[0].biz=seg",
+      "hotrank.boards[0].algorithm=decay",
+      "hotrank.boards[0].half-life=6h",
+      "hotrank.boards[0].window=3d",
+      "hotrank.boards[0].size=5",
+      "hotrank.boards[0].refresh=0 0 0 1 1 *",
+      "hotrank.boards[0].segment-by=tag",
+      "hotrank.boards[1].name=seg-lang",
+      "hotrank.boards[1].biz=seg",
+      "hotrank.boards[1].algorithm=decay",
+      "hotrank.boards[1].half-life=6h",
+      "hotrank.boards[1].window=3d",
+      "hotrank.boards[1].size=5",
+      "hotrank.boards[1].refresh=0 0 0 1 1 *",
+      "hotrank.boards[1].segment-by=attribute:lang",
+      "hotrank.boards[2].name=seg-author",
+      "hotrank.boards[2].biz=seg",
+      "hotrank.boards[2].algorithm=decay",
+      "hotrank.boards[2].half-life=6h",
+      "hotrank.boards[2].window=3d",
+      "hotrank.boards[2].size=3",
+      "hotrank.boards[2].refresh=0 0 0 1 1 *",
+      "hotrank.boards[2].segment-by=author",
+      "hotrank.boards[3].name=seg-plain",
+      "hotrank.boards[3].biz=seg",
+      "hotrank.boards[3].size=5",
+      "hotrank.boards[3].refresh=0 0 0 1 1 *",
+      "hotrank.boards[4].name=segc-tag",
+      "hotrank.boards[4].biz=segc",
+      "hotrank.boards[4].algorithm=decay",
+      "hotrank.boards[4].window=3d",
+      "hotrank.boards[4].size=4",
+      "hotrank.boards[4].refresh=0 0 0 1 1 *",
+      "hotrank.boards[4].segment-by=tag"
+    })
+public abstract class SegmentBoardsContract extends ApiTestSupport {
+
+  private static final double HALF_LIFE_HOURS = 6;
+
+  /** An item as the model knows it. */
+  private static final class Modelled {
+    final long id;
+    final Instant createdAt;
+    long author;
+    List<String> tags;
+    Map<String, String> attributes;
+    long likes;
+    boolean deleted;
+
+    Modelled(
+        long id, Instant createdAt, long author, List<String> tags, Map<String, String> attrs) {
+      this.id = id;
+      this.createdAt = createdAt;
+      this.author = author;
+      this.tags = tags;
+      this.attributes = attrs;
+    }
+  }
+
+  /** A Zipf draw over 1..n with exponent 1. */
+  private static int zipf(Random random, int n, double[] cumulative) {
+    double u = random.nextDouble() * cumulative[n - 1];
+    int lo = 0;
+    int hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (cumulative[mid] < u) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo + 1;
+  }
+
+  private static final List<String> LANGS = List.of("en", "fr", "de", "zh", "pt br", "日本語");
+
+  private static List<String> randomTags(Random random, double[] cumulative) {
+    Set<String> tags = new java.util.LinkedHashSet<>();
+    int n = random.nextInt(4); // 0 to 3 tags
+    for (int i = 0; i < n; i++) {
+      tags.add("t" + zipf(random, cumulative.length, cumulative));
+    }
+    return List.copyOf(tags);
+  }
+
+  private static Map<String, String> randomAttributes(Random random) {
+    Map<String, String> attributes = new TreeMap<>();
+    if (random.nextInt(5) > 0) {
+      attributes.put("lang", LANGS.get(random.nextInt(LANGS.size())));
+    }
+    if (random.nextBoolean()) {
+      attributes.put("community", "c" + random.nextInt(3));
+    }
+    return attributes;
+  }
+
+  private Answer put(Modelled item) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("authorId", item.author);
+    body.put("title", "item " + item.id);
+    body.put("tags", item.tags);
+    body.put("attributes", item.attributes);
+    return http.put("/api/v1/items/seg/" + item.id, HttpJson.json(body));
+  }
+
+  private static String path(String segment) {
+    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** The model's board of one segment: ids best first. */
+  private static List<Long> modelBoard(
+      List<Modelled> items,
+      Function<Modelled, Set<String>> split,
+      String segment,
+      int size,
+      Instant at) {
+    return items.stream()
+        .filter(i -> !i.deleted && split.apply(i).contains(segment))
+        .sorted(
+            Comparator.comparingDouble((Modelled i) -> -score(i, at))
+                .thenComparing(i -> i.createdAt, Comparator.reverseOrder())
+                .thenComparing(i -> -i.id))
+        .limit(size)
+        .map(i -> i.id)
+        .toList();
+  }
+
+  private static double score(Modelled item, Instant at) {
+    double hours = Math.max(0, Duration.between(item.createdAt, at).toMillis() / 3_600_000.0);
+    return item.likes * Math.pow(2, -hours / HALF_LIFE_HOURS);
+  }
+
+  /** The ids of a whole segment board (the tests' default limit is smaller than some boards). */
+  private List<Long> ids(HttpJson client, String url) {
+    Answer answer =
+        client.get(
+            url + "?limit=" + (url.contains("seg-author") ? 3 : url.contains("segc") ? 4 : 5));
+    assertThat(answer.status()).as(url + " " + answer.body()).isEqualTo(200);
+    List<Long> ids = new ArrayList<>();
+    answer.json().get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
+    return ids;
+  }
+
+  @Test
+  void everySegmentBoard_equalsTheModel_throughLikesEditsAndDeletes() {
+    Random random = new Random(40);
+    int values = 2000;
+    double[] cumulative = new double[values];
+    for (int k = 1; k <= values; k++) {
+      cumulative[k - 1] = (k == 1 ? 0 : cumulative[k - 2]) + 1.0 / k;
+    }
+    List<Modelled> items = new ArrayList<>();
+    for (long id = 1; id <= 150; id++) {
+      Modelled item =
+          new Modelled(
+              id,
+              NOW.minusSeconds(30 + id * 7),
+              1 + random.nextInt(12),
+              randomTags(random, cumulative),
+              randomAttributes(random));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "seg");
+      body.put("id", id);
+      body.put("authorId", item.author);
+      body.put("title", "item " + id);
+      body.put("tags", item.tags);
+      body.put("attributes", item.attributes);
+      body.put("createdAt", item.createdAt.toString());
+      Answer created = http.post("/api/v1/items", HttpJson.json(body));
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      items.add(item);
+    }
+    Map<String, Function<Modelled, Set<String>>> families = new LinkedHashMap<>();
+    families.put("seg-tag", i -> new HashSet<>(i.tags));
+    families.put(
+        "seg-lang",
+        i -> i.attributes.containsKey("lang") ? Set.of(i.attributes.get("lang")) : Set.of());
+    families.put("seg-author", i -> Set.of(Long.toString(i.author)));
+    Map<String, Integer> sizes = Map.of("seg-tag", 5, "seg-lang", 5, "seg-author", 3);
+    Map<String, Set<String>> everSeen = new HashMap<>();
+    long user = 1;
+    for (int round = 0; round < 6; round++) {
+      List<String> events = new ArrayList<>();
+      for (int e = 0; e < 200; e++) {
+        Modelled item = items.get(zipf(random, items.size(), cumulative) - 1);
+        if (item.deleted) {
+          continue;
+        }
+        events.add(
+            "{\"biz\":\"seg\",\"itemId\":"
+                + item.id
+                + ",\"type\":\"like\",\"userId\":"
+                + user++
+                + "}");
+        item.likes++;
+      }
+      postEvents(events.toArray(String[]::new));
+      for (int edit = 0; edit < 15; edit++) {
+        Modelled item = items.get(random.nextInt(items.size()));
+        if (item.deleted) {
+          continue;
+        }
+        item.tags = randomTags(random, cumulative);
+        item.attributes = randomAttributes(random);
+        item.author = 1 + random.nextInt(12);
+        Answer edited = put(item);
+        assertThat(edited.status()).as(edited.body()).isEqualTo(200);
+      }
+      for (int delete = 0; delete < 4; delete++) {
+        Modelled item = items.get(random.nextInt(items.size()));
+        if (!item.deleted) {
+          assertThat(http.delete("/api/v1/items/seg/" + item.id).status()).isEqualTo(204);
+          item.deleted = true;
+        }
+      }
+      clock.set(NOW.plusSeconds(600L * (round + 1)));
+      for (var family : families.entrySet()) {
+        String name = family.getKey();
+        Answer recomputed = http.admin("/api/v1/admin/boards/" + name + "/recompute");
+        assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
+        Instant at = Instant.parse(recomputed.json().get("computedAt").asString());
+        Set<String> segments = new TreeSet<>();
+        items.stream()
+            .filter(i -> !i.deleted)
+            .forEach(i -> segments.addAll(family.getValue().apply(i)));
+        Set<String> seen = everSeen.computeIfAbsent(name, n -> new TreeSet<>());
+        seen.addAll(segments);
+        for (String segment : seen) {
+          List<Long> expected = modelBoard(items, family.getValue(), segment, sizes.get(name), at);
+          assertThat(ids(http, "/api/v1/boards/" + name + "/segments/" + path(segment)))
+              .as("round %d, %s segment '%s'", round, name, segment)
+              .containsExactlyElementsOf(expected);
+        }
+        // The listing: every segment with an item, most items first, then by name.
+        Map<String, Integer> listed = new LinkedHashMap<>();
+        String cursor = "";
+        do {
+          Answer page =
+              http.get(
+                  "/api/v1/boards/"
+                      + name
+                      + "/segments?limit=400"
+                      + (cursor.isEmpty() ? "" : "&cursor=" + cursor));
+          assertThat(page.status()).as(page.body()).isEqualTo(200);
+          page.json()
+              .get("segments")
+              .forEach(s -> listed.put(s.get("segment").asString(), s.get("items").asInt()));
+          JsonNode next = page.json().get("nextCursor");
+          cursor = next == null || next.isNull() ? "" : next.asString();
+        } while (!cursor.isEmpty());
+        Map<String, Integer> expectedListing = new LinkedHashMap<>();
+        segments.stream()
+            .map(
+                s ->
+                    Map.entry(
+                        s, modelBoard(items, family.getValue(), s, sizes.get(name), at).size()))
+            .sorted(
+                Comparator.comparing((Map.Entry<String, Integer> e) -> -e.getValue())
+                    .thenComparing(e -> BOARD_KEY_ORDER.apply(name, e.getKey())))
+            .forEach(e -> expectedListing.put(e.getKey(), e.getValue()));
+        assertThat(listed).as("round %d, %s listing", round, name).isEqualTo(expectedListing);
+        assertThat(new ArrayList<>(listed.keySet()))
+            .containsExactlyElementsOf(expectedListing.keySet());
+      }
+    }
+  }
+
+  /** The listing orders equal counts by the stored key, which the database compares as bytes. */
+  private static final java.util.function.BiFunction<String, String, String> BOARD_KEY_ORDER =
+      (name, segment) -> {
+        // UTF-8 byte order equals code point order; Java's String order is UTF-16 unit order,
+        // which differs only above U+FFFF (none here).
+        return name + "/" + segment;
+      };
+
+  @Test
+  void reads_nameTheBadField_requireASegment_andServeAnEmptySegmentAsVersionZero() {
+    Answer family = http.get("/api/v1/boards/seg-tag");
+    assertThat(family.status()).isEqualTo(400);
+    assertThat(family.json().get("type").asString()).endsWith("/segment-required");
+    assertThat(family.json().get("detail").asString()).contains("/api/v1/boards/seg-tag/segments");
+    assertThat(family.header("Link")).contains("/api/v1/boards/seg-tag/segments");
+
+    Answer plain = http.get("/api/v1/boards/seg-plain/segments/java");
+    assertThat(plain.status()).isEqualTo(400);
+    assertThat(plain.body()).contains("\"segment\"").contains("not segmented");
+
+    for (String bad : List.of("x".repeat(33), "a%2Cb", "%20lead")) {
+      Answer answer = http.get("/api/v1/boards/seg-tag/segments/" + bad);
+      assertThat(answer.status()).as(bad).isEqualTo(400);
+      assertThat(answer.body()).as(bad).contains("\"segment\"");
+    }
+    assertThat(http.get("/api/v1/boards/seg-author/segments/abc").status()).isEqualTo(400);
+    assertThat(http.get("/api/v1/boards/seg-author/segments/007").status()).isEqualTo(400);
+    assertThat(http.get("/api/v1/boards/seg-lang/segments/" + "x".repeat(65)).status())
+        .isEqualTo(400);
+    assertThat(http.get("/api/v1/boards/nope/segments/x").status()).isEqualTo(404);
+
+    Answer empty = http.get("/api/v1/boards/seg-tag/segments/never-used");
+    assertThat(empty.status()).as(empty.body()).isEqualTo(200);
+    assertThat(empty.json().get("board").asString()).isEqualTo("seg-tag");
+    assertThat(empty.json().get("segment").asString()).isEqualTo("never-used");
+    assertThat(empty.json().get("version").asLong()).isZero();
+    assertThat(empty.json().get("items")).isEmpty();
+    assertThat(empty.header("ETag")).isEqualTo("\"0\"");
+  }
+
+  @Test
+  void aSegmentRead_hasETags_sources_andCursorPages() {
+    for (long id = 1; id <= 6; id++) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "segc");
+      body.put("id", id);
+      body.put("authorId", 3);
+      body.put("title", "c" + id);
+      body.put("tags", List.of("pages"));
+      body.put("createdAt", NOW.minusSeconds(60 + id).toString());
+      assertThat(http.post("/api/v1/items", HttpJson.json(body)).status()).isEqualTo(201);
+    }
+    List<String> events = new ArrayList<>();
+    for (long id = 1; id <= 6; id++) {
+      for (int like = 0; like < id; like++) {
+        events.add("{\"biz\":\"segc\",\"itemId\":" + id + ",\"type\":\"like\"}");
+      }
+    }
+    postEvents(events.toArray(String[]::new));
+    assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
+    Answer first = http.get("/api/v1/boards/segc-tag/segments/pages");
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(first.json().get("segment").asString()).isEqualTo("pages");
+    assertThat(ids(http, "/api/v1/boards/segc-tag/segments/pages")).containsExactly(6L, 5L, 4L, 3L);
+    String etag = first.header("ETag");
+    assertThat(first.header("X-Hotrank-Source")).isIn("local", "redis", "db");
+    assertThat(first.header("Cache-Control")).contains("max-age");
+    assertThat(http.get("/api/v1/boards/segc-tag/segments/pages", "If-None-Match", etag).status())
+        .isEqualTo(304);
+    Answer page1 = http.get("/api/v1/boards/segc-tag/segments/pages?cursor=&limit=3");
+    assertThat(page1.status()).as(page1.body()).isEqualTo(200);
+    assertThat(page1.json().get("segment").asString()).isEqualTo("pages");
+    String next = page1.json().get("nextCursor").asString();
+    Answer page2 = http.get("/api/v1/boards/segc-tag/segments/pages?limit=3&cursor=" + next);
+    assertThat(page2.status()).as(page2.body()).isEqualTo(200);
+    List<Long> paged = new ArrayList<>();
+    page1.json().get("items").forEach(e -> paged.add(e.get("itemId").asLong()));
+    page2.json().get("items").forEach(e -> paged.add(e.get("itemId").asLong()));
+    assertThat(paged).containsExactly(6L, 5L, 4L, 3L);
+    Answer listing = http.get("/api/v1/boards/segc-tag/segments");
+    assertThat(listing.json().get("segmentBy").asString()).isEqualTo("tag");
+    assertThat(listing.json().get("segments").get(0).get("segment").asString()).isEqualTo("pages");
+    assertThat(listing.json().get("segments").get(0).get("items").asInt()).isEqualTo(4);
+  }
+
+  private Answer control(String path, String body) {
+    return http.put("/api/v1/admin/boards/segc-tag" + path, body, http.adminHeader());
+  }
+
+  @Test
+  void controls_perSegmentAndPerFamily_showAtOnce_onBothInstances() {
+    // Items 11..16: 11..13 tagged red, 14..16 blue, 16 also red. Item i has i - 10 likes.
+    for (long id = 11; id <= 16; id++) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "segc");
+      body.put("id", id);
+      body.put("authorId", 4);
+      body.put("title", "k" + id);
+      body.put(
+          "tags", id <= 13 ? List.of("red") : id == 16 ? List.of("blue", "red") : List.of("blue"));
+      body.put("createdAt", NOW.minusSeconds(60 + id).toString());
+      assertThat(http.post("/api/v1/items", HttpJson.json(body)).status()).isEqualTo(201);
+    }
+    List<String> events = new ArrayList<>();
+    for (long id = 11; id <= 16; id++) {
+      for (int like = 0; like < id - 10; like++) {
+        events.add("{\"biz\":\"segc\",\"itemId\":" + id + ",\"type\":\"like\"}");
+      }
+    }
+    postEvents(events.toArray(String[]::new));
+    assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
+    String red = "/api/v1/boards/segc-tag/segments/red";
+    String blue = "/api/v1/boards/segc-tag/segments/blue";
+    TestPropertySource declared =
+        SegmentBoardsContract.class.getAnnotation(TestPropertySource.class);
+    try (SecondInstance second =
+        SecondInstance.start(
+            environment,
+            java.util.Arrays.stream(declared.properties())
+                .map(p -> "--" + p)
+                .toArray(String[]::new))) {
+      HttpJson other = second.http();
+      assertThat(ids(http, red)).containsExactly(16L, 13L, 12L, 11L);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(ids(other, red)).containsExactly(16L, 13L, 12L, 11L));
+      assertThat(ids(other, blue)).containsExactly(16L, 15L, 14L);
+
+      // A pin on one segment: there only.
+      Answer pinned =
+          control(
+              "/segments/red/controls/11",
+              "{\"action\":\"pin\",\"position\":1,\"reason\":\"feature\"}");
+      assertThat(pinned.status()).as(pinned.body()).isEqualTo(200);
+      assertThat(pinned.json().get("segment").asString()).isEqualTo("red");
+      assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .untilAsserted(() -> assertThat(ids(other, red)).containsExactly(11L, 16L, 13L, 12L));
+      assertThat(ids(other, blue)).containsExactly(16L, 15L, 14L);
+
+      // A block on the family: gone from every segment of the item.
+      Answer blocked = control("/controls/16", "{\"action\":\"block\",\"reason\":\"spam\"}");
+      assertThat(blocked.status()).as(blocked.body()).isEqualTo(200);
+      assertThat(ids(http, red)).containsExactly(11L, 13L, 12L);
+      assertThat(ids(http, blue)).containsExactly(15L, 14L);
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .untilAsserted(
+              () -> {
+                assertThat(ids(other, red)).containsExactly(11L, 13L, 12L);
+                assertThat(ids(other, blue)).containsExactly(15L, 14L);
+              });
+
+      // A segment pin of a family-blocked item: the block wins.
+      Answer overruled =
+          control(
+              "/segments/blue/controls/16",
+              "{\"action\":\"pin\",\"position\":1,\"reason\":\"try\"}");
+      assertThat(overruled.status()).as(overruled.body()).isEqualTo(200);
+      assertThat(ids(http, blue)).containsExactly(15L, 14L);
+
+      // Lifting the family block brings the item back, pinned where its segment pinned it.
+      assertThat(
+              http.delete("/api/v1/admin/boards/segc-tag/controls/16", http.adminHeader()).status())
+          .isEqualTo(204);
+      assertThat(ids(http, blue)).containsExactly(16L, 15L, 14L);
+      assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .untilAsserted(() -> assertThat(ids(other, red)).containsExactly(11L, 16L, 13L, 12L));
+
+      // A recompute keeps every control applied.
+      assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
+      assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
+
+      // The segment's own controls are listed under it, and a bad segment is a 400 naming it.
+      Answer listed =
+          http.get("/api/v1/admin/boards/segc-tag/segments/red/controls", http.adminHeader());
+      assertThat(listed.status()).isEqualTo(200);
+      assertThat(listed.json().get("controls")).hasSize(1);
+      Answer bad =
+          control("/segments/a%2Cb/controls/11", "{\"action\":\"block\",\"reason\":\"x\"}");
+      assertThat(bad.status()).isEqualTo(400);
+      assertThat(bad.body()).contains("\"segment\"");
+    }
+  }
+}
