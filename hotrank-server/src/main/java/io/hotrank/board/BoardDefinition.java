@@ -31,6 +31,8 @@ import org.springframework.scheduling.support.CronExpression;
  * @param weights the weight of each interaction type (a window board adds them per event)
  * @param maxPins how many items operators may pin at once ({@code hotrank.boards[i].max-pins})
  * @param segmentBy what splits the board into segment boards; null: one board
+ * @param maxPerAuthor at most this many entries of one author; 0: no cap
+ * @param scaleBy the segments whose size divides an item's score; null: not scaled
  */
 public record BoardDefinition(
     String name,
@@ -45,7 +47,9 @@ public record BoardDefinition(
     BoardKind kind,
     Weights weights,
     int maxPins,
-    @Nullable SegmentBy segmentBy) {
+    @Nullable SegmentBy segmentBy,
+    int maxPerAuthor,
+    @Nullable SegmentBy scaleBy) {
 
   /** The default of {@code hotrank.boards[i].max-pins}. */
   static final int DEFAULT_MAX_PINS = 3;
@@ -133,6 +137,32 @@ public record BoardDefinition(
     } catch (IllegalArgumentException e) {
       problems.add(property + ".segment-by=" + e.getMessage());
     }
+    int maxPerAuthor = spec.maxPerAuthor() == null ? 0 : spec.maxPerAuthor();
+    if (spec.maxPerAuthor() != null && (maxPerAuthor < 1 || maxPerAuthor > size)) {
+      problems.add(
+          property
+              + ".max-per-author="
+              + maxPerAuthor
+              + " must be between 1 and the size, "
+              + size);
+    }
+    SegmentBy scaleBy = null;
+    try {
+      scaleBy = SegmentBy.parse(spec.scaleBy());
+    } catch (IllegalArgumentException e) {
+      problems.add(property + ".scale-by=" + e.getMessage());
+    }
+    if (scaleBy != null && segmentBy != null) {
+      problems.add(
+          property + ".scale-by applies to an unsegmented board; remove segment-by or scale-by");
+    }
+    if ((scaleBy != null || spec.maxPerAuthor() != null) && kind != null && kind.realtime()) {
+      problems.add(
+          property
+              + ".max-per-author and scale-by are supported on batch boards; a "
+              + kind.configName()
+              + " board cannot use them yet");
+    }
     if (segmentBy != null && kind != null && kind.realtime()) {
       problems.add(
           property
@@ -157,7 +187,9 @@ public record BoardDefinition(
         kind,
         weights,
         maxPins,
-        segmentBy);
+        segmentBy,
+        maxPerAuthor,
+        scaleBy);
   }
 
   /** Whether the board is a family of segment boards ({@code segment-by} is set). */

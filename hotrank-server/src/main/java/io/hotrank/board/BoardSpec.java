@@ -31,6 +31,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     3
  * @param segmentBy {@code tag}, {@code author} or {@code attribute:<key>}: the board is a family of
  *     segment boards, one per value; unset: one board
+ * @param maxPerAuthor at most this many entries of one author on the board (or each segment board),
+ *     the next best items taking their places; unset: no cap
+ * @param scaleBy {@code tag}, {@code author} or {@code attribute:<key>} on an unsegmented board:
+ *     each item's score is divided by {@code log10(10 + n)}, n the interactions its segment
+ *     received over the board's window
  */
 record BoardSpec(
     @Nullable String name,
@@ -47,7 +52,9 @@ record BoardSpec(
     @Nullable String counter,
     @Nullable Integer shards,
     @Nullable Integer maxPins,
-    @Nullable String segmentBy) {
+    @Nullable String segmentBy,
+    @Nullable Integer maxPerAuthor,
+    @Nullable String scaleBy) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -27,13 +27,15 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null, null);
+        null, null, null, null);
   }
 
   @Test
@@ -58,9 +60,66 @@ class BoardDefinitionTest {
     BoardSpec tooMany =
         new BoardSpec(
             "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
-            null);
+            null, null, null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
+  }
+
+  private static BoardSpec diverse(
+      String type, String segmentBy, Integer maxPerAuthor, String scaleBy) {
+    return new BoardSpec(
+        "d",
+        "article",
+        type == null ? null : "decay",
+        null,
+        null,
+        null,
+        null,
+        10,
+        null,
+        type,
+        null,
+        null,
+        null,
+        null,
+        segmentBy,
+        maxPerAuthor,
+        scaleBy);
+  }
+
+  @Test
+  void segmentBy_maxPerAuthor_andScaleBy_areParsed_andTheirMistakesNamed() {
+    BoardDefinition tags = BoardDefinition.from(diverse(null, "tag", 2, null), "p");
+    assertThat(tags.segmentBy()).isEqualTo(new SegmentBy.Tag());
+    assertThat(tags.maxPerAuthor()).isEqualTo(2);
+    assertThat(BoardDefinition.from(diverse(null, "attribute:lang", null, null), "p").segmentBy())
+        .isEqualTo(new SegmentBy.Attribute("lang"));
+    assertThat(BoardDefinition.from(diverse(null, null, null, "author"), "p").scaleBy())
+        .isEqualTo(new SegmentBy.Author());
+    assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "topic", 0, "tag"), "b[1]"))
+        .hasMessageContaining("b[1].segment-by='topic' is unknown")
+        .hasMessageContaining("b[1].max-per-author=0 must be between 1 and the size, 10");
+    assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "tag", 11, "tag"), "b[1]"))
+        .hasMessageContaining("b[1].max-per-author=11 must be between 1 and the size, 10")
+        .hasMessageContaining("b[1].scale-by applies to an unsegmented board");
+    assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "attribute:Lang", null, null), "b"))
+        .hasMessageContaining("b.segment-by='attribute:Lang': the attribute key must match");
+    assertThatThrownBy(() -> BoardDefinition.from(diverse("live", "tag", null, null), "b"))
+        .hasMessageContaining("b.segment-by is supported on batch boards");
+  }
+
+  @Test
+  void aSegmentName_isValidatedByItsKind() {
+    assertThat(new SegmentBy.Tag().invalid("java")).isNull();
+    assertThat(new SegmentBy.Tag().invalid("x".repeat(33))).contains("at most 32");
+    assertThat(new SegmentBy.Tag().invalid("a,b")).contains("comma");
+    assertThat(new SegmentBy.Tag().invalid(" a")).contains("spaces");
+    assertThat(new SegmentBy.Author().invalid("42")).isNull();
+    assertThat(new SegmentBy.Author().invalid("042")).isNotNull();
+    assertThat(new SegmentBy.Author().invalid("99999999999999999999")).isNotNull();
+    assertThat(new SegmentBy.Attribute("lang").invalid("pt br")).isNull();
+    assertThat(new SegmentBy.Attribute("lang").invalid("x".repeat(65))).contains("1 to 64");
+    assertThat(new SegmentBy.Attribute("lang").invalid("a\u0001")).contains("control");
   }
 
   @Test

@@ -311,6 +311,8 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         kind,
         weights,
         b.maxPins(),
-        b.segmentBy());
+        b.segmentBy(),
+        b.maxPerAuthor(),
+        b.scaleBy());
   }
 }

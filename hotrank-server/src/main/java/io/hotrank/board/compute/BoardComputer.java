@@ -7,6 +7,7 @@ import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.core.topn.BoundedTopN;
+import io.hotrank.core.topn.CappedTopN;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterPages.CounterRow;
 import io.hotrank.item.CounterPages.LabelledRow;
@@ -83,15 +84,141 @@ public class BoardComputer {
    * of its segments. Memory is the segments' heaps plus a page; work is the rows scanned plus, per
    * row, its segments. Each heap keeps the board's size, one per live control of the family (a
    * segment's own controls are few and met by the reserve, or looked up by the publisher) and the
-   * reserve.
+   * reserve; with {@code max-per-author}, at most that many of one author.
    *
    * @throws JobCancelledException if cancelled
    */
   public FamilyResult computeFamily(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
     SegmentBy split = java.util.Objects.requireNonNull(board.segmentBy(), "not segmented");
+    int keep = keep(board, now);
+    Map<String, Heap> heaps = new HashMap<>();
+    long scanned =
+        scan(
+            board,
+            now,
+            cancelled,
+            labelled -> {
+              Labelled scored = scored(board, labelled, now, 1);
+              for (String segment : split.segments(labelled.labels())) {
+                heaps.computeIfAbsent(segment, s -> heap(board, keep)).offer(scored);
+              }
+            });
+    Map<String, List<BoardEntry>> segments = new HashMap<>(heaps.size() * 2);
+    heaps.forEach((segment, heap) -> segments.put(segment, entries(board, heap.sorted())));
+    return new FamilyResult(now, segments, scanned);
+  }
+
+  /**
+   * A board that is one board but needs each item's author ({@code max-per-author}) or segments
+   * ({@code scale-by}): the labelled scan into one heap. With {@code scale-by}, a first scan adds
+   * up each segment's interactions over the window (n), and the second divides each item's score by
+   * {@code log10(10 + n)} of its largest segment (an item in no segment: n = 0, unscaled).
+   */
+  private Result computeLabelled(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
+    SegmentBy scale = board.scaleBy();
+    Map<String, Long> sizes = new HashMap<>();
+    long scanned = 0;
+    if (scale != null) {
+      scanned +=
+          scan(
+              board,
+              now,
+              cancelled,
+              labelled -> {
+                long n = interactions(labelled.row().counts());
+                for (String segment : scale.segments(labelled.labels())) {
+                  sizes.merge(segment, n, Long::sum);
+                }
+              });
+    }
+    Heap top = heap(board, keep(board, now));
+    scanned +=
+        scan(
+            board,
+            now,
+            cancelled,
+            labelled -> {
+              double divisor = 1;
+              if (scale != null) {
+                long largest = 0;
+                for (String segment : scale.segments(labelled.labels())) {
+                  largest = Math.max(largest, sizes.getOrDefault(segment, 0L));
+                }
+                divisor = Math.log10(10 + largest);
+              }
+              top.offer(scored(board, labelled, now, divisor));
+            });
+    return new Result(now, entries(board, top.sorted()), scanned);
+  }
+
+  /** Every interaction an item received: what {@code scale-by} counts per segment. */
+  static long interactions(io.hotrank.core.score.Interactions counts) {
+    return counts.like()
+        + counts.view()
+        + counts.comment()
+        + counts.share()
+        + counts.collect()
+        + counts.dislike();
+  }
+
+  private static Labelled scored(
+      BoardDefinition board, LabelledRow labelled, Instant now, double divisor) {
+    CounterRow row = labelled.row();
+    double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
+    return new Labelled(
+        row.itemId(), row.createdAtMillis(), divisor == 1 ? score : score / divisor, labelled);
+  }
+
+  /** How many candidates a heap keeps: the size, one per live control, and the reserve. */
+  private int keep(BoardDefinition board, Instant now) {
     int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
-    int keep = board.size() + controlled + ControlsApplied.RESERVE;
-    Map<String, BoundedTopN<Labelled>> heaps = new HashMap<>();
+    return board.size() + controlled + ControlsApplied.RESERVE;
+  }
+
+  /** A heap of ranked candidates: bounded, and capped per author when the board says so. */
+  private interface Heap {
+    void offer(Labelled candidate);
+
+    List<Labelled> sorted();
+  }
+
+  private static Heap heap(BoardDefinition board, int keep) {
+    if (board.maxPerAuthor() > 0) {
+      CappedTopN<Labelled, Long> capped =
+          new CappedTopN<>(
+              keep, board.maxPerAuthor(), l -> l.row().labels().authorId(), LABELLED_BEST_FIRST);
+      return new Heap() {
+        @Override
+        public void offer(Labelled candidate) {
+          capped.offer(candidate);
+        }
+
+        @Override
+        public List<Labelled> sorted() {
+          return capped.toSortedList();
+        }
+      };
+    }
+    BoundedTopN<Labelled> bounded = new BoundedTopN<>(keep, LABELLED_BEST_FIRST);
+    return new Heap() {
+      @Override
+      public void offer(Labelled candidate) {
+        bounded.offer(candidate);
+      }
+
+      @Override
+      public List<Labelled> sorted() {
+        return bounded.toSortedList();
+      }
+    };
+  }
+
+  /** One keyset scan of the window with each item's labels, page by page; returns the rows. */
+  private long scan(
+      BoardDefinition board,
+      Instant now,
+      BooleanSupplier cancelled,
+      java.util.function.Consumer<LabelledRow> each) {
     long to = now.toEpochMilli();
     long afterCreated = now.minus(board.window()).toEpochMilli();
     long afterId = 0;
@@ -102,48 +229,32 @@ public class BoardComputer {
       }
       List<LabelledRow> page =
           counters.labelledWindowPage(board.biz(), afterCreated, afterId, to, pageSize);
-      for (LabelledRow labelled : page) {
-        CounterRow row = labelled.row();
-        Labelled scored =
-            new Labelled(
-                row.itemId(),
-                row.createdAtMillis(),
-                board.scoreAt(row.counts(), row.createdAtMillis(), now),
-                labelled);
-        for (String segment : split.segments(labelled.labels())) {
-          heaps
-              .computeIfAbsent(segment, s -> new BoundedTopN<>(keep, LABELLED_BEST_FIRST))
-              .offer(scored);
-        }
-      }
+      page.forEach(each);
       scanned += page.size();
       if (page.size() < pageSize) {
-        break;
+        return scanned;
       }
       CounterRow last = page.getLast().row();
       afterCreated = last.createdAtMillis();
       afterId = last.itemId();
     }
-    Map<String, List<BoardEntry>> segments = new HashMap<>(heaps.size() * 2);
-    heaps.forEach(
-        (segment, heap) -> {
-          List<Labelled> winners = heap.toSortedList();
-          List<BoardEntry> entries = new ArrayList<>(winners.size());
-          for (Labelled s : winners) {
-            entries.add(
-                new BoardEntry(
-                    entries.size() + 1,
-                    board.biz(),
-                    s.id(),
-                    s.score(),
-                    s.row().title(),
-                    s.row().labels().authorId(),
-                    Instant.ofEpochMilli(s.createdAtMillis()),
-                    Item.Counts.of(s.row().row().counts())));
-          }
-          segments.put(segment, entries);
-        });
-    return new FamilyResult(now, segments, scanned);
+  }
+
+  private static List<BoardEntry> entries(BoardDefinition board, List<Labelled> winners) {
+    List<BoardEntry> entries = new ArrayList<>(winners.size());
+    for (Labelled s : winners) {
+      entries.add(
+          new BoardEntry(
+              entries.size() + 1,
+              board.biz(),
+              s.id(),
+              s.score(),
+              s.row().title(),
+              s.row().labels().authorId(),
+              Instant.ofEpochMilli(s.createdAtMillis()),
+              Item.Counts.of(s.row().row().counts())));
+    }
+    return entries;
   }
 
   /**
@@ -157,6 +268,9 @@ public class BoardComputer {
    * @throws JobCancelledException if cancelled
    */
   public Result compute(BoardDefinition board, Instant now, BooleanSupplier cancelled) {
+    if (board.maxPerAuthor() > 0 || board.scaleBy() != null) {
+      return computeLabelled(board, now, cancelled);
+    }
     int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
     BoundedTopN<Scored> top =
         new BoundedTopN<>(board.size() + controlled + ControlsApplied.RESERVE, BEST_FIRST);

@@ -176,10 +176,37 @@ class BoardSync implements SmartLifecycle {
       noticeFetcher.execute(
           () -> {
             pending.remove(board);
-            if (version > local.version(board)) {
-              refresh(board);
-            }
+            fetchAnnounced(board, version, 1);
           });
+    }
+  }
+
+  /** How many times an announced version is fetched in all when Redis does not answer. */
+  private static final int NOTICE_ATTEMPTS = 4;
+
+  /** The wait before the first retry of an announced version; doubled for each next one. */
+  private static final long NOTICE_RETRY_MILLIS = 100;
+
+  /**
+   * Fetches an announced version, and when Redis does not answer within the read timeout (a busy
+   * moment), tries again after 100, 200 and 400 ms rather than leaving the board a version behind
+   * until the periodic check.
+   */
+  private void fetchAnnounced(String board, long version, int attempt) {
+    if (!running || version <= local.version(board) || refresh(board, attempt == NOTICE_ATTEMPTS)) {
+      return;
+    }
+    ScheduledExecutorService checks = worker;
+    ExecutorService fetcher = noticeFetcher;
+    if (attempt < NOTICE_ATTEMPTS && checks != null && fetcher != null) {
+      try {
+        checks.schedule(
+            () -> fetcher.execute(() -> fetchAnnounced(board, version, attempt + 1)),
+            NOTICE_RETRY_MILLIS << (attempt - 1),
+            TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        // stopping: nothing to keep up to date
+      }
     }
   }
 
@@ -267,14 +294,28 @@ class BoardSync implements SmartLifecycle {
   }
 
   private void refresh(String board) {
+    refresh(board, true);
+  }
+
+  /**
+   * Fetches a board's live version from Redis and installs it.
+   *
+   * @param last whether a failure is logged as this board's last attempt for now
+   * @return false when Redis did not answer
+   */
+  private boolean refresh(String board, boolean last) {
     try {
       sources.fromRedis(board).ifPresent(snapshot -> install(snapshot, "redis"));
+      return true;
     } catch (RedisUnavailableException e) {
-      log.warn(
-          "Board '{}': newer version announced but Redis did not answer ({}); the periodic"
-              + " check retries",
-          board,
-          e.getMessage());
+      if (last) {
+        log.warn(
+            "Board '{}': newer version announced but Redis did not answer ({}); the periodic"
+                + " check retries",
+            board,
+            e.getMessage());
+      }
+      return false;
     }
   }
 

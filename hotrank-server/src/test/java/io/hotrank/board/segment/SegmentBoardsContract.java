@@ -70,7 +70,32 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[4].window=3d",
       "hotrank.boards[4].size=4",
       "hotrank.boards[4].refresh=0 0 0 1 1 *",
-      "hotrank.boards[4].segment-by=tag"
+      "hotrank.boards[4].segment-by=tag",
+      "hotrank.boards[5].name=div-capped",
+      "hotrank.boards[5].biz=div",
+      "hotrank.boards[5].algorithm=decay",
+      "hotrank.boards[5].half-life=6h",
+      "hotrank.boards[5].window=3d",
+      "hotrank.boards[5].size=6",
+      "hotrank.boards[5].refresh=0 0 0 1 1 *",
+      "hotrank.boards[5].max-per-author=2",
+      "hotrank.boards[6].name=div-scaled",
+      "hotrank.boards[6].biz=div",
+      "hotrank.boards[6].algorithm=decay",
+      "hotrank.boards[6].half-life=6h",
+      "hotrank.boards[6].window=3d",
+      "hotrank.boards[6].size=6",
+      "hotrank.boards[6].refresh=0 0 0 1 1 *",
+      "hotrank.boards[6].scale-by=tag",
+      "hotrank.boards[7].name=div-capped-tag",
+      "hotrank.boards[7].biz=div",
+      "hotrank.boards[7].algorithm=decay",
+      "hotrank.boards[7].half-life=6h",
+      "hotrank.boards[7].window=3d",
+      "hotrank.boards[7].size=3",
+      "hotrank.boards[7].refresh=0 0 0 1 1 *",
+      "hotrank.boards[7].segment-by=tag",
+      "hotrank.boards[7].max-per-author=1"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -172,9 +197,11 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
 
   /** The ids of a whole segment board (the tests' default limit is smaller than some boards). */
   private List<Long> ids(HttpJson client, String url) {
-    Answer answer =
-        client.get(
-            url + "?limit=" + (url.contains("seg-author") ? 3 : url.contains("segc") ? 4 : 5));
+    int size =
+        url.contains("seg-author") || url.contains("div-capped-tag")
+            ? 3
+            : url.contains("segc") ? 4 : 5;
+    Answer answer = client.get(url.contains("?") ? url : url + "?limit=" + size);
     assertThat(answer.status()).as(url + " " + answer.body()).isEqualTo(200);
     List<Long> ids = new ArrayList<>();
     answer.json().get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
@@ -303,6 +330,125 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
             .containsExactlyElementsOf(expectedListing.keySet());
       }
     }
+  }
+
+  /** Best first, as boards order: score, then the younger item, then the larger id. */
+  private static Comparator<Modelled> byScore(Function<Modelled, Double> score) {
+    return Comparator.comparingDouble((Modelled i) -> -score.apply(i))
+        .thenComparing(i -> i.createdAt, Comparator.reverseOrder())
+        .thenComparing(i -> -i.id);
+  }
+
+  /** Takes items best first, skipping an author who has {@code cap} already, up to {@code size}. */
+  private static List<Long> capped(List<Modelled> ranked, int cap, int size) {
+    Map<Long, Integer> taken = new HashMap<>();
+    List<Long> board = new ArrayList<>();
+    for (Modelled item : ranked) {
+      if (board.size() == size) {
+        break;
+      }
+      if (taken.merge(item.author, 1, Integer::sum) <= cap) {
+        board.add(item.id);
+      }
+    }
+    return board;
+  }
+
+  @Test
+  void maxPerAuthorAndScaleBy_equalTheirModels() {
+    Random random = new Random(41);
+    List<String> tags = List.of("big", "big", "big", "big", "mid", "mid", "small", "tiny");
+    List<Modelled> items = new ArrayList<>();
+    Map<Long, Long> views = new HashMap<>();
+    for (long id = 1; id <= 60; id++) {
+      List<String> itemTags =
+          random.nextInt(6) == 0
+              ? List.of()
+              : random.nextInt(4) == 0
+                  ? List.of("small", tags.get(random.nextInt(tags.size())))
+                  : List.of(tags.get(random.nextInt(tags.size())));
+      Modelled item =
+          new Modelled(
+              id,
+              NOW.minusSeconds(20 + id * 11),
+              1 + random.nextInt(5),
+              List.copyOf(new java.util.LinkedHashSet<>(itemTags)),
+              Map.of());
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "div");
+      body.put("id", id);
+      body.put("authorId", item.author);
+      body.put("title", "d" + id);
+      body.put("tags", item.tags);
+      body.put("createdAt", item.createdAt.toString());
+      assertThat(http.post("/api/v1/items", HttpJson.json(body)).status()).isEqualTo(201);
+      items.add(item);
+    }
+    for (int round = 0; round < 3; round++) {
+      List<String> events = new ArrayList<>();
+      for (int e = 0; e < 150; e++) {
+        Modelled item = items.get(random.nextInt(items.size()));
+        boolean like = random.nextInt(3) > 0;
+        events.add(
+            "{\"biz\":\"div\",\"itemId\":"
+                + item.id
+                + ",\"type\":\""
+                + (like ? "like" : "view")
+                + "\"}");
+        if (like) {
+          item.likes++;
+        } else {
+          views.merge(item.id, 1L, Long::sum);
+        }
+      }
+      postEvents(events.toArray(String[]::new));
+      clock.set(NOW.plusSeconds(900L * (round + 1)));
+
+      Instant at = recomputed("div-capped");
+      List<Modelled> ranked = items.stream().sorted(byScore(i -> score(i, at))).toList();
+      assertThat(ids(http, "/api/v1/boards/div-capped?limit=6"))
+          .as("round %d, capped", round)
+          .containsExactlyElementsOf(capped(ranked, 2, 6));
+
+      Instant scaledAt = recomputed("div-scaled");
+      Map<String, Long> sizes = new HashMap<>();
+      for (Modelled item : items) {
+        long n = item.likes + views.getOrDefault(item.id, 0L);
+        item.tags.forEach(t -> sizes.merge(t, n, Long::sum));
+      }
+      Function<Modelled, Double> scaled =
+          i ->
+              score(i, scaledAt)
+                  / Math.log10(10 + i.tags.stream().mapToLong(sizes::get).max().orElse(0));
+      List<Long> expected = items.stream().sorted(byScore(scaled)).limit(6).map(i -> i.id).toList();
+      assertThat(ids(http, "/api/v1/boards/div-scaled?limit=6"))
+          .as("round %d, scaled", round)
+          .containsExactlyElementsOf(expected);
+      Answer scaledBoard = http.get("/api/v1/boards/div-scaled?limit=6");
+      JsonNode first = scaledBoard.json().get("items").get(0);
+      Modelled top =
+          items.stream().filter(i -> i.id == first.get("itemId").asLong()).findFirst().get();
+      assertThat(first.get("score").asDouble())
+          .isCloseTo(scaled.apply(top), org.assertj.core.data.Offset.offset(1e-9));
+
+      Instant familyAt = recomputed("div-capped-tag");
+      for (String tag : Set.of("big", "mid", "small", "tiny")) {
+        List<Modelled> inTag =
+            items.stream()
+                .filter(i -> i.tags.contains(tag))
+                .sorted(byScore(i -> score(i, familyAt)))
+                .toList();
+        assertThat(ids(http, "/api/v1/boards/div-capped-tag/segments/" + tag))
+            .as("round %d, capped segment %s", round, tag)
+            .containsExactlyElementsOf(capped(inTag, 1, 3));
+      }
+    }
+  }
+
+  private Instant recomputed(String board) {
+    Answer answer = http.admin("/api/v1/admin/boards/" + board + "/recompute");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    return Instant.parse(answer.json().get("computedAt").asString());
   }
 
   /** The listing orders equal counts by the stored key, which the database compares as bytes. */
