@@ -4,6 +4,7 @@ import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardControls;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.BoardSegments;
 import io.hotrank.board.BoardSink;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
@@ -46,6 +47,7 @@ class BoardPages {
   private final BoardRegistry registry;
   private final BoardSink boards;
   private final BoardControls controls;
+  private final BoardSegments segments;
   private final MeterRegistry meters;
   private final Clock clock;
 
@@ -53,8 +55,10 @@ class BoardPages {
       BoardRegistry registry,
       BoardSink boards,
       BoardControls controls,
+      BoardSegments segments,
       MeterRegistry meters,
       Clock clock) {
+    this.segments = segments;
     this.registry = registry;
     this.boards = boards;
     this.controls = controls;
@@ -73,13 +77,108 @@ class BoardPages {
     return "console/boards";
   }
 
+  /** How many segments a family's page lists, most entries first. */
+  static final int SEGMENTS_SHOWN = 100;
+
   @GetMapping(ConsolePaths.ROOT + "/boards/{name}")
   String board(
-      @PathVariable String name, @RequestParam(required = false) @Nullable Long item, Model model) {
+      @PathVariable String name,
+      @RequestParam(required = false) @Nullable Long item,
+      @RequestParam(required = false) @Nullable String q,
+      Model model) {
     BoardDefinition board = registry.require(name);
-    boardModel(board, model);
+    if (board.segmented()) {
+      model.addAttribute("board", board);
+      model.addAttribute("base", base(board, null));
+      model.addAttribute("segment", null);
+      model.addAttribute("q", q == null ? "" : q.strip());
+      model.addAttribute(
+          "segments",
+          segments.list(board.name(), q == null ? null : q.strip(), SEGMENTS_SHOWN).stream()
+              .map(
+                  s ->
+                      new SegmentLink(
+                          s.segment(), s.items(), s.version(), base(board, s.segment())))
+              .toList());
+      model.addAttribute("row", BoardViews.row(board, null, reads(board.name()), clock.instant()));
+      model.addAttribute("controls", controls.list(board.name()));
+      model.addAttribute("item", item);
+      return "console/board";
+    }
+    boardModel(board, null, model);
     model.addAttribute("item", item);
     return "console/board";
+  }
+
+  /** A segment as a family's page lists it, with the path of its page. */
+  record SegmentLink(String segment, int items, long version, String href) {}
+
+  /** One segment board of a family: its items, polled like a board's, and its own controls. */
+  @GetMapping(ConsolePaths.ROOT + "/boards/{name}/segments/{segment}")
+  String segment(
+      @PathVariable String name,
+      @PathVariable String segment,
+      @RequestParam(required = false) @Nullable Long item,
+      Model model) {
+    BoardDefinition board = registry.require(name);
+    boardModel(board, segment, model);
+    model.addAttribute("item", item);
+    return "console/board";
+  }
+
+  @GetMapping(ConsolePaths.ROOT + "/boards/{name}/segments/{segment}/items")
+  @Nullable String segmentItems(
+      @PathVariable String name,
+      @PathVariable String segment,
+      @RequestParam(required = false) @Nullable Long seen,
+      Model model,
+      HttpServletResponse response) {
+    BoardDefinition board = registry.require(name);
+    BoardSnapshot snapshot = segments.read(board.name(), segment);
+    if (seen != null && snapshot.version() == seen) {
+      response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+      return null; // handled: no body
+    }
+    itemsModel(board, segment, model);
+    return "console/board :: items";
+  }
+
+  @PostMapping(ConsolePaths.ROOT + "/boards/{name}/segments/{segment}/controls")
+  String segmentControl(
+      @PathVariable String name,
+      @PathVariable String segment,
+      @RequestParam(defaultValue = "") String itemId,
+      @RequestParam(defaultValue = "") String action,
+      @RequestParam(defaultValue = "") String position,
+      @RequestParam(defaultValue = "") String factor,
+      @RequestParam(defaultValue = "") String expiresAt,
+      @RequestParam(defaultValue = "") String reason,
+      Operator operator,
+      HttpServletResponse response,
+      Model model) {
+    return applyControl(
+        registry.require(name),
+        segment,
+        itemId,
+        action,
+        position,
+        factor,
+        expiresAt,
+        reason,
+        operator,
+        response,
+        model);
+  }
+
+  /** The console path of a board's page, or of one segment board's, its segment encoded. */
+  private static String base(BoardDefinition board, @Nullable String segment) {
+    String base = ConsolePaths.ROOT + "/boards/" + board.name();
+    return segment == null
+        ? base
+        : base
+            + "/segments/"
+            + org.springframework.web.util.UriUtils.encodePathSegment(
+                segment, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /**
@@ -99,7 +198,7 @@ class BoardPages {
       response.setStatus(HttpServletResponse.SC_NO_CONTENT);
       return null; // handled: no body
     }
-    itemsModel(board, model);
+    itemsModel(board, null, model);
     return "console/board :: items";
   }
 
@@ -115,12 +214,38 @@ class BoardPages {
       Operator operator,
       HttpServletResponse response,
       Model model) {
-    BoardDefinition board = registry.require(name);
+    return applyControl(
+        registry.require(name),
+        null,
+        itemId,
+        action,
+        position,
+        factor,
+        expiresAt,
+        reason,
+        operator,
+        response,
+        model);
+  }
+
+  private String applyControl(
+      BoardDefinition board,
+      @Nullable String segment,
+      String itemId,
+      String action,
+      String position,
+      String factor,
+      String expiresAt,
+      String reason,
+      Operator operator,
+      HttpServletResponse response,
+      Model model) {
     try {
       ConsoleForbiddenException.require(operator, Role.OPERATOR);
       long item = longField("itemId", itemId);
       if (action.equals("remove")) {
-        controls.remove(board.name(), item, reason.isBlank() ? null : reason, operator.name());
+        controls.remove(
+            board.name(), segment, item, reason.isBlank() ? null : reason, operator.name());
       } else {
         ControlChange change =
             new ControlChange(
@@ -129,32 +254,37 @@ class BoardPages {
                 factor.isBlank() ? null : doubleField("factor", factor),
                 expiresAt.isBlank() ? null : instantField("expiresAt", expiresAt),
                 reason);
-        controls.set(board.name(), item, change, operator.name());
+        controls.set(board.name(), segment, item, change, operator.name());
       }
     } catch (HotrankException e) {
       response.setStatus(e.type().status());
       model.addAttribute("problem", e.problem());
       model.addAttribute("item", itemId.isBlank() ? null : itemId);
-      boardModel(board, model);
+      boardModel(board, segment, model);
       return "console/board";
     }
-    return "redirect:" + ConsolePaths.ROOT + "/boards/" + board.name();
+    return "redirect:" + base(board, segment);
   }
 
-  private void boardModel(BoardDefinition board, Model model) {
-    itemsModel(board, model);
+  private void boardModel(BoardDefinition board, @Nullable String segment, Model model) {
+    BoardSnapshot snapshot = itemsModel(board, segment, model);
     model.addAttribute(
-        "row",
-        BoardViews.row(board, boards.current(board.name()), reads(board.name()), clock.instant()));
+        "row", BoardViews.row(board, snapshot, reads(board.name()), clock.instant()));
   }
 
-  private void itemsModel(BoardDefinition board, Model model) {
-    BoardSnapshot snapshot = boards.current(board.name());
-    List<BoardControl> live = controls.list(board.name());
+  private @Nullable BoardSnapshot itemsModel(
+      BoardDefinition board, @Nullable String segment, Model model) {
+    BoardSnapshot snapshot =
+        segment == null ? boards.current(board.name()) : segments.read(board.name(), segment);
+    List<BoardControl> live = controls.list(board.name(), segment);
     model.addAttribute("board", board);
+    model.addAttribute("segment", segment);
+    model.addAttribute("segments", null);
+    model.addAttribute("base", base(board, segment));
     model.addAttribute("snapshot", snapshot);
     model.addAttribute("items", BoardViews.items(snapshot, live));
     model.addAttribute("controls", live);
+    return snapshot;
   }
 
   private Map<String, Long> reads(String board) {

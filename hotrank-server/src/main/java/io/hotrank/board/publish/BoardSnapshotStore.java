@@ -208,6 +208,29 @@ public class BoardSnapshotStore {
         afterKey);
   }
 
+  /**
+   * The segment boards of a family with at least one entry whose name starts with {@code prefix}
+   * (null or empty: all), most entries first, then by key, at most {@code limit}: what an
+   * operator's search of a family shows.
+   */
+  public List<SegmentRow> segments(String family, @Nullable String prefix, int limit) {
+    if (prefix == null || prefix.isEmpty()) {
+      return segments(family, null, null, limit);
+    }
+    JdbcTemplate bounded = new JdbcTemplate(jdbc.getDataSource());
+    bounded.setMaxRows(limit);
+    // LIKE with its wildcards escaped: the prefix is matched as written.
+    String pattern = prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+    return bounded.query(
+        "SELECT segment, entries, version FROM hr_board_snapshot"
+            + " WHERE family = ? AND entries > ? AND segment LIKE ? ESCAPE '!'"
+            + " ORDER BY entries DESC, board",
+        (rs, n) -> new SegmentRow(rs.getString(1), rs.getInt(2), rs.getLong(3)),
+        family,
+        0,
+        pattern);
+  }
+
   /** The segments of a family whose stored board has entries: what a new computation empties. */
   public List<String> segmentsWithEntries(String family) {
     return jdbc.queryForList(

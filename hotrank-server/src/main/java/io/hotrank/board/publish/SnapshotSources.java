@@ -92,6 +92,15 @@ public class SnapshotSources {
     return database.segments(family, afterEntries, afterKey, limit);
   }
 
+  /**
+   * The segment boards of a family with entries whose name starts with {@code prefix}, most entries
+   * first: see {@link BoardSnapshotStore#segments(String, String, int)}.
+   */
+  public java.util.List<BoardSnapshotStore.SegmentRow> segments(
+      String family, @org.jspecify.annotations.Nullable String prefix, int limit) {
+    return database.segments(family, prefix, limit);
+  }
+
   /** The version stored in the database, 0 if none. */
   public long databaseVersion(String board) {
     return database.version(board);
