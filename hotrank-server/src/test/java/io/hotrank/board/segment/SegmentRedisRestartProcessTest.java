@@ -1,0 +1,138 @@
+package io.hotrank.board.segment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hotrank.support.HttpJson;
+import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.RedisProcess;
+import io.hotrank.support.ServiceProcess;
+import io.hotrank.support.ServiceProcesses;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Redis restarted empty under a segmented board: the segments an instance holds keep being served
+ * from memory with the same bytes, are written back to the new Redis by the version check (from the
+ * database, under the fencing token they were stored with), a segment no instance holds is served
+ * from the database, and the board's next computation, under its lease, publishes every segment to
+ * the new Redis, which reaches another instance by its notice.
+ */
+@Tag("process")
+class SegmentRedisRestartProcessTest {
+
+  private static final String RED = "/api/v1/boards/seg-hot/segments/red";
+  private static final String BLUE = "/api/v1/boards/seg-hot/segments/blue";
+
+  @RegisterExtension static final ServiceProcesses processes = new ServiceProcesses();
+
+  private static ServiceProcess start(String name) throws Exception {
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.board.scheduling=false",
+            "--hotrank.boards[0].name=seg-hot",
+            "--hotrank.boards[0].biz=article",
+            "--hotrank.boards[0].refresh=0 0 0 1 1 *",
+            "--hotrank.boards[0].segment-by=tag"));
+    return processes.start(ServiceProcesses.instance(name).withArgs(args));
+  }
+
+  private static void item(HttpJson http, long id, String tag, int likes) {
+    Answer created =
+        http.post(
+            "/api/v1/items",
+            "{\"biz\":\"article\",\"id\":"
+                + id
+                + ",\"authorId\":1,\"title\":\"item "
+                + id
+                + "\",\"tags\":[\""
+                + tag
+                + "\"]}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    likes(http, id, likes);
+  }
+
+  private static void likes(HttpJson http, long id, int likes) {
+    List<String> events = new ArrayList<>();
+    for (int k = 0; k < likes; k++) {
+      events.add("{\"biz\":\"article\",\"itemId\":" + id + ",\"type\":\"like\"}");
+    }
+    assertThat(
+            http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}").status())
+        .isEqualTo(202);
+  }
+
+  private static void recompute(HttpJson http) {
+    Answer recomputed = http.admin("/api/v1/admin/boards/seg-hot/recompute");
+    assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
+  }
+
+  private static long version(Answer read) {
+    assertThat(read.status()).as(read.body()).isEqualTo(200);
+    return read.json().get("version").asLong();
+  }
+
+  @Test
+  void redisRestartedEmpty_heldSegmentsServeOn_andTheNextComputationRepublishesEverySegment()
+      throws Exception {
+    RedisProcess redis = processes.redis();
+    ServiceProcess a = start("a");
+    HttpJson http = a.http();
+    item(http, 1, "red", 3);
+    item(http, 2, "red", 1);
+    item(http, 3, "blue", 2);
+    recompute(http);
+    Answer before = http.get(RED);
+    long red = version(before);
+    assertThat(before.header("X-Hotrank-Source")).isIn("redis", "db");
+    assertThat(http.get(RED).header("X-Hotrank-Source")).isEqualTo("local");
+
+    redis.stop();
+    Answer down = http.get(RED);
+    assertThat(down.status()).isEqualTo(200);
+    assertThat(down.header("X-Hotrank-Source")).isEqualTo("local");
+    assertThat(down.body()).isEqualTo(before.body());
+
+    redis.startAgain();
+    assertThat(redis.command("EXISTS hr:{b:seg-hot/red}:live")).contains(":0");
+    // The held segment goes on being served from memory, and the version check writes it back.
+    await("the held segment written back to the new Redis")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Answer read = http.get(RED);
+              assertThat(read.body()).isEqualTo(before.body());
+              assertThat(redis.command("GET hr:{b:seg-hot/red}:ver"))
+                  .contains("\r\n" + red + "\r\n");
+            });
+
+    // A fresh instance: the segment no one held is served from the database.
+    ServiceProcess b = start("b");
+    Answer blue = b.http().get(BLUE);
+    assertThat(blue.status()).as(blue.body()).isEqualTo(200);
+    assertThat(blue.header("X-Hotrank-Source")).isEqualTo("db");
+    assertThat(blue.json().get("items").get(0).get("itemId").asLong()).isEqualTo(3L);
+    assertThat(version(b.http().get(RED))).isEqualTo(red);
+
+    // The next computation publishes every segment to the new Redis; b follows by its notice.
+    likes(http, 2, 5);
+    assertThat(http.admin("/api/v1/admin/events/fold").status()).isEqualTo(200);
+    recompute(http);
+    long after = version(http.get(RED));
+    assertThat(after).isGreaterThan(red);
+    assertThat(redis.command("GET hr:{b:seg-hot/blue}:ver")).doesNotContain("$-1");
+    await("b serves the new red segment")
+        .atMost(Duration.ofSeconds(2))
+        .untilAsserted(
+            () -> {
+              Answer read = b.http().get(RED);
+              assertThat(version(read)).isEqualTo(after);
+              assertThat(read.json().get("items").get(0).get("itemId").asLong()).isEqualTo(2L);
+            });
+  }
+}
