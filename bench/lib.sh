@@ -166,6 +166,17 @@ bench_require_postgres() {
 
 # Creates the PostgreSQL database unless it exists (bench databases are disposable, never dropped
 # here).
+bench_postgres_up() { # starts the local PostgreSQL cluster unless it answers
+  if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
+    log "starting PostgreSQL"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
+    for _ in $(seq 1 30); do
+      pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" && break
+      sleep 1
+    done
+  fi
+}
+
 bench_postgres_database() { # $1: database name
   local psql=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
               -U "$HOTRANK_BENCH_PGUSER" -d postgres)

@@ -172,21 +172,8 @@ public final class RankingScanBench {
   private static int run(String[] args) throws Exception {
     Options options = Options.parse(args);
     Path dataDir = Files.createTempDirectory("hotrank-bench-");
-    String prefix =
-        "hrbench:" + UUID.randomUUID().toString().replace("-", "").substring(0, 12) + ":";
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("spring.main.banner-mode", "off");
-    properties.put("spring.datasource.url", options.jdbcUrl());
-    properties.put("spring.datasource.username", options.pgUser);
-    if (options.pgPassword != null) {
-      properties.put("spring.datasource.password", options.pgPassword);
-    }
-    if (options.redisUrl != null) {
-      properties.put("spring.data.redis.url", options.redisUrl);
-    }
-    properties.put("hotrank.board.scheduling", "false");
-    properties.put("hotrank.data-dir", dataDir.toString());
-    properties.put("hotrank.redis.key-prefix", prefix);
+    String prefix = redisPrefix();
+    Map<String, String> properties = baseProperties(options, dataDir, prefix);
     properties.put("hotrank.boards[0].name", BOARD);
     properties.put("hotrank.boards[0].biz", BIZ);
     properties.put("hotrank.boards[0].algorithm", "hacker-news");
@@ -223,6 +210,32 @@ public final class RankingScanBench {
       }
       deleteRecursively(dataDir);
     }
+  }
+
+  /** A key prefix of its own for a run's Redis keys, deleted at its end. */
+  static String redisPrefix() {
+    return "hrbench:" + UUID.randomUUID().toString().replace("-", "").substring(0, 12) + ":";
+  }
+
+  /**
+   * The properties every bench context shares: the bench database, Redis under its own prefix, a
+   * data directory of its own, no scheduling (the bench triggers the boards).
+   */
+  static Map<String, String> baseProperties(Options options, Path dataDir, String prefix) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("spring.main.banner-mode", "off");
+    properties.put("spring.datasource.url", options.jdbcUrl());
+    properties.put("spring.datasource.username", options.pgUser);
+    if (options.pgPassword != null) {
+      properties.put("spring.datasource.password", options.pgPassword);
+    }
+    if (options.redisUrl != null) {
+      properties.put("spring.data.redis.url", options.redisUrl);
+    }
+    properties.put("hotrank.board.scheduling", "false");
+    properties.put("hotrank.data-dir", dataDir.toString());
+    properties.put("hotrank.redis.key-prefix", prefix);
+    return properties;
   }
 
   /**
@@ -742,6 +755,11 @@ public final class RankingScanBench {
 
   /** Replaces the section in BENCHMARKS.md, or appends it; creates the file if missing. */
   static void writeReport(Path file, String section) throws IOException {
+    writeReport(file, SECTION, section);
+  }
+
+  /** Replaces the section under {@code header} in the report, or appends it. */
+  static void writeReport(Path file, String header, String section) throws IOException {
     String text =
         Files.exists(file)
             ? Files.readString(file, StandardCharsets.UTF_8)
@@ -749,7 +767,7 @@ public final class RankingScanBench {
                 + "Every figure is a ratio against a peer measured in the same run, on the same"
                 + " machine and data; absolute times are given for context only.\n";
     List<String> lines = new ArrayList<>(text.lines().toList());
-    int start = lines.indexOf(SECTION);
+    int start = lines.indexOf(header);
     if (start < 0) {
       while (!lines.isEmpty() && lines.getLast().isBlank()) {
         lines.removeLast();
@@ -777,8 +795,7 @@ public final class RankingScanBench {
    * for a subscription once the embedded Redis had stopped) must not keep the run from ending; main
    * then exits the JVM.
    */
-  private static void closeBounded(ConfigurableApplicationContext context)
-      throws InterruptedException {
+  static void closeBounded(ConfigurableApplicationContext context) throws InterruptedException {
     Thread closer = Thread.ofPlatform().daemon().name("bench-context-close").start(context::close);
     closer.join(CLOSE_TIMEOUT);
     if (closer.isAlive()) {
@@ -789,7 +806,7 @@ public final class RankingScanBench {
     }
   }
 
-  private static void deleteRedisKeys(ConfigurableApplicationContext context, String prefix) {
+  static void deleteRedisKeys(ConfigurableApplicationContext context, String prefix) {
     try {
       StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
       Set<String> keys = new HashSet<>();
@@ -806,7 +823,7 @@ public final class RankingScanBench {
     }
   }
 
-  private static void deleteRecursively(Path dir) {
+  static void deleteRecursively(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {

@@ -72,7 +72,10 @@ abstract class StorageCompatibilityContract {
     tx = database().tx();
     items = new ItemStore(jdbc, dialect);
     counters = new CounterStore(jdbc, dialect);
-    snapshots = new BoardSnapshotStore(jdbc);
+    snapshots =
+        new BoardSnapshotStore(
+            jdbc,
+            new org.springframework.jdbc.support.JdbcTransactionManager(jdbc.getDataSource()));
   }
 
   @BeforeEach

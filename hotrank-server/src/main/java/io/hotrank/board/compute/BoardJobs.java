@@ -2,6 +2,7 @@ package io.hotrank.board.compute;
 
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardNotFoundException;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
@@ -17,9 +18,15 @@ import io.hotrank.job.JobSource;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,6 +190,85 @@ public class BoardJobs implements JobSource {
     return view;
   }
 
+  /**
+   * How many chunks of segment boards a family's run publishes at once: each chunk waits on the
+   * database and Redis in turn, so a few in flight divide a run's publishing time while leaving
+   * most of the connection pool (10 by default) to reads and ingest.
+   */
+  static final int PUBLISH_CONCURRENCY = 4;
+
+  /** Segment boards per chunk: one transaction of rows and one query of controls each. */
+  static final int PUBLISH_CHUNK = 200;
+
+  /**
+   * Publishes every segment board of a run in chunks of {@link #PUBLISH_CHUNK} ({@link
+   * BoardPublisher#publishSegments}), {@link #PUBLISH_CONCURRENCY} chunks at a time on virtual
+   * threads, under the run's fence. The first failure (a stale fence, a database refusing the
+   * controls' read) stops the run: what was published stays, the next run publishes the rest.
+   */
+  private void publishAll(
+      BoardDefinition board,
+      Map<String, List<BoardEntry>> work,
+      Instant computedAt,
+      JobContext context) {
+    List<Map<String, List<BoardEntry>>> chunks = new ArrayList<>();
+    Map<String, List<BoardEntry>> chunk = new LinkedHashMap<>();
+    for (Map.Entry<String, List<BoardEntry>> segment : work.entrySet()) {
+      chunk.put(segment.getKey(), segment.getValue());
+      if (chunk.size() == PUBLISH_CHUNK) {
+        chunks.add(chunk);
+        chunk = new LinkedHashMap<>();
+      }
+    }
+    if (!chunk.isEmpty()) {
+      chunks.add(chunk);
+    }
+    Semaphore permits = new Semaphore(PUBLISH_CONCURRENCY);
+    List<Future<?>> published = new ArrayList<>(chunks.size());
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (Map<String, List<BoardEntry>> each : chunks) {
+        context.throwIfCancelled();
+        permits.acquireUninterruptibly();
+        failFast(published); // a stale fence stops the run early, not after every segment
+        published.add(
+            pool.submit(
+                () -> {
+                  try {
+                    publisher.publishSegments(board, each, computedAt, context.fence());
+                  } finally {
+                    permits.release();
+                  }
+                }));
+      }
+      for (Future<?> each : published) {
+        join(each);
+      }
+    }
+  }
+
+  /** Rethrows the failure of a finished publish, if any. */
+  private static void failFast(List<Future<?>> published) {
+    for (Future<?> each : published) {
+      if (each.isDone()) {
+        join(each);
+      }
+    }
+  }
+
+  private static void join(Future<?> publish) {
+    try {
+      publish.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while publishing segments", e);
+    }
+  }
+
   /** One board's computation. */
   private final class BoardJob implements Job {
 
@@ -244,19 +330,14 @@ public class BoardJobs implements JobSource {
         log.warn("Board '{}': stored segments unreadable ({})", board.name(), e.toString());
         stored = List.of();
       }
-      for (var segment : result.segments().entrySet()) {
-        context.throwIfCancelled();
-        publisher.publish(
-            board, segment.getKey(), result.computedAt(), segment.getValue(), context.fence());
-      }
+      Map<String, List<BoardEntry>> work = new LinkedHashMap<>(result.segments());
       int emptied = 0;
       for (String segment : stored) {
-        if (!result.segments().containsKey(segment)) {
-          context.throwIfCancelled();
-          publisher.publish(board, segment, result.computedAt(), List.of(), context.fence());
+        if (work.putIfAbsent(segment, List.of()) == null) {
           emptied++;
         }
       }
+      publishAll(board, work, result.computedAt(), context);
       log.info(
           "Board '{}': {} segment boards published, {} emptied ({} rows scanned, computed {},"
               + " fence {})",

@@ -13,7 +13,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -247,6 +249,101 @@ public class BoardPublisher implements BoardSink {
           board.name(),
           version.number(),
           newest.version());
+    }
+  }
+
+  /**
+   * Publishes many segment boards of one family, computed together, as {@link
+   * #publish(BoardDefinition, String, Instant, List, long)} publishes each, with their database
+   * rows written in one transaction ({@link BoardSnapshotStore#saveAll}) and their controls read in
+   * one query: a family of thousands of segments costs a few commits, not one per segment. Each
+   * segment still takes its version before its controls are read (the ordering argument of the
+   * class comment holds per segment); one refused as not newer is published again on its own,
+   * through the retrying path.
+   *
+   * @param segments each segment's candidates, best first
+   * @throws StalePublishException if a higher fencing token has published one of them
+   */
+  public void publishSegments(
+      BoardDefinition board,
+      Map<String, List<BoardEntry>> segments,
+      Instant computedAt,
+      long fence) {
+    List<String> names = new ArrayList<>(segments.keySet());
+    List<String> keys = names.stream().map(s -> BoardSnapshot.key(board.name(), s)).toList();
+    Map<String, Long> stored;
+    try {
+      stored = database.versions(keys);
+    } catch (RuntimeException e) {
+      log.warn("Board '{}': database unavailable for the version floors ({})", board.name(), e);
+      stored = Map.of();
+    }
+    Map<String, Version> versions = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      String key = keys.get(i);
+      long floor = Math.max(local.version(key), stored.getOrDefault(key, 0L));
+      try {
+        versions.put(names.get(i), new Version(redis.nextVersion(key, floor), true));
+      } catch (RuntimeException e) {
+        failure("redis", board, floor + 1, e);
+        versions.put(names.get(i), new Version(floor + 1, false));
+      }
+    }
+    // After the versions, never before: see the ordering argument in the class comment.
+    Map<String, List<BoardControl>> controls = controlled.readAll(board.name(), names);
+    List<BoardSnapshot> snapshots = new ArrayList<>(names.size());
+    for (String segment : names) {
+      ControlsApplied.Result shown =
+          controlled.apply(
+              board,
+              segments.get(segment),
+              controls.getOrDefault(segment, List.of()),
+              computedAt,
+              clock.instant(),
+              List.of());
+      snapshots.add(
+          BoardSnapshot.of(
+              board.name(),
+              segment,
+              versions.get(segment).number(),
+              computedAt,
+              shown.entries(),
+              shown.reserve(),
+              properties.defaultLimit()));
+    }
+    Map<String, BoardSnapshotStore.Saved> saved = Map.of();
+    try {
+      saved = database.saveAll(snapshots, fence);
+    } catch (RuntimeException e) {
+      failure("db", board, snapshots.isEmpty() ? 0 : snapshots.getFirst().version(), e);
+    }
+    for (BoardSnapshot snapshot : snapshots) {
+      BoardSnapshotStore.Saved outcome = saved.get(snapshot.key());
+      if (outcome == BoardSnapshotStore.Saved.STALE_FENCE) {
+        throw rejected(board, snapshot.version(), fence, "db");
+      }
+      if (outcome == BoardSnapshotStore.Saved.NOT_NEWER) {
+        publish(board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
+        continue;
+      }
+      if (versions.get(snapshot.segment()).redisUp()) {
+        try {
+          switch (redis.publish(snapshot, fence, BoardRedisStore.NO_BASE)) {
+            case STALE_FENCE -> throw rejected(board, snapshot.version(), fence, "redis");
+            case NEWER_LIVE -> {
+              publish(
+                  board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
+              continue;
+            }
+            case LIVE -> {}
+          }
+        } catch (StalePublishException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          failure("redis", board, snapshot.version(), e);
+        }
+      }
+      local.install(snapshot);
     }
   }
 

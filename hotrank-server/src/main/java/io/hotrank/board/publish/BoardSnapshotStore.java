@@ -2,7 +2,9 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardSnapshot;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
@@ -10,6 +12,9 @@ import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The one owner of {@code hr_board_snapshot}: the newest published version of each board, the last
@@ -27,9 +32,14 @@ public class BoardSnapshotStore {
 
   private final JdbcTemplate jdbc;
   private final JdbcTemplate probe;
+  private final TransactionTemplate transactions;
+  private final TransactionTemplate savepoint;
 
-  public BoardSnapshotStore(JdbcTemplate jdbc) {
+  public BoardSnapshotStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
     this.jdbc = jdbc;
+    this.transactions = new TransactionTemplate(transactionManager);
+    this.savepoint = new TransactionTemplate(transactionManager);
+    this.savepoint.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
     this.probe = new JdbcTemplate(jdbc.getDataSource());
     this.probe.setQueryTimeout(PROBE_TIMEOUT_SECONDS);
   }
@@ -104,18 +114,7 @@ public class BoardSnapshotStore {
       return storedFence.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
     try {
-      jdbc.update(
-          "INSERT INTO hr_board_snapshot"
-              + " (board, version, computed_at, payload, fence, family, segment, entries)"
-              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          snapshot.key(),
-          snapshot.version(),
-          computedAt,
-          payload,
-          fence,
-          snapshot.segment() == null ? null : snapshot.board(),
-          snapshot.segment(),
-          snapshot.size());
+      insert(snapshot, fence, payload, computedAt);
       return Saved.STORED;
     } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
       // Another publisher inserted the board's first row meanwhile (InnoDB may report a race of
@@ -128,6 +127,21 @@ public class BoardSnapshotStore {
               "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.key());
       return !winner.isEmpty() && winner.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
     }
+  }
+
+  private void insert(BoardSnapshot snapshot, long fence, String payload, long computedAt) {
+    jdbc.update(
+        "INSERT INTO hr_board_snapshot"
+            + " (board, version, computed_at, payload, fence, family, segment, entries)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        snapshot.key(),
+        snapshot.version(),
+        computedAt,
+        payload,
+        fence,
+        snapshot.segment() == null ? null : snapshot.board(),
+        snapshot.segment(),
+        snapshot.size());
   }
 
   private boolean updateIfAllowed(
@@ -147,6 +161,86 @@ public class BoardSnapshotStore {
             snapshot.version(),
             highest)
         == 1;
+  }
+
+  /**
+   * Stores many snapshots (a family's segment boards) as {@link #save(BoardSnapshot, long)} stores
+   * each, in one transaction: the same guarded UPDATE, and for a board never stored an INSERT under
+   * a savepoint, so that one lost insert race rolls back that statement alone. One commit for the
+   * lot instead of one per board: the commit's flush to disk is what a segment's save waits on.
+   * Deadlock victims run the whole transaction again (at most {@value #SAVE_ATTEMPTS} times).
+   *
+   * @return what became of each, by key
+   */
+  public Map<String, Saved> saveAll(List<BoardSnapshot> snapshots, long fence) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Map<String, Saved> saved = new HashMap<>();
+        transactions.executeWithoutResult(
+            status -> {
+              saved.clear();
+              for (BoardSnapshot snapshot : snapshots) {
+                saved.put(snapshot.key(), saveInTransaction(snapshot, fence));
+              }
+            });
+        return saved;
+      } catch (PessimisticLockingFailureException deadlocked) {
+        if (attempt == SAVE_ATTEMPTS) {
+          throw deadlocked;
+        }
+      }
+    }
+  }
+
+  private Saved saveInTransaction(BoardSnapshot snapshot, long fence) {
+    String payload = new String(snapshot.payload(), StandardCharsets.UTF_8);
+    long computedAt = snapshot.computedAt().toEpochMilli();
+    if (updateIfAllowed(snapshot, fence, BoardRedisStore.NO_BASE, payload, computedAt)) {
+      return Saved.STORED;
+    }
+    List<Long> storedFence =
+        jdbc.queryForList(
+            "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.key());
+    if (!storedFence.isEmpty()) {
+      return storedFence.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
+    }
+    Boolean inserted =
+        savepoint.execute(
+            status -> {
+              try {
+                insert(snapshot, fence, payload, computedAt);
+                return true;
+              } catch (DuplicateKeyException raced) {
+                status.setRollbackOnly(); // back to the savepoint: the transaction goes on
+                return false;
+              }
+            });
+    if (Boolean.TRUE.equals(inserted)) {
+      return Saved.STORED;
+    }
+    return updateIfAllowed(snapshot, fence, BoardRedisStore.NO_BASE, payload, computedAt)
+        ? Saved.STORED
+        : Saved.NOT_NEWER;
+  }
+
+  /** The stored versions of the given boards, 0 for those never stored, in one query per 500. */
+  public Map<String, Long> versions(List<String> boards) {
+    Map<String, Long> versions = new HashMap<>();
+    for (int from = 0; from < boards.size(); from += 500) {
+      List<String> chunk = boards.subList(from, Math.min(boards.size(), from + 500));
+      jdbc.query(
+          "SELECT board, version FROM hr_board_snapshot WHERE board IN ("
+              + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"))
+              + ")",
+          rs -> {
+            versions.put(rs.getString(1), rs.getLong(2));
+          },
+          chunk.toArray());
+    }
+    for (String board : boards) {
+      versions.putIfAbsent(board, 0L);
+    }
+    return versions;
   }
 
   /** The fencing token a board's stored version was published under, if that version is stored. */

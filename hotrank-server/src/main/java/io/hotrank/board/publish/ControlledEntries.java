@@ -72,6 +72,43 @@ public class ControlledEntries {
     return List.copyOf(merged.values());
   }
 
+  /**
+   * {@link #read(String, String)} for many segments of one family in one query per 500 segments:
+   * what a family's run publishing them together reads.
+   *
+   * @return each segment's controls, the family's merged in
+   */
+  public Map<String, List<BoardControl>> readAll(String board, List<String> segments) {
+    Instant now = clock.instant();
+    Map<String, List<BoardControl>> bySegment = new HashMap<>();
+    for (int from = 0; from < segments.size(); from += 500) {
+      List<String> chunk = segments.subList(from, Math.min(segments.size(), from + 500));
+      List<String> keys = new java.util.ArrayList<>(chunk.size() + 1);
+      keys.add(board);
+      chunk.forEach(segment -> keys.add(BoardSnapshot.key(board, segment)));
+      List<BoardControl> found = controls.all(keys);
+      List<BoardControl> family = found.stream().filter(c -> c.board().equals(board)).toList();
+      Map<String, List<BoardControl>> own = new HashMap<>();
+      for (BoardControl control : found) {
+        if (!control.board().equals(board)) {
+          own.computeIfAbsent(control.board(), k -> new java.util.ArrayList<>()).add(control);
+        }
+      }
+      for (String segment : chunk) {
+        String key = BoardSnapshot.key(board, segment);
+        Map<Long, BoardControl> merged = new LinkedHashMap<>();
+        for (BoardControl control : family) {
+          merged.put(control.itemId(), control);
+        }
+        for (BoardControl control : own.getOrDefault(key, List.of())) {
+          merged.merge(control.itemId(), control, (a, b) -> stronger(a, b, key, now));
+        }
+        bySegment.put(segment, List.copyOf(merged.values()));
+      }
+    }
+    return bySegment;
+  }
+
   private static BoardControl stronger(BoardControl a, BoardControl b, String own, Instant now) {
     boolean aLive = ControlsApplied.live(a, now);
     boolean bLive = ControlsApplied.live(b, now);

@@ -60,9 +60,15 @@ class BoardSnapshotStoreDeadlockTest {
   @Test
   void aSaveThatLostADeadlock_isAskedAgain_andStores() {
     DeadlockingJdbc jdbc = new DeadlockingJdbc(data, 2);
-    BoardSnapshotStore store = new BoardSnapshotStore(new JdbcTemplate(data));
+    BoardSnapshotStore store =
+        new BoardSnapshotStore(
+            new JdbcTemplate(data),
+            new org.springframework.jdbc.support.JdbcTransactionManager(data));
     assertThat(store.save(snapshot(1), 0)).isEqualTo(BoardSnapshotStore.Saved.STORED);
-    BoardSnapshotStore deadlocking = new BoardSnapshotStore(jdbc);
+    BoardSnapshotStore deadlocking =
+        new BoardSnapshotStore(
+            jdbc,
+            new org.springframework.jdbc.support.JdbcTransactionManager(jdbc.getDataSource()));
     assertThat(deadlocking.save(snapshot(2), 0)).isEqualTo(BoardSnapshotStore.Saved.STORED);
     assertThat(jdbc.updates.get()).isEqualTo(3);
     assertThat(store.version("b")).isEqualTo(2);
@@ -71,9 +77,18 @@ class BoardSnapshotStoreDeadlockTest {
   @Test
   void aSaveThatKeepsLosing_failsAfterFiveTries_changingNothing() {
     DeadlockingJdbc jdbc = new DeadlockingJdbc(data, Integer.MAX_VALUE);
-    BoardSnapshotStore store = new BoardSnapshotStore(new JdbcTemplate(data));
+    BoardSnapshotStore store =
+        new BoardSnapshotStore(
+            new JdbcTemplate(data),
+            new org.springframework.jdbc.support.JdbcTransactionManager(data));
     store.save(snapshot(1), 0);
-    assertThatThrownBy(() -> new BoardSnapshotStore(jdbc).save(snapshot(2), 0))
+    assertThatThrownBy(
+            () ->
+                new BoardSnapshotStore(
+                        jdbc,
+                        new org.springframework.jdbc.support.JdbcTransactionManager(
+                            jdbc.getDataSource()))
+                    .save(snapshot(2), 0))
         .isInstanceOf(CannotAcquireLockException.class);
     assertThat(jdbc.updates.get()).isEqualTo(5);
     assertThat(store.version("b")).isEqualTo(1);
