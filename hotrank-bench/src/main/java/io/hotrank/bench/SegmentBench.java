@@ -33,9 +33,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class SegmentBench {
 
-  static final String SECTION =
-      "## Segmented batch board (issue 40): a board by tag vs the same board unsegmented"
-          + " (PostgreSQL, 1M items)";
+  /** The report's section of a run over {@code tags} tags: one section per tag count. */
+  static String section(int tags) {
+    return String.format(
+        Locale.ROOT,
+        "## Segmented batch board (issue 40): a board by tag (%,d tags) vs the same board"
+            + " unsegmented (PostgreSQL, 1M items)",
+        tags);
+  }
 
   private static final String PLAIN = "bench-hot";
   private static final String FAMILY = "bench-by-tag";
@@ -170,7 +175,7 @@ public final class SegmentBench {
     String section =
         String.join(
             "\n",
-            SECTION,
+            section(tags),
             "",
             "- Date: "
                 + DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
@@ -236,7 +241,7 @@ public final class SegmentBench {
                 rounds(plain, whole, scan)));
     System.out.println(section);
     if (options.report != null) {
-      RankingScanBench.writeReport(options.report, SECTION, section);
+      RankingScanBench.writeReport(options.report, section(tags), section);
     }
     return 0;
   }

@@ -19,8 +19,26 @@ public sealed interface SegmentBy {
   /** The longest segment name: an attribute value's limit, the longest of the three. */
   int MAX_SEGMENT = 64;
 
-  /** The item's segments under this split, in the item's order, without repeats. */
+  /**
+   * The item's segments under this split, in the item's order, without repeats. A value no URL path
+   * segment can carry through servlet containers (with a slash, a backslash or a semicolon, or
+   * {@code .} or {@code ..}) makes no segment board.
+   */
   Set<String> segments(ItemCards.Labels item);
+
+  /** Why a value cannot name a segment in a URL path, or null when it can. */
+  static @Nullable String unroutable(String segment) {
+    if (segment.equals(".") || segment.equals("..")) {
+      return "a segment is not . or ..";
+    }
+    for (int i = 0; i < segment.length(); i++) {
+      char c = segment.charAt(i);
+      if (c == '/' || c == '\\' || c == ';') {
+        return "a segment has no slash, backslash or semicolon (a URL path cannot carry them)";
+      }
+    }
+    return null;
+  }
 
   /**
    * Why a segment name could never exist under this split, or null when it could: what a read of it
@@ -35,7 +53,13 @@ public sealed interface SegmentBy {
   record Tag() implements SegmentBy {
     @Override
     public Set<String> segments(ItemCards.Labels item) {
-      return new LinkedHashSet<>(item.tags());
+      Set<String> segments = new LinkedHashSet<>();
+      for (String tag : item.tags()) {
+        if (unroutable(tag) == null) {
+          segments.add(tag);
+        }
+      }
+      return segments;
     }
 
     @Override
@@ -49,7 +73,7 @@ public sealed interface SegmentBy {
       if (segment.indexOf(',') >= 0 || hasControlCharacter(segment)) {
         return "a tag has no comma and no control character";
       }
-      return null;
+      return unroutable(segment);
     }
 
     @Override
@@ -60,7 +84,7 @@ public sealed interface SegmentBy {
 
   /** One segment board per author, named by the author id in decimal. */
   record Author() implements SegmentBy {
-    private static final Pattern ID = Pattern.compile("[1-9][0-9]{0,18}");
+    private static final Pattern ID = Pattern.compile("0|[1-9][0-9]{0,18}");
 
     @Override
     public Set<String> segments(ItemCards.Labels item) {
@@ -70,13 +94,13 @@ public sealed interface SegmentBy {
     @Override
     public @Nullable String invalid(String segment) {
       if (!ID.matcher(segment).matches()) {
-        return "an author segment is a positive author id in decimal, without leading zeros";
+        return "an author segment is an author id in decimal, without leading zeros";
       }
       try {
         Long.parseLong(segment);
         return null;
       } catch (NumberFormatException e) {
-        return "an author segment is a positive author id in decimal, without leading zeros";
+        return "an author segment is an author id in decimal, without leading zeros";
       }
     }
 
@@ -91,7 +115,7 @@ public sealed interface SegmentBy {
     @Override
     public Set<String> segments(ItemCards.Labels item) {
       String value = item.attributes().get(key);
-      return value == null ? Set.of() : Set.of(value);
+      return value == null || unroutable(value) != null ? Set.of() : Set.of(value);
     }
 
     @Override
@@ -102,7 +126,7 @@ public sealed interface SegmentBy {
       if (hasControlCharacter(segment)) {
         return "an attribute value has no control character";
       }
-      return null;
+      return unroutable(segment);
     }
 
     @Override

@@ -116,6 +116,16 @@ class BoardDefinitionTest {
     assertThat(new SegmentBy.Tag().invalid(" a")).contains("spaces");
     assertThat(new SegmentBy.Author().invalid("42")).isNull();
     assertThat(new SegmentBy.Author().invalid("042")).isNotNull();
+    assertThat(new SegmentBy.Author().invalid("0")).isNull();
+    assertThat(new SegmentBy.Tag().invalid("ci/cd")).contains("slash");
+    assertThat(new SegmentBy.Tag().invalid("a;b")).contains("semicolon");
+    assertThat(new SegmentBy.Tag().invalid("..")).isNotNull();
+    assertThat(
+            new SegmentBy.Tag()
+                .segments(
+                    new io.hotrank.item.ItemCards.Labels(
+                        1, java.util.List.of("ok", "ci/cd", ".."), new java.util.TreeMap<>())))
+        .containsExactly("ok");
     assertThat(new SegmentBy.Author().invalid("99999999999999999999")).isNotNull();
     assertThat(new SegmentBy.Attribute("lang").invalid("pt br")).isNull();
     assertThat(new SegmentBy.Attribute("lang").invalid("x".repeat(65))).contains("1 to 64");

@@ -156,7 +156,7 @@ public class BoardPublisher implements BoardSink {
     for (int attempt = 1; ; attempt++) {
       Version version = nextVersion(board, segment);
       // After the version, never before: see the ordering argument in the class comment.
-      List<BoardControl> controls = controlled.read(board.name(), segment);
+      List<BoardControl> controls = controlled.read(board, segment);
       ControlsApplied.Result shown =
           controlled.apply(board, entries, controls, computedAt, clock.instant(), List.of());
       Attempt tried =
@@ -215,7 +215,7 @@ public class BoardPublisher implements BoardSink {
     String key = BoardSnapshot.key(board.name(), segment);
     for (int attempt = 1; ; attempt++) {
       Version version = nextVersion(board, segment);
-      List<BoardControl> controls = controlled.read(board.name(), segment);
+      List<BoardControl> controls = controlled.read(board, segment);
       BoardSnapshot newest = newest(key);
       if (newest == null) {
         return Optional.empty();
@@ -290,7 +290,7 @@ public class BoardPublisher implements BoardSink {
       }
     }
     // After the versions, never before: see the ordering argument in the class comment.
-    Map<String, List<BoardControl>> controls = controlled.readAll(board.name(), names);
+    Map<String, List<BoardControl>> controls = controlled.readAll(board, names);
     List<BoardSnapshot> snapshots = new ArrayList<>(names.size());
     for (String segment : names) {
       ControlsApplied.Result shown =

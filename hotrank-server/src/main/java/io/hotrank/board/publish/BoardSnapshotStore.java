@@ -184,7 +184,10 @@ public class BoardSnapshotStore {
               }
             });
         return saved;
-      } catch (PessimisticLockingFailureException deadlocked) {
+      } catch (PessimisticLockingFailureException
+          | org.springframework.transaction.TransactionSystemException deadlocked) {
+        // InnoDB rolls a deadlock's victim back whole, savepoints included: the savepoint's own
+        // rollback then fails with a TransactionSystemException. Either way, all again.
         if (attempt == SAVE_ATTEMPTS) {
           throw deadlocked;
         }
@@ -218,9 +221,13 @@ public class BoardSnapshotStore {
     if (Boolean.TRUE.equals(inserted)) {
       return Saved.STORED;
     }
-    return updateIfAllowed(snapshot, fence, BoardRedisStore.NO_BASE, payload, computedAt)
-        ? Saved.STORED
-        : Saved.NOT_NEWER;
+    if (updateIfAllowed(snapshot, fence, BoardRedisStore.NO_BASE, payload, computedAt)) {
+      return Saved.STORED;
+    }
+    List<Long> winner =
+        jdbc.queryForList(
+            "SELECT fence FROM hr_board_snapshot WHERE board = ?", Long.class, snapshot.key());
+    return !winner.isEmpty() && winner.getFirst() > fence ? Saved.STALE_FENCE : Saved.NOT_NEWER;
   }
 
   /** The stored versions of the given boards, 0 for those never stored, in one query per 500. */
@@ -281,8 +288,7 @@ public class BoardSnapshotStore {
    */
   public List<SegmentRow> segments(
       String family, @Nullable Integer afterEntries, @Nullable String afterKey, int limit) {
-    JdbcTemplate bounded = new JdbcTemplate(jdbc.getDataSource());
-    bounded.setMaxRows(limit);
+    JdbcTemplate bounded = bounded(limit);
     String select = "SELECT segment, entries, version FROM hr_board_snapshot";
     String order = " ORDER BY entries DESC, board";
     RowMapper<SegmentRow> row =
@@ -311,8 +317,7 @@ public class BoardSnapshotStore {
     if (prefix == null || prefix.isEmpty()) {
       return segments(family, null, null, limit);
     }
-    JdbcTemplate bounded = new JdbcTemplate(jdbc.getDataSource());
-    bounded.setMaxRows(limit);
+    JdbcTemplate bounded = bounded(limit);
     // LIKE with its wildcards escaped: the prefix is matched as written.
     String pattern = prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
     return bounded.query(
@@ -323,6 +328,14 @@ public class BoardSnapshotStore {
         family,
         0,
         pattern);
+  }
+
+  /** A template reading at most {@code limit} rows, under the configured query timeout. */
+  private JdbcTemplate bounded(int limit) {
+    JdbcTemplate bounded = new JdbcTemplate(jdbc.getDataSource());
+    bounded.setMaxRows(limit);
+    bounded.setQueryTimeout(jdbc.getQueryTimeout());
+    return bounded;
   }
 
   /** The segments of a family whose stored board has entries: what a new computation empties. */

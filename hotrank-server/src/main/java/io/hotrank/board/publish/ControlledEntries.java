@@ -7,6 +7,7 @@ import io.hotrank.board.BoardKind;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.SegmentBy;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import java.time.Clock;
@@ -53,52 +54,54 @@ public class ControlledEntries {
   }
 
   /**
-   * The controls that shape one segment board of a family, in one query: the family's (set on the
-   * board's name, for every segment) and the segment's own. Where both name an item, a live block
-   * wins wherever it was set; otherwise the segment's live control overrides the family's.
+   * The controls that shape one segment board of a family: the family's (set on the board's name)
+   * and the segment's own, in one query. A family block applies in every segment; a family pin or
+   * boost only in the segments its item belongs to (its labels are read for that). Where both name
+   * an item, a live block wins wherever it was set; otherwise the segment's live control overrides
+   * the family's.
    *
    * @param segment null for a board that is one board: {@link #read(String)}
    */
-  public List<BoardControl> read(String board, @Nullable String segment) {
+  public List<BoardControl> read(BoardDefinition board, @Nullable String segment) {
     if (segment == null) {
-      return read(board);
+      return read(board.name());
     }
-    String own = BoardSnapshot.key(board, segment);
-    Instant now = clock.instant();
-    Map<Long, BoardControl> merged = new LinkedHashMap<>();
-    for (BoardControl control : controls.all(List.of(board, own))) {
-      merged.merge(control.itemId(), control, (a, b) -> stronger(a, b, own, now));
-    }
-    return List.copyOf(merged.values());
+    return readAll(board, List.of(segment)).get(segment);
   }
 
   /**
-   * {@link #read(String, String)} for many segments of one family in one query per 500 segments:
-   * what a family's run publishing them together reads.
+   * {@link #read(BoardDefinition, String)} for many segments of one family in one query per 500
+   * segments, and one query of the labels of the items the family's pins and boosts name: what a
+   * family's run publishing them together reads.
    *
-   * @return each segment's controls, the family's merged in
+   * @return each segment's controls
    */
-  public Map<String, List<BoardControl>> readAll(String board, List<String> segments) {
+  public Map<String, List<BoardControl>> readAll(BoardDefinition board, List<String> segments) {
+    String name = board.name();
     Instant now = clock.instant();
     Map<String, List<BoardControl>> bySegment = new HashMap<>();
     for (int from = 0; from < segments.size(); from += 500) {
       List<String> chunk = segments.subList(from, Math.min(segments.size(), from + 500));
       List<String> keys = new java.util.ArrayList<>(chunk.size() + 1);
-      keys.add(board);
-      chunk.forEach(segment -> keys.add(BoardSnapshot.key(board, segment)));
+      keys.add(name);
+      chunk.forEach(segment -> keys.add(BoardSnapshot.key(name, segment)));
       List<BoardControl> found = controls.all(keys);
-      List<BoardControl> family = found.stream().filter(c -> c.board().equals(board)).toList();
+      List<BoardControl> family = found.stream().filter(c -> c.board().equals(name)).toList();
+      Map<Long, Set<String>> memberOf = membership(board, family);
       Map<String, List<BoardControl>> own = new HashMap<>();
       for (BoardControl control : found) {
-        if (!control.board().equals(board)) {
+        if (!control.board().equals(name)) {
           own.computeIfAbsent(control.board(), k -> new java.util.ArrayList<>()).add(control);
         }
       }
       for (String segment : chunk) {
-        String key = BoardSnapshot.key(board, segment);
+        String key = BoardSnapshot.key(name, segment);
         Map<Long, BoardControl> merged = new LinkedHashMap<>();
         for (BoardControl control : family) {
-          merged.put(control.itemId(), control);
+          if (control.action() == ControlAction.BLOCK
+              || memberOf.getOrDefault(control.itemId(), Set.of()).contains(segment)) {
+            merged.put(control.itemId(), control);
+          }
         }
         for (BoardControl control : own.getOrDefault(key, List.of())) {
           merged.merge(control.itemId(), control, (a, b) -> stronger(a, b, key, now));
@@ -107,6 +110,24 @@ public class ControlledEntries {
       }
     }
     return bySegment;
+  }
+
+  /** The segments each item a family pin or boost names belongs to now, from its labels. */
+  private Map<Long, Set<String>> membership(BoardDefinition board, List<BoardControl> family) {
+    SegmentBy split = board.segmentBy();
+    List<Long> ids =
+        family.stream()
+            .filter(c -> c.action() != ControlAction.BLOCK)
+            .map(BoardControl::itemId)
+            .toList();
+    if (split == null || ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<Long, Set<String>> memberOf = new HashMap<>();
+    items
+        .labels(board.biz(), ids)
+        .forEach((id, labels) -> memberOf.put(id, split.segments(labels)));
+    return memberOf;
   }
 
   private static BoardControl stronger(BoardControl a, BoardControl b, String own, Instant now) {

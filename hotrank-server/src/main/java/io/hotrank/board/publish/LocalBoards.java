@@ -29,8 +29,23 @@ public class LocalBoards {
   private final ConcurrentMap<String, BoardSnapshot> segmentMap;
   private final ApplicationEventPublisher events;
 
+  /**
+   * Segments no layer has a board of, as read: an empty board each, kept for one version check's
+   * interval and at most {@value #ABSENT_HELD} of them, apart from the segments held, so that a
+   * reader naming made-up segments neither evicts real ones nor makes the version check ask about
+   * them. A segment published meanwhile is served within that interval.
+   */
+  private final Cache<String, BoardSnapshot> absent;
+
+  static final int ABSENT_HELD = 10_000;
+
   LocalBoards(ApplicationEventPublisher events, BoardProperties properties) {
     this.events = events;
+    this.absent =
+        Caffeine.newBuilder()
+            .maximumSize(ABSENT_HELD)
+            .expireAfterWrite(properties.checkInterval())
+            .build();
     this.segments =
         Caffeine.newBuilder()
             .maximumWeight(properties.segmentsLocalBytes().toBytes())
@@ -55,6 +70,7 @@ public class LocalBoards {
    */
   public boolean install(BoardSnapshot snapshot) {
     if (snapshot.segment() != null) {
+      absent.invalidate(snapshot.key());
       BoardSnapshot held =
           segmentMap.computeIfPresent(
               snapshot.key(),
@@ -84,11 +100,23 @@ public class LocalBoards {
    * concurrent callers of one key share one load (Caffeine's atomic compute). Not announced as
    * installed: nothing but reads follow segment boards.
    *
+   * @return null when {@code load} returns null: nothing is held then
    * @throws RuntimeException what {@code load} throws; nothing is held then
    */
-  public BoardSnapshot segment(
-      String key, java.util.function.Function<String, BoardSnapshot> load) {
+  public @Nullable BoardSnapshot segment(
+      String key, java.util.function.Function<String, @Nullable BoardSnapshot> load) {
     return segments.get(key, load);
+  }
+
+  /** The empty board of a segment found nowhere lately ({@link #holdAbsent}), or null. */
+  public @Nullable BoardSnapshot absent(String key) {
+    return absent.getIfPresent(key);
+  }
+
+  /** Remembers a segment no layer has a board of, as its empty board; returns it. */
+  public BoardSnapshot holdAbsent(BoardSnapshot empty) {
+    absent.put(empty.key(), empty);
+    return empty;
   }
 
   /** The keys of the segment boards held now: what the version check looks at. */

@@ -180,6 +180,11 @@ public class BoardReader {
       count(name, Source.LOCAL);
       return new Served(held, Source.LOCAL);
     }
+    BoardSnapshot absent = local.absent(key);
+    if (absent != null) {
+      count(name, Source.LOCAL);
+      return new Served(absent, Source.LOCAL);
+    }
     Source[] from = new Source[1];
     BoardSnapshot loaded =
         local.segment(
@@ -198,8 +203,8 @@ public class BoardReader {
               }
               try {
                 Optional<BoardSnapshot> stored = sources.fromDatabase(k);
-                from[0] = Source.DB;
                 if (stored.isPresent()) {
+                  from[0] = Source.DB;
                   return stored.get();
                 }
               } catch (RuntimeException e) {
@@ -209,12 +214,31 @@ public class BoardReader {
               if (failed) {
                 throw new BoardUnavailableException(k, retryAfter);
               }
-              return BoardSnapshot.empty(name, segment, defaultLimit);
+              return null; // held nowhere: an empty board, below
             });
-    // Another reader's load, joined: it was local by the time this one asked.
-    Source source = from[0] == null ? Source.LOCAL : from[0];
-    count(name, source);
-    return new Served(loaded, source);
+    if (loaded == null) {
+      // Both layers answered that the segment has no board: held apart, briefly (see absent).
+      BoardSnapshot empty = local.holdAbsent(BoardSnapshot.empty(name, segment, defaultLimit));
+      count(name, Source.DB);
+      return new Served(empty, Source.DB);
+    }
+    if (from[0] == null) {
+      // Another reader's load, joined: it was local by the time this one asked.
+      count(name, Source.LOCAL);
+      return new Served(loaded, Source.LOCAL);
+    }
+    // A version published while this load ran found the segment not yet held, and its notice was
+    // not fetched: ask Redis once more, now that the segment is held and a notice would be.
+    try {
+      if (sources.redisVersion(key) > loaded.version()) {
+        sources.fromRedis(key).ifPresent(local::install);
+      }
+    } catch (RuntimeException e) {
+      // Redis failed just now: the version check catches the segment up.
+    }
+    count(name, from[0]);
+    BoardSnapshot newest = local.get(key);
+    return new Served(newest == null ? loaded : newest, from[0]);
   }
 
   /**

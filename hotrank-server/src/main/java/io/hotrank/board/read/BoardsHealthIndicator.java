@@ -46,6 +46,7 @@ class BoardsHealthIndicator implements HealthIndicator {
       held.put(board.name(), version == 0 ? "none" : "v" + version);
       anyHeld |= version > 0;
     }
+    anyHeld |= !local.segmentKeys().isEmpty();
     if (anyHeld) {
       return Health.up().withDetail("source", "local").withDetail("boards", held).build();
     }

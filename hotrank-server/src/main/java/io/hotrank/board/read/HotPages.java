@@ -190,7 +190,8 @@ class HotPages {
   /** The snapshot of a pinned version: held here, live, or kept in Redis. */
   private BoardSnapshot version(String board, @Nullable String segment, long version) {
     String stored = BoardSnapshot.key(board, segment);
-    BoardSnapshot local = segment == null ? reader.local(board) : null;
+    BoardSnapshot local =
+        segment == null ? reader.local(board) : reader.read(board, segment).snapshot();
     if (local != null && local.version() == version) {
       return local;
     }

@@ -623,9 +623,24 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
           .atMost(Duration.ofSeconds(1))
           .untilAsserted(() -> assertThat(ids(other, red)).containsExactly(11L, 16L, 13L, 12L));
 
+      // A family pin applies only in the segments its item belongs to: 14 is blue only.
+      Answer familyPin =
+          control("/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"feature\"}");
+      assertThat(familyPin.status()).as(familyPin.body()).isEqualTo(200);
+      assertThat(ids(http, blue)).containsExactly(14L, 16L, 15L);
+      assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
+      assertThat(
+              http.delete("/api/v1/admin/boards/segc-tag/controls/14", http.adminHeader()).status())
+          .isEqualTo(204);
+
       // A recompute keeps every control applied.
+      assertThat(
+              control("/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"r\"}")
+                  .status())
+          .isEqualTo(200);
       assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
       assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
+      assertThat(ids(http, blue)).containsExactly(14L, 16L, 15L);
 
       // The segment's own controls are listed under it, and a bad segment is a 400 naming it.
       Answer listed =
