@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -67,7 +65,8 @@ final class EmbeddedRedis implements SmartLifecycle {
     IOException last = null;
     // A free port found by binding can be taken before Redis binds it; try a few.
     for (int attempt = 0; attempt < 5; attempt++) {
-      EmbeddedRedis redis = new EmbeddedRedis(binary, freeLoopbackPort(), password, maxMemoryBytes);
+      EmbeddedRedis redis =
+          new EmbeddedRedis(binary, LoopbackPorts.free(), password, maxMemoryBytes);
       try {
         redis.startProcess();
         // Spring Boot's shutdown hook runs its handlers after the contexts have closed (requests
@@ -215,14 +214,6 @@ final class EmbeddedRedis implements SmartLifecycle {
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static int freeLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("No free loopback port", e);
     }
   }
 }

@@ -1,8 +1,6 @@
 package io.hotrank.support;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import redis.embedded.RedisServer;
 
 /**
@@ -104,9 +102,11 @@ public final class RedisProcess implements AutoCloseable {
     stop();
   }
 
+  /**
+   * A free loopback port below the kernel's ephemeral range, as the embedded Redis takes one: a
+   * process stopped and started again on its port must not find it taken by a client connection.
+   */
   public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+    return io.hotrank.embedded.LoopbackPorts.free();
   }
 }
