@@ -152,37 +152,47 @@ public class CounterStore implements CounterPages {
   @Override
   public List<CounterRow> windowPage(
       String biz, long afterCreated, long afterId, long toMillis, int limit) {
-    return jdbc.query(
-        WINDOW_PAGE,
-        rs -> {
-          List<CounterRow> page = new ArrayList<>(limit);
-          if (!rs.next()) {
-            return page;
-          }
-          int itemId = rs.findColumn("item_id");
-          int createdAt = rs.findColumn("created_at");
-          Columns counts = Columns.of(rs);
-          do {
-            page.add(new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs)));
-          } while (rs.next());
-          return page;
-        },
-        biz,
-        false,
-        afterCreated,
-        toMillis,
-        afterCreated,
-        afterId,
-        limit);
+    return page(
+        WINDOW_PAGE, (rs, counters) -> counters, biz, afterCreated, afterId, toMillis, limit);
   }
 
   @Override
   public List<LabelledRow> labelledWindowPage(
       String biz, long afterCreated, long afterId, long toMillis, int limit) {
-    return jdbc.query(
+    return page(
         LABELLED_WINDOW_PAGE,
+        (rs, counters) ->
+            new LabelledRow(
+                counters,
+                rs.getString("title"),
+                ItemStore.labels(
+                    rs.getLong("author_id"), rs.getString("tags"), rs.getString("attributes"))),
+        biz,
+        afterCreated,
+        afterId,
+        toMillis,
+        limit);
+  }
+
+  /** What a window page makes of one row, given its counter part. */
+  @FunctionalInterface
+  private interface PageRow<T> {
+    T of(java.sql.ResultSet rs, CounterRow counters) throws java.sql.SQLException;
+  }
+
+  /** One keyset page of a window query ({@link #WINDOW_PAGE} or {@link #LABELLED_WINDOW_PAGE}). */
+  private <T> List<T> page(
+      String sql,
+      PageRow<T> row,
+      String biz,
+      long afterCreated,
+      long afterId,
+      long toMillis,
+      int limit) {
+    return jdbc.query(
+        sql,
         rs -> {
-          List<LabelledRow> page = new ArrayList<>(limit);
+          List<T> page = new ArrayList<>(limit);
           if (!rs.next()) {
             return page;
           }
@@ -191,13 +201,9 @@ public class CounterStore implements CounterPages {
           Columns counts = Columns.of(rs);
           do {
             page.add(
-                new LabelledRow(
-                    new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs)),
-                    rs.getString("title"),
-                    ItemStore.labels(
-                        rs.getLong("author_id"),
-                        rs.getString("tags"),
-                        rs.getString("attributes"))));
+                row.of(
+                    rs,
+                    new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs))));
           } while (rs.next());
           return page;
         },

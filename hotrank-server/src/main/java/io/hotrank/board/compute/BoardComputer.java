@@ -176,10 +176,17 @@ public class BoardComputer {
   }
 
   /** A heap of ranked candidates: bounded, and capped per author when the board says so. */
-  private interface Heap {
-    void offer(Labelled candidate);
+  private record Heap(
+      java.util.function.Consumer<Labelled> offers,
+      java.util.function.Supplier<List<Labelled>> ranks) {
 
-    List<Labelled> sorted();
+    void offer(Labelled candidate) {
+      offers.accept(candidate);
+    }
+
+    List<Labelled> sorted() {
+      return ranks.get();
+    }
   }
 
   private static Heap heap(BoardDefinition board, int keep) {
@@ -187,30 +194,10 @@ public class BoardComputer {
       CappedTopN<Labelled, Long> capped =
           new CappedTopN<>(
               keep, board.maxPerAuthor(), l -> l.row().labels().authorId(), LABELLED_BEST_FIRST);
-      return new Heap() {
-        @Override
-        public void offer(Labelled candidate) {
-          capped.offer(candidate);
-        }
-
-        @Override
-        public List<Labelled> sorted() {
-          return capped.toSortedList();
-        }
-      };
+      return new Heap(capped::offer, capped::toSortedList);
     }
     BoundedTopN<Labelled> bounded = new BoundedTopN<>(keep, LABELLED_BEST_FIRST);
-    return new Heap() {
-      @Override
-      public void offer(Labelled candidate) {
-        bounded.offer(candidate);
-      }
-
-      @Override
-      public List<Labelled> sorted() {
-        return bounded.toSortedList();
-      }
-    };
+    return new Heap(bounded::offer, bounded::toSortedList);
   }
 
   /** One keyset scan of the window with each item's labels, page by page; returns the rows. */
