@@ -27,14 +27,7 @@ PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENC
       -U "$HOTRANK_BENCH_PGUSER")
 
 # 1. PostgreSQL up, database present.
-if ! pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"; then
-  log "starting PostgreSQL"
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
-  for _ in $(seq 1 30); do
-    pg_isready -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" && break
-    sleep 1
-  done
-fi
+bench_postgres_up
 bench_postgres_database "$HOTRANK_BENCH_PGDATABASE"
 
 # 2. Build, and the classpath of hotrank-bench (copied aside, see bench_classpath in lib.sh).
