@@ -186,6 +186,23 @@ bench_postgres_database() { # $1: database name
   fi
 }
 
+# The ranking benchmark's items in PostgreSQL (biz 'bench', ids 1..$1, spread over 30 days before
+# now), each with one tag drawn log-uniformly over t1..t$2 from a hash of its id (deterministic;
+# SegmentBench.tagSql is the same expression). Needs CP (bench_classpath) and the HOTRANK_BENCH_PG*
+# database; rows already generated and tagged so are left alone.
+bench_tagged_items() { # $1: items, $2: tags
+  local psql=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
+              -U "$HOTRANK_BENCH_PGUSER" -d "$HOTRANK_BENCH_PGDATABASE")
+  log "applying migrations"
+  "$JAVA" -Xmx256m -cp "$CP" io.hotrank.bench.RankingScanBench --migrate-only
+  log "checking/generating $1 items"
+  "${psql[@]}" -v n="$1" -v now_ms="$(date +%s%3N)" -f bench/generate-items.sql
+  log "tagging the items over $2 tags"
+  local tag="'t' || floor(exp(((hashtext(id::text)::bigint & 2147483647)::float8 / 2147483648.0) * ln($2)))::int"
+  "${psql[@]}" -c "UPDATE hr_item SET tags = ${tag} WHERE biz = 'bench' AND tags <> ${tag}" \
+    -c "VACUUM ANALYZE hr_item"
+}
+
 # The value of name=value in a line of such pairs (the RESULT lines of the wrk scripts).
 field() { # $1: the line, $2: the name
   echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2

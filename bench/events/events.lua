@@ -1,5 +1,7 @@
--- POST batches of 100 events: 70% views, 30% likes with a user id, over ITEMS items.
+-- POST batches of 100 events: 70% views, 30% likes with a user id, over ITEMS items of biz BIZ
+-- (default article).
 local items = tonumber(os.getenv("ITEMS") or "10000")
+local biz = os.getenv("BIZ") or "article"
 math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
 -- Each batch is generated afresh: likes carry random users out of a million, so nearly every
 -- like is a new (user, item) pair, as in production, not a repeat the fold can drop.
@@ -8,9 +10,9 @@ local function body()
   for i = 1, 100 do
     local item = math.random(1, items)
     if math.random() < 0.7 then
-      parts[i] = '{"biz":"article","itemId":' .. item .. ',"type":"view"}'
+      parts[i] = '{"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"view"}'
     else
-      parts[i] = '{"biz":"article","itemId":' .. item .. ',"type":"like","userId":' .. math.random(1, 1000000) .. '}'
+      parts[i] = '{"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"like","userId":' .. math.random(1, 1000000) .. '}'
     end
   end
   return '{"events":[' .. table.concat(parts, ",") .. ']}'

@@ -2,6 +2,7 @@ package io.hotrank.bench;
 
 import io.hotrank.HotrankApplication;
 import io.hotrank.board.BoardRegistry;
+import io.hotrank.board.FamilyPublished;
 import io.hotrank.board.compute.BoardComputer;
 import io.hotrank.board.compute.BoardJobs;
 import java.nio.file.Files;
@@ -149,7 +150,7 @@ public final class SegmentBench {
       long t0 = System.nanoTime();
       jobs.recompute(PLAIN);
       long t1 = System.nanoTime();
-      BoardJobs.FamilyPublished published = jobs.recomputeFamily(FAMILY);
+      FamilyPublished published = jobs.recomputeFamily(FAMILY);
       long t2 = System.nanoTime();
       computer.computeFamily(family, Instant.now().truncatedTo(ChronoUnit.MILLIS), () -> false);
       long t3 = System.nanoTime();

@@ -2,6 +2,8 @@ package io.hotrank.board;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +23,26 @@ public interface BoardSink {
    */
   BoardSnapshot publish(
       BoardDefinition board, Instant computedAt, List<BoardEntry> entries, long fence);
+
+  /**
+   * Publishes segment boards of one family, each under a new version as {@link #publish} does, in
+   * chunks written together; stops starting chunks once {@code cancelled} answers true.
+   *
+   * @param segments each segment's candidates, best first, over-fetched as for {@link #publish}
+   * @throws StalePublishException if a higher fencing token has published one of them
+   */
+  void publishSegments(
+      BoardDefinition board,
+      Map<String, List<BoardEntry>> segments,
+      Instant computedAt,
+      long fence,
+      BooleanSupplier cancelled);
+
+  /**
+   * The controls that shape each of the given segment boards of a family (the family's and the
+   * segment's own), as stored now, expired ones included.
+   */
+  Map<String, List<BoardControl>> controls(BoardDefinition board, List<String> segments);
 
   /**
    * The board's operator controls as stored now, expired ones included (filter with {@link

@@ -45,7 +45,8 @@ public class CounterStore implements CounterPages {
   /** {@link #WINDOW_PAGE} joined with each item's labels: one primary-key lookup per row. */
   static final String LABELLED_WINDOW_PAGE =
       "SELECT c.item_id, c.created_at, c.like_cnt, c.view_cnt, c.comment_cnt, c.share_cnt,"
-          + " c.collect_cnt, c.dislike_cnt, i.title, i.author_id, i.tags, i.attributes"
+          + " c.collect_cnt, c.dislike_cnt, i.title, i.author_id, i.tags, i.attributes,"
+          + " i.version"
           + " FROM hr_item_counter c JOIN hr_item i ON i.biz = c.biz AND i.id = c.item_id"
           + " WHERE c.biz = ? AND c.deleted = ? AND c.created_at >= ? AND c.created_at <= ?"
           + " AND (c.created_at > ? OR c.item_id > ?)"
@@ -161,12 +162,7 @@ public class CounterStore implements CounterPages {
       String biz, long afterCreated, long afterId, long toMillis, int limit) {
     return page(
         LABELLED_WINDOW_PAGE,
-        (rs, counters) ->
-            new LabelledRow(
-                counters,
-                rs.getString("title"),
-                ItemStore.labels(
-                    rs.getLong("author_id"), rs.getString("tags"), rs.getString("attributes"))),
+        (rs, counters) -> new LabelledRow(counters, rs.getString("title"), ItemStore.labels(rs)),
         biz,
         afterCreated,
         afterId,

@@ -23,8 +23,13 @@ public interface ItemCards {
   /** What an attribute's key must match. */
   Pattern ATTRIBUTE_KEY = ItemAttributes.KEY;
 
-  /** What places an item on segment boards: its author, tags and attributes. */
-  record Labels(long authorId, List<String> tags, SortedMap<String, String> attributes) {}
+  /**
+   * What places an item on segment boards: its author, tags and attributes, and the item's version
+   * they are of (raised by every edit), so that labels read before an edit never replace those read
+   * after it.
+   */
+  record Labels(
+      long authorId, List<String> tags, SortedMap<String, String> attributes, long version) {}
 
   /**
    * The labels of the live items among {@code ids}, of one biz, read from the database at once;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,7 @@ public class ItemService {
   private final Clock clock;
   private final TransactionTemplate tx;
   private final TransactionTemplate ownTx;
-  private final ObjectProvider<ItemCreationListener> creationListeners;
+  private final ObjectProvider<ItemWriteListener> writeListeners;
 
   ItemService(
       ItemStore store,
@@ -65,7 +66,7 @@ public class ItemService {
       Bizes bizes,
       Clock clock,
       PlatformTransactionManager transactions,
-      ObjectProvider<ItemCreationListener> creationListeners) {
+      ObjectProvider<ItemWriteListener> writeListeners) {
     this.store = store;
     this.counters = counters;
     this.liveItems = liveItems;
@@ -76,7 +77,7 @@ public class ItemService {
     this.tx = new TransactionTemplate(transactions);
     this.ownTx = new TransactionTemplate(transactions);
     this.ownTx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-    this.creationListeners = creationListeners;
+    this.writeListeners = writeListeners;
   }
 
   /**
@@ -142,12 +143,16 @@ public class ItemService {
   }
 
   private void tellCreated(String biz, long id, Instant createdAt) {
-    creationListeners
+    tell(biz, id, listener -> listener.created(biz, id, createdAt));
+  }
+
+  private void tell(String biz, long id, Consumer<ItemWriteListener> call) {
+    writeListeners
         .orderedStream()
         .forEach(
             listener -> {
               try {
-                listener.created(biz, id, createdAt);
+                call.accept(listener);
               } catch (RuntimeException e) {
                 log.warn("{} failed on item {}/{}: {}", listener, biz, id, e.toString());
               }
@@ -250,6 +255,7 @@ public class ItemService {
             });
     store.makeCommitsDurable();
     cacheWrites.changed(biz, id, updated.version());
+    tell(biz, id, listener -> listener.edited(biz, id));
     return item(updated);
   }
 
@@ -264,13 +270,14 @@ public class ItemService {
     validatePath(biz, id, violations);
     violations.throwIfAny();
     bizes.requireWritable(biz, "biz");
-    Long deletedAt =
+    Deleted deleted =
         tx.execute(
             status -> {
               Instant now = now();
-              if (store.markDeleted(biz, id, now)) {
+              ItemStore.Stored live = store.find(biz, id).orElse(null);
+              if (live != null && store.markDeleted(biz, id, now)) {
                 counters.markDeleted(biz, id, now);
-                return store.version(biz, id);
+                return new Deleted(store.version(biz, id), live.createdAt());
               } else if (!store.existsIncludingDeleted(biz, id)) {
                 throw new ItemNotFoundException(biz, id, null);
               }
@@ -278,10 +285,14 @@ public class ItemService {
             });
     store.makeCommitsDurable();
     liveItems.forget(biz, id);
-    if (deletedAt != null) {
-      cacheWrites.changed(biz, id, deletedAt);
+    if (deleted != null) {
+      cacheWrites.changed(biz, id, deleted.version());
+      tell(biz, id, listener -> listener.deleted(biz, id, deleted.createdAt()));
     }
   }
+
+  /** What a delete changed: the item's new version, and when it was created. */
+  private record Deleted(long version, Instant createdAt) {}
 
   /** Records a violation unless {@code biz} is a valid biz name. */
   public static void validateBiz(String biz, String field, Violations violations) {

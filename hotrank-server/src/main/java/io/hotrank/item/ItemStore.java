@@ -275,22 +275,27 @@ public class ItemStore {
     String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
     args.add(false);
     jdbc.query(
-        "SELECT id, author_id, tags, attributes FROM hr_item WHERE " + keys + " AND deleted = ?",
+        "SELECT id, author_id, tags, attributes, version FROM hr_item WHERE "
+            + keys
+            + " AND deleted = ?",
         rs -> {
-          found.put(
-              rs.getLong("id"),
-              labels(rs.getLong("author_id"), rs.getString("tags"), rs.getString("attributes")));
+          found.put(rs.getLong("id"), labels(rs));
         },
         args.toArray());
     return found;
   }
 
-  /** Labels from the stored columns: tags comma-joined, attributes canonical JSON. */
-  static ItemCards.Labels labels(long authorId, String tags, String attributes) {
+  /**
+   * Labels from the stored columns {@code author_id}, {@code tags} (comma-joined), {@code
+   * attributes} (canonical JSON) and {@code version} of the row at hand.
+   */
+  static ItemCards.Labels labels(java.sql.ResultSet rs) throws java.sql.SQLException {
+    String tags = rs.getString("tags");
     return new ItemCards.Labels(
-        authorId,
+        rs.getLong("author_id"),
         tags.isEmpty() ? List.of() : List.of(tags.split(",")),
-        ItemAttributes.decode(attributes));
+        ItemAttributes.decode(rs.getString("attributes")),
+        rs.getLong("version"));
   }
 
   /**

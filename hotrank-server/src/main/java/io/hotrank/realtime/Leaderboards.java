@@ -52,8 +52,8 @@ final class Leaderboards implements RealtimeKind {
   }
 
   @Override
-  public boolean keeps(BoardKind kind) {
-    return kind instanceof BoardKind.Leaderboard;
+  public boolean keeps(BoardDefinition board) {
+    return board.kind() instanceof BoardKind.Leaderboard && !board.segmented();
   }
 
   @Override

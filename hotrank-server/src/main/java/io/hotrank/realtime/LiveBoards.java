@@ -49,7 +49,7 @@ final class LiveBoards implements RealtimeKind {
   private static final Logger log = LoggerFactory.getLogger(LiveBoards.class);
 
   /** The rank set's order: key, then newer, then larger id (its members' order in Redis). */
-  private static final Comparator<LiveStore.Ranked> BEST_FIRST =
+  static final Comparator<LiveStore.Ranked> BEST_FIRST =
       Comparator.comparingDouble(LiveStore.Ranked::key)
           .thenComparingLong(LiveStore.Ranked::createdAtMillis)
           .thenComparingLong(LiveStore.Ranked::itemId)
@@ -96,8 +96,8 @@ final class LiveBoards implements RealtimeKind {
   }
 
   @Override
-  public boolean keeps(BoardKind kind) {
-    return kind instanceof BoardKind.Live;
+  public boolean keeps(BoardDefinition board) {
+    return board.kind() instanceof BoardKind.Live && !board.segmented();
   }
 
   @Override
@@ -392,7 +392,7 @@ final class LiveBoards implements RealtimeKind {
     return false;
   }
 
-  private static BoardEntry entry(BoardDefinition board, ItemCards.Card card, Instant now) {
+  static BoardEntry entry(BoardDefinition board, ItemCards.Card card, Instant now) {
     return new BoardEntry(
         0,
         board.biz(),
@@ -410,7 +410,7 @@ final class LiveBoards implements RealtimeKind {
         itemId, createdAtMillis, order.key(counts, Instant.ofEpochMilli(createdAtMillis)));
   }
 
-  private static RankKey rankKey(BoardDefinition board) {
+  static RankKey rankKey(BoardDefinition board) {
     return Objects.requireNonNull(board.score().rankKey(), "a live board's formula has a rank key");
   }
 
@@ -419,13 +419,13 @@ final class LiveBoards implements RealtimeKind {
    * another instance's clock may be behind, and its publish must still find what its window holds.
    * A member older than its reader's window is dropped by the read itself.
    */
-  private static final Duration CLOCK_TOLERANCE = Duration.ofMinutes(5);
+  static final Duration CLOCK_TOLERANCE = Duration.ofMinutes(5);
 
   private long windowStart(BoardDefinition board) {
     return windowStart(board, clock.instant().minus(CLOCK_TOLERANCE));
   }
 
-  private static long windowStart(BoardDefinition board, Instant now) {
+  static long windowStart(BoardDefinition board, Instant now) {
     return now.minus(board.window()).toEpochMilli();
   }
 }

@@ -1,6 +1,7 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.SegmentBy;
 import io.hotrank.redis.LuaScripts;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -211,10 +212,17 @@ final class LiveStore {
         keys.livePending(board, fingerprint));
   }
 
-  /** What a live board's content depends on, hashed: its biz, formula, window and size. */
+  /**
+   * What a live board's content depends on, hashed: its biz, formula, window and size, and what
+   * splits a family into segments.
+   */
   static String fingerprint(BoardDefinition board) {
     String definition =
         board.biz() + "|" + board.score() + "|" + board.window() + "|" + board.size();
+    SegmentBy segmentBy = board.segmentBy();
+    if (segmentBy != null) {
+      definition += "|" + segmentBy.configName();
+    }
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(definition.getBytes(StandardCharsets.UTF_8));

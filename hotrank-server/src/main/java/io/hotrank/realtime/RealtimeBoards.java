@@ -25,7 +25,7 @@ final class RealtimeBoards {
       }
       RealtimeKind kind =
           kinds.stream()
-              .filter(k -> k.keeps(board.kind()))
+              .filter(k -> k.keeps(board))
               .findFirst()
               .orElseThrow(
                   () ->

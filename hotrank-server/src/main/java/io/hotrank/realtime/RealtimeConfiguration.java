@@ -7,12 +7,14 @@ import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.ItemCards;
-import io.hotrank.item.ItemCreationListener;
+import io.hotrank.item.ItemWriteListener;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.function.Consumer;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -87,6 +89,26 @@ class RealtimeConfiguration {
         store, history, counters, items, published, clock, boards.scanPageSize(), meters);
   }
 
+  @Bean
+  LiveFamilyStore liveFamilyStore(StringRedisTemplate redis, RealtimeKeys keys) {
+    return new LiveFamilyStore(redis, keys);
+  }
+
+  @Bean
+  LiveFamilies liveFamilies(
+      LiveFamilyStore store,
+      FoldHistory history,
+      CounterPages counters,
+      ItemCards items,
+      PublishedCards published,
+      BoardSink sink,
+      Clock clock,
+      BoardProperties boards,
+      MeterRegistry meters) {
+    return new LiveFamilies(
+        store, history, counters, items, published, sink, clock, boards.scanPageSize(), meters);
+  }
+
   /** Every kind's boards, checked against the event log's retention. */
   @Bean
   RealtimeBoards realtimeBoards(
@@ -96,14 +118,34 @@ class RealtimeConfiguration {
     return boards;
   }
 
-  /** Each realtime board of its biz hears of a created item (live boards admit it at once). */
+  /**
+   * Each realtime board of its biz hears of a created, edited or deleted item (live boards admit a
+   * created one at once; live families move an edited one between segments).
+   */
   @Bean
-  ItemCreationListener realtimeAdmissions(RealtimeBoards boards) {
+  ItemWriteListener realtimeItemWrites(RealtimeBoards boards) {
     List<RealtimeBoards.Kept> all = boards.all();
-    return (biz, itemId, createdAt) -> {
-      for (RealtimeBoards.Kept kept : all) {
-        if (kept.board().biz().equals(biz)) {
-          kept.kind().created(kept.board(), itemId, createdAt.toEpochMilli());
+    return new ItemWriteListener() {
+      @Override
+      public void created(String biz, long itemId, Instant createdAt) {
+        each(biz, kept -> kept.kind().created(kept.board(), itemId, createdAt.toEpochMilli()));
+      }
+
+      @Override
+      public void edited(String biz, long itemId) {
+        each(biz, kept -> kept.kind().edited(kept.board(), itemId));
+      }
+
+      @Override
+      public void deleted(String biz, long itemId, Instant createdAt) {
+        each(biz, kept -> kept.kind().deleted(kept.board(), itemId, createdAt.toEpochMilli()));
+      }
+
+      private void each(String biz, Consumer<RealtimeBoards.Kept> call) {
+        for (RealtimeBoards.Kept kept : all) {
+          if (kept.board().biz().equals(biz)) {
+            call.accept(kept);
+          }
         }
       }
     };

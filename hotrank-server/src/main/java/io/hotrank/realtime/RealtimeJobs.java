@@ -126,7 +126,7 @@ final class RealtimeJobs implements JobSource {
       boolean again = !context.manual() && lingers();
       long seen = appliedFolds.count();
       long looked = ticker.read();
-      boolean available = publishIfChanged(context);
+      boolean available = look(context);
       while (again && !context.cancelled() && ticker.read() < end) {
         long left = end - ticker.read();
         seen =
@@ -140,7 +140,7 @@ final class RealtimeJobs implements JobSource {
         }
         if (ticker.read() < end && !context.cancelled()) {
           looked = ticker.read();
-          available = publishIfChanged(context);
+          available = look(context);
         }
       }
       if (!available) {
@@ -148,6 +148,13 @@ final class RealtimeJobs implements JobSource {
         // anything was published here): the run fails, as a batch board's would.
         throw new BoardUnavailableException(board.name(), Duration.ofSeconds(1));
       }
+    }
+
+    /** Publishes what changed: the board, or a family's changed segment boards. */
+    private boolean look(JobContext context) {
+      return kind instanceof FamilyKind family
+          ? family.publishChanged(board, context)
+          : publishIfChanged(context);
     }
 
     /**

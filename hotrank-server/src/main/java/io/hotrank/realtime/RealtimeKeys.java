@@ -24,6 +24,10 @@ import io.hotrank.board.BoardDefinition;
  *   <li>{@code <prefix>{lv:<board>}:<definition>:applied} the last fold applied
  *   <li>{@code <prefix>{lv:<board>}:<definition>:keep} how many members the set keeps
  *   <li>{@code <prefix>{lv:<board>}:<definition>:pending} items created while it had no data
+ *   <li>{@code <prefix>{lf:<board>}:<definition>:...} a live family of segment boards: its fold
+ *       number, keep, pending, changed segments, members' createdAt and segments, and per segment
+ *       {@code :s:<segment>:r} (its rank set) and {@code :s:<segment>:f} (its floor), all on the
+ *       family's slot ({@code LiveFamilyStore})
  * </ul>
  */
 record RealtimeKeys(String prefix) {
@@ -83,6 +87,11 @@ record RealtimeKeys(String prefix) {
 
   String livePending(BoardDefinition board, String fingerprint) {
     return live(board, fingerprint) + ":pending";
+  }
+
+  /** The prefix of every key of a live family. */
+  String liveFamily(BoardDefinition board, String fingerprint) {
+    return prefix + "{lf:" + board.name() + "}:" + fingerprint;
   }
 
   private String live(BoardDefinition board, String fingerprint) {

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  */
 interface RealtimeKind {
 
-  /** Whether this kind keeps boards of {@code kind}. */
-  boolean keeps(BoardKind kind);
+  /** Whether this kind keeps {@code board} (its type, and whether it is a family of segments). */
+  boolean keeps(BoardDefinition board);
 
   /** Applies a committed fold; catches up first when the board missed folds before it. */
   void apply(BoardDefinition board, Fold fold);
@@ -70,6 +70,12 @@ interface RealtimeKind {
    * An item of the board's biz was created (committed); no fold names it before its first event.
    */
   default void created(BoardDefinition board, long itemId, long createdAtMillis) {}
+
+  /** An item of the board's biz was edited (committed): its labels and fields may have changed. */
+  default void edited(BoardDefinition board, long itemId) {}
+
+  /** An item of the board's biz was deleted (committed). */
+  default void deleted(BoardDefinition board, long itemId, long createdAtMillis) {}
 
   /**
    * Checks the board against the event log's retention, for a kind that replays its data from the

@@ -68,8 +68,8 @@ final class WindowBoards implements RealtimeKind {
   }
 
   @Override
-  public boolean keeps(BoardKind kind) {
-    return kind instanceof BoardKind.Window;
+  public boolean keeps(BoardDefinition board) {
+    return board.kind() instanceof BoardKind.Window && !board.segmented();
   }
 
   @Override

@@ -104,8 +104,9 @@ class BoardDefinitionTest {
         .hasMessageContaining("b[1].scale-by applies to an unsegmented board");
     assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "attribute:Lang", null, null), "b"))
         .hasMessageContaining("b.segment-by='attribute:Lang': the attribute key must match");
-    assertThatThrownBy(() -> BoardDefinition.from(diverse("live", "tag", null, null), "b"))
-        .hasMessageContaining("b.segment-by is supported on batch boards");
+    assertThat(BoardDefinition.from(diverse("live", "tag", null, null), "b").segmented()).isTrue();
+    assertThatThrownBy(() -> BoardDefinition.from(diverse("window", "tag", null, null), "b"))
+        .hasMessageContaining("b.segment-by is supported on batch and live boards");
   }
 
   @Test
@@ -124,7 +125,7 @@ class BoardDefinitionTest {
             new SegmentBy.Tag()
                 .segments(
                     new io.hotrank.item.ItemCards.Labels(
-                        1, java.util.List.of("ok", "ci/cd", ".."), new java.util.TreeMap<>())))
+                        1, java.util.List.of("ok", "ci/cd", ".."), new java.util.TreeMap<>(), 1)))
         .containsExactly("ok");
     assertThat(new SegmentBy.Author().invalid("99999999999999999999")).isNotNull();
     assertThat(new SegmentBy.Attribute("lang").invalid("pt br")).isNull();

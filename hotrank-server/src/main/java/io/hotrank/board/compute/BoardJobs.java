@@ -7,6 +7,7 @@ import io.hotrank.board.BoardNotFoundException;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
+import io.hotrank.board.FamilyPublished;
 import io.hotrank.board.publish.BoardPublisher;
 import io.hotrank.board.publish.BoardSnapshotStore;
 import io.hotrank.job.FaultPoints;
@@ -16,17 +17,10 @@ import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.job.JobSource;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,13 +105,6 @@ public class BoardJobs implements JobSource {
   }
 
   /**
-   * What a computation of a segmented board published: how many segment boards, and how many it
-   * emptied (segments whose items all left the window or the segment since the last run).
-   */
-  public record FamilyPublished(
-      String board, Instant computedAt, int segments, int emptied, long scanned) {}
-
-  /**
    * Computes and publishes every segment board of a segmented board now, as {@link
    * #recompute(String)} does for a board that is one board.
    *
@@ -190,85 +177,6 @@ public class BoardJobs implements JobSource {
     return view;
   }
 
-  /**
-   * How many chunks of segment boards a family's run publishes at once: each chunk waits on the
-   * database and Redis in turn, so a few in flight divide a run's publishing time while leaving
-   * most of the connection pool (10 by default) to reads and ingest.
-   */
-  static final int PUBLISH_CONCURRENCY = 4;
-
-  /** Segment boards per chunk: one transaction of rows and one query of controls each. */
-  static final int PUBLISH_CHUNK = 200;
-
-  /**
-   * Publishes every segment board of a run in chunks of {@link #PUBLISH_CHUNK} ({@link
-   * BoardPublisher#publishSegments}), {@link #PUBLISH_CONCURRENCY} chunks at a time on virtual
-   * threads, under the run's fence. The first failure (a stale fence, a database refusing the
-   * controls' read) stops the run: what was published stays, the next run publishes the rest.
-   */
-  private void publishAll(
-      BoardDefinition board,
-      Map<String, List<BoardEntry>> work,
-      Instant computedAt,
-      JobContext context) {
-    List<Map<String, List<BoardEntry>>> chunks = new ArrayList<>();
-    Map<String, List<BoardEntry>> chunk = new LinkedHashMap<>();
-    for (Map.Entry<String, List<BoardEntry>> segment : work.entrySet()) {
-      chunk.put(segment.getKey(), segment.getValue());
-      if (chunk.size() == PUBLISH_CHUNK) {
-        chunks.add(chunk);
-        chunk = new LinkedHashMap<>();
-      }
-    }
-    if (!chunk.isEmpty()) {
-      chunks.add(chunk);
-    }
-    Semaphore permits = new Semaphore(PUBLISH_CONCURRENCY);
-    List<Future<?>> published = new ArrayList<>(chunks.size());
-    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-      for (Map<String, List<BoardEntry>> each : chunks) {
-        context.throwIfCancelled();
-        permits.acquireUninterruptibly();
-        failFast(published); // a stale fence stops the run early, not after every segment
-        published.add(
-            pool.submit(
-                () -> {
-                  try {
-                    publisher.publishSegments(board, each, computedAt, context.fence());
-                  } finally {
-                    permits.release();
-                  }
-                }));
-      }
-      for (Future<?> each : published) {
-        join(each);
-      }
-    }
-  }
-
-  /** Rethrows the failure of a finished publish, if any. */
-  private static void failFast(List<Future<?>> published) {
-    for (Future<?> each : published) {
-      if (each.isDone()) {
-        join(each);
-      }
-    }
-  }
-
-  private static void join(Future<?> publish) {
-    try {
-      publish.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while publishing segments", e);
-    }
-  }
-
   /** One board's computation. */
   private final class BoardJob implements Job {
 
@@ -337,7 +245,9 @@ public class BoardJobs implements JobSource {
           emptied++;
         }
       }
-      publishAll(board, work, result.computedAt(), context);
+      publisher.publishSegments(
+          board, work, result.computedAt(), context.fence(), context::cancelled);
+      context.throwIfCancelled();
       log.info(
           "Board '{}': {} segment boards published, {} emptied ({} rows scanned, computed {},"
               + " fence {})",

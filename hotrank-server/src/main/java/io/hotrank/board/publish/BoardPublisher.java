@@ -14,9 +14,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -253,18 +260,101 @@ public class BoardPublisher implements BoardSink {
   }
 
   /**
-   * Publishes many segment boards of one family, computed together, as {@link
-   * #publish(BoardDefinition, String, Instant, List, long)} publishes each, with their database
-   * rows written in one transaction ({@link BoardSnapshotStore#saveAll}) and their controls read in
-   * one query: a family of thousands of segments costs a few commits, not one per segment. Each
-   * segment still takes its version before its controls are read (the ordering argument of the
-   * class comment holds per segment); one refused as not newer is published again on its own,
-   * through the retrying path.
+   * How many chunks of segment boards a family's run publishes at once: each chunk waits on the
+   * database and Redis in turn, so a few in flight divide a run's publishing time while leaving
+   * most of the connection pool (10 by default) to reads and ingest.
+   */
+  public static final int PUBLISH_CONCURRENCY = 4;
+
+  /** Segment boards per chunk: one transaction of rows and one query of controls each. */
+  public static final int PUBLISH_CHUNK = 200;
+
+  /**
+   * Publishes many segment boards of one family in chunks of {@link #PUBLISH_CHUNK} ({@link
+   * #publishChunk}), {@link #PUBLISH_CONCURRENCY} chunks at a time on virtual threads, under the
+   * run's fence. The first failure (a stale fence, a database refusing the controls' read) stops
+   * it: what was published stays, and the caller publishes the rest later. Once {@code cancelled}
+   * answers true, no further chunk starts.
+   */
+  @Override
+  public void publishSegments(
+      BoardDefinition board,
+      Map<String, List<BoardEntry>> work,
+      Instant computedAt,
+      long fence,
+      BooleanSupplier cancelled) {
+    List<Map<String, List<BoardEntry>>> chunks = new ArrayList<>();
+    Map<String, List<BoardEntry>> chunk = new LinkedHashMap<>();
+    for (Map.Entry<String, List<BoardEntry>> segment : work.entrySet()) {
+      chunk.put(segment.getKey(), segment.getValue());
+      if (chunk.size() == PUBLISH_CHUNK) {
+        chunks.add(chunk);
+        chunk = new LinkedHashMap<>();
+      }
+    }
+    if (!chunk.isEmpty()) {
+      chunks.add(chunk);
+    }
+    Semaphore permits = new Semaphore(PUBLISH_CONCURRENCY);
+    List<Future<?>> published = new ArrayList<>(chunks.size());
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (Map<String, List<BoardEntry>> each : chunks) {
+        if (cancelled.getAsBoolean()) {
+          break;
+        }
+        permits.acquireUninterruptibly();
+        failFast(published); // a stale fence stops the run early, not after every segment
+        published.add(
+            pool.submit(
+                () -> {
+                  try {
+                    publishChunk(board, each, computedAt, fence);
+                  } finally {
+                    permits.release();
+                  }
+                }));
+      }
+      for (Future<?> each : published) {
+        join(each);
+      }
+    }
+  }
+
+  /** Rethrows the failure of a finished publish, if any. */
+  private static void failFast(List<Future<?>> published) {
+    for (Future<?> each : published) {
+      if (each.isDone()) {
+        join(each);
+      }
+    }
+  }
+
+  private static void join(Future<?> publish) {
+    try {
+      publish.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while publishing segments", e);
+    }
+  }
+
+  /**
+   * Publishes segment boards of one family, computed together, as {@link #publish(BoardDefinition,
+   * String, Instant, List, long)} publishes each, with their database rows written in one
+   * transaction ({@link BoardSnapshotStore#saveAll}) and their controls read in one query: a family
+   * of thousands of segments costs a few commits, not one per segment. Each segment still takes its
+   * version before its controls are read (the ordering argument of the class comment holds per
+   * segment); one refused as not newer is published again on its own, through the retrying path.
    *
    * @param segments each segment's candidates, best first
    * @throws StalePublishException if a higher fencing token has published one of them
    */
-  public void publishSegments(
+  private void publishChunk(
       BoardDefinition board,
       Map<String, List<BoardEntry>> segments,
       Instant computedAt,
@@ -525,6 +615,11 @@ public class BoardPublisher implements BoardSink {
   @Override
   public List<BoardControl> controls(String board) {
     return controlled.read(board);
+  }
+
+  @Override
+  public Map<String, List<BoardControl>> controls(BoardDefinition board, List<String> segments) {
+    return controlled.readAll(board, segments);
   }
 
   @Override

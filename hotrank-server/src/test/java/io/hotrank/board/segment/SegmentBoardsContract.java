@@ -24,15 +24,17 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Segmented batch boards through HTTP on one database engine: after random likes, edits that move
- * items between segments, and deletes, every segment board of three families (by tag, by an
- * attribute, by author) equals a model computed here from the same events; the listing of segments;
- * the reads' contract (400s naming the field, segment-required, an empty segment, ETags, cursor
- * pages); and controls per segment and per family, visible at once on two instances.
+ * Segmented batch and live boards through HTTP on one database engine: after random likes, edits
+ * that move items between segments, and deletes, every segment board of three families (by tag, by
+ * an attribute, by author) equals a model computed here from the same events; the listing of
+ * segments; the reads' contract (400s naming the field, segment-required, an empty segment, ETags,
+ * cursor pages); and controls per segment and per family, visible at once on two instances.
  */
 @TestPropertySource(
     properties = {
@@ -95,7 +97,42 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[7].size=3",
       "hotrank.boards[7].refresh=0 0 0 1 1 *",
       "hotrank.boards[7].segment-by=tag",
-      "hotrank.boards[7].max-per-author=1"
+      "hotrank.boards[7].max-per-author=1",
+      "hotrank.boards[8].name=lseg-tag",
+      "hotrank.boards[8].biz=seg",
+      "hotrank.boards[8].type=live",
+      "hotrank.boards[8].algorithm=decay",
+      "hotrank.boards[8].half-life=6h",
+      "hotrank.boards[8].window=3d",
+      "hotrank.boards[8].size=5",
+      "hotrank.boards[8].refresh=0 0 0 1 1 *",
+      "hotrank.boards[8].segment-by=tag",
+      "hotrank.boards[9].name=lseg-lang",
+      "hotrank.boards[9].biz=seg",
+      "hotrank.boards[9].type=live",
+      "hotrank.boards[9].algorithm=decay",
+      "hotrank.boards[9].half-life=6h",
+      "hotrank.boards[9].window=3d",
+      "hotrank.boards[9].size=5",
+      "hotrank.boards[9].refresh=0 0 0 1 1 *",
+      "hotrank.boards[9].segment-by=attribute:lang",
+      "hotrank.boards[10].name=lseg-author",
+      "hotrank.boards[10].biz=seg",
+      "hotrank.boards[10].type=live",
+      "hotrank.boards[10].algorithm=decay",
+      "hotrank.boards[10].half-life=6h",
+      "hotrank.boards[10].window=3d",
+      "hotrank.boards[10].size=3",
+      "hotrank.boards[10].refresh=0 0 0 1 1 *",
+      "hotrank.boards[10].segment-by=author",
+      "hotrank.boards[11].name=lsegc-tag",
+      "hotrank.boards[11].biz=segc",
+      "hotrank.boards[11].type=live",
+      "hotrank.boards[11].algorithm=decay",
+      "hotrank.boards[11].window=3d",
+      "hotrank.boards[11].size=4",
+      "hotrank.boards[11].refresh=0 0 0 1 1 *",
+      "hotrank.boards[11].segment-by=tag"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -243,7 +280,24 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
         "seg-lang",
         i -> i.attributes.containsKey("lang") ? Set.of(i.attributes.get("lang")) : Set.of());
     families.put("seg-author", i -> Set.of(Long.toString(i.author)));
-    Map<String, Integer> sizes = Map.of("seg-tag", 5, "seg-lang", 5, "seg-author", 3);
+    // The live families of the same splits, kept by the folds, edits and deletes.
+    families.put("lseg-tag", families.get("seg-tag"));
+    families.put("lseg-lang", families.get("seg-lang"));
+    families.put("lseg-author", families.get("seg-author"));
+    Map<String, Integer> sizes =
+        Map.of(
+            "seg-tag",
+            5,
+            "seg-lang",
+            5,
+            "seg-author",
+            3,
+            "lseg-tag",
+            5,
+            "lseg-lang",
+            5,
+            "lseg-author",
+            3);
     Map<String, Set<String>> everSeen = new HashMap<>();
     long user = 1;
     for (int round = 0; round < 6; round++) {
@@ -295,7 +349,17 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
         for (String segment : seen) {
           List<Long> expected = modelBoard(items, family.getValue(), segment, sizes.get(name), at);
           assertThat(ids(http, "/api/v1/boards/" + name + "/segments/" + path(segment)))
-              .as("round %d, %s segment '%s'", round, name, segment)
+              .as(
+                  "round %d, %s segment '%s' %s model %s",
+                  round,
+                  name,
+                  segment,
+                  http.get("/api/v1/boards/" + name + "/segments/" + path(segment) + "?limit=3")
+                      .body(),
+                  items.stream()
+                      .filter(i -> expected.contains(i.id))
+                      .map(i -> i.id + ":" + i.likes + "@" + score(i, at))
+                      .toList())
               .containsExactlyElementsOf(expected);
         }
         // The listing: every segment with an item, most items first, then by name.
@@ -536,12 +600,14 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     assertThat(listing.json().get("segments").get(0).get("items").asInt()).isEqualTo(4);
   }
 
-  private Answer control(String path, String body) {
-    return http.put("/api/v1/admin/boards/segc-tag" + path, body, http.adminHeader());
+  private Answer control(String board, String path, String body) {
+    return http.put("/api/v1/admin/boards/" + board + path, body, http.adminHeader());
   }
 
-  @Test
-  void controls_perSegmentAndPerFamily_showAtOnce_onBothInstances() {
+  /** The batch family and the live family of the same split, steered alike. */
+  @ParameterizedTest
+  @ValueSource(strings = {"segc-tag", "lsegc-tag"})
+  void controls_perSegmentAndPerFamily_showAtOnce_onBothInstances(String board) {
     // Items 11..16: 11..13 tagged red, 14..16 blue, 16 also red. Item i has i - 10 likes.
     for (long id = 11; id <= 16; id++) {
       Map<String, Object> body = new LinkedHashMap<>();
@@ -561,9 +627,9 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       }
     }
     postEvents(events.toArray(String[]::new));
-    assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
-    String red = "/api/v1/boards/segc-tag/segments/red";
-    String blue = "/api/v1/boards/segc-tag/segments/blue";
+    assertThat(http.admin("/api/v1/admin/boards/" + board + "/recompute").status()).isEqualTo(200);
+    String red = "/api/v1/boards/" + board + "/segments/red";
+    String blue = "/api/v1/boards/" + board + "/segments/blue";
     TestPropertySource declared =
         SegmentBoardsContract.class.getAnnotation(TestPropertySource.class);
     try (SecondInstance second =
@@ -582,6 +648,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       // A pin on one segment: there only.
       Answer pinned =
           control(
+              board,
               "/segments/red/controls/11",
               "{\"action\":\"pin\",\"position\":1,\"reason\":\"feature\"}");
       assertThat(pinned.status()).as(pinned.body()).isEqualTo(200);
@@ -593,7 +660,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       assertThat(ids(other, blue)).containsExactly(16L, 15L, 14L);
 
       // A block on the family: gone from every segment of the item.
-      Answer blocked = control("/controls/16", "{\"action\":\"block\",\"reason\":\"spam\"}");
+      Answer blocked = control(board, "/controls/16", "{\"action\":\"block\",\"reason\":\"spam\"}");
       assertThat(blocked.status()).as(blocked.body()).isEqualTo(200);
       assertThat(ids(http, red)).containsExactly(11L, 13L, 12L);
       assertThat(ids(http, blue)).containsExactly(15L, 14L);
@@ -608,6 +675,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       // A segment pin of a family-blocked item: the block wins.
       Answer overruled =
           control(
+              board,
               "/segments/blue/controls/16",
               "{\"action\":\"pin\",\"position\":1,\"reason\":\"try\"}");
       assertThat(overruled.status()).as(overruled.body()).isEqualTo(200);
@@ -615,7 +683,8 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
 
       // Lifting the family block brings the item back, pinned where its segment pinned it.
       assertThat(
-              http.delete("/api/v1/admin/boards/segc-tag/controls/16", http.adminHeader()).status())
+              http.delete("/api/v1/admin/boards/" + board + "/controls/16", http.adminHeader())
+                  .status())
           .isEqualTo(204);
       assertThat(ids(http, blue)).containsExactly(16L, 15L, 14L);
       assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
@@ -625,30 +694,33 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
 
       // A family pin applies only in the segments its item belongs to: 14 is blue only.
       Answer familyPin =
-          control("/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"feature\"}");
+          control(
+              board, "/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"feature\"}");
       assertThat(familyPin.status()).as(familyPin.body()).isEqualTo(200);
       assertThat(ids(http, blue)).containsExactly(14L, 16L, 15L);
       assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
       assertThat(
-              http.delete("/api/v1/admin/boards/segc-tag/controls/14", http.adminHeader()).status())
+              http.delete("/api/v1/admin/boards/" + board + "/controls/14", http.adminHeader())
+                  .status())
           .isEqualTo(204);
 
       // A recompute keeps every control applied.
       assertThat(
-              control("/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"r\"}")
+              control(board, "/controls/14", "{\"action\":\"pin\",\"position\":1,\"reason\":\"r\"}")
                   .status())
           .isEqualTo(200);
-      assertThat(http.admin("/api/v1/admin/boards/segc-tag/recompute").status()).isEqualTo(200);
+      assertThat(http.admin("/api/v1/admin/boards/" + board + "/recompute").status())
+          .isEqualTo(200);
       assertThat(ids(http, red)).containsExactly(11L, 16L, 13L, 12L);
       assertThat(ids(http, blue)).containsExactly(14L, 16L, 15L);
 
       // The segment's own controls are listed under it, and a bad segment is a 400 naming it.
       Answer listed =
-          http.get("/api/v1/admin/boards/segc-tag/segments/red/controls", http.adminHeader());
+          http.get("/api/v1/admin/boards/" + board + "/segments/red/controls", http.adminHeader());
       assertThat(listed.status()).isEqualTo(200);
       assertThat(listed.json().get("controls")).hasSize(1);
       Answer bad =
-          control("/segments/a%2Cb/controls/11", "{\"action\":\"block\",\"reason\":\"x\"}");
+          control(board, "/segments/a%2Cb/controls/11", "{\"action\":\"block\",\"reason\":\"x\"}");
       assertThat(bad.status()).isEqualTo(400);
       assertThat(bad.body()).contains("\"segment\"");
     }

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * from memory with the same bytes, are written back to the new Redis by the version check (from the
  * database, under the fencing token they were stored with), a segment no instance holds is served
  * from the database, and the board's next computation, under its lease, publishes every segment to
- * the new Redis, which reaches another instance by its notice.
+ * the new Redis, which reaches another instance by its notice. A live family, with the defaults
+ * users get, serves its last segment boards while Redis is down and empty, rebuilds itself under
+ * its lease from the database, and moves with the next likes.
  */
 @Tag("process")
 class SegmentRedisRestartProcessTest {
@@ -134,5 +136,86 @@ class SegmentRedisRestartProcessTest {
               assertThat(version(read)).isEqualTo(after);
               assertThat(read.json().get("items").get(0).get("itemId").asLong()).isEqualTo(2L);
             });
+  }
+
+  private static final String LIVE_RED = "/api/v1/boards/lseg-hot/segments/red";
+
+  private static long first(Answer read) {
+    assertThat(read.status()).as(read.body()).isEqualTo(200);
+    assertThat(read.json().get("items")).as(read.body()).isNotEmpty();
+    return read.json().get("items").get(0).get("itemId").asLong();
+  }
+
+  @Test
+  void redisRestartedEmpty_aLiveFamilyServesItsLastBoards_rebuildsUnderItsLease_andMovesOn()
+      throws Exception {
+    RedisProcess redis = processes.redis();
+    List<String> args = new ArrayList<>(processes.engineArgs());
+    args.addAll(
+        List.of(
+            "--hotrank.boards[0].name=lseg-hot",
+            "--hotrank.boards[0].biz=video",
+            "--hotrank.boards[0].type=live",
+            "--hotrank.boards[0].algorithm=decay",
+            "--hotrank.boards[0].window=2d",
+            "--hotrank.boards[0].size=10",
+            "--hotrank.boards[0].segment-by=tag"));
+    ServiceProcess a = processes.start(ServiceProcesses.instance("live-a").withArgs(args));
+    HttpJson http = a.http();
+    for (long id = 11; id <= 13; id++) {
+      Answer created =
+          http.post(
+              "/api/v1/items",
+              "{\"biz\":\"video\",\"id\":"
+                  + id
+                  + ",\"authorId\":1,\"title\":\"v"
+                  + id
+                  + "\",\"tags\":[\""
+                  + (id == 13 ? "blue" : "red")
+                  + "\"]}");
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+    likeVideo(http, 11, 3);
+    likeVideo(http, 12, 1);
+    await("the red segment published by itself")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(first(http.get(LIVE_RED))).isEqualTo(11L));
+    Answer before = http.get(LIVE_RED);
+
+    redis.stop();
+    Answer down = http.get(LIVE_RED);
+    assertThat(down.status()).isEqualTo(200);
+    assertThat(down.body()).isEqualTo(before.body());
+
+    redis.startAgain();
+    // Served all along; the family is rebuilt from the database, and the next likes move it.
+    assertThat(http.get(LIVE_RED).status()).isEqualTo(200);
+    await("the family rebuilt in the new Redis")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(redis.command("KEYS hr:{lf:lseg-hot}:*:applied")).contains(":applied"));
+    likeVideo(http, 12, 5);
+    await("item 12 first on red after its likes")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Answer read = http.get(LIVE_RED);
+              assertThat(first(read)).isEqualTo(12L);
+              assertThat(read.json().get("items")).hasSize(2);
+            });
+    Answer blue = http.get("/api/v1/boards/lseg-hot/segments/blue");
+    assertThat(blue.status()).isEqualTo(200);
+    assertThat(first(blue)).isEqualTo(13L);
+  }
+
+  private static void likeVideo(HttpJson http, long id, int likes) {
+    List<String> events = new ArrayList<>();
+    for (int k = 0; k < likes; k++) {
+      events.add("{\"biz\":\"video\",\"itemId\":" + id + ",\"type\":\"like\"}");
+    }
+    assertThat(
+            http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}").status())
+        .isEqualTo(202);
   }
 }

@@ -1,0 +1,546 @@
+package io.hotrank.realtime;
+
+import static io.hotrank.realtime.LiveBoards.CLOCK_TOLERANCE;
+import static io.hotrank.realtime.LiveBoards.entry;
+import static io.hotrank.realtime.LiveBoards.rankKey;
+import static io.hotrank.realtime.LiveBoards.windowStart;
+
+import io.hotrank.board.BoardControl;
+import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardKind;
+import io.hotrank.board.BoardSink;
+import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.FamilyPublished;
+import io.hotrank.board.SegmentBy;
+import io.hotrank.core.score.Interactions;
+import io.hotrank.core.score.RankKey;
+import io.hotrank.core.topn.BoundedTopN;
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.item.CounterPages;
+import io.hotrank.item.ItemCards;
+import io.hotrank.job.JobContext;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Live families ({@code type: live} with {@code segment-by}): a live board per segment, kept in
+ * order by the fold as {@link LiveBoards} keeps one, in {@link LiveFamilyStore}.
+ *
+ * <p>A fold reads the labels (author, tags, attributes, item version) of the items it changed, one
+ * query for the fold, and places each item in the sets of its segments, out of those it left: the
+ * cost of a fold grows with the segments of its items, never with the family's. An edit places the
+ * edited item at once (it leaves a segment whose tag it lost), a delete takes it out of every
+ * segment; labels carry the item's version, so that labels read before an edit never undo it. Each
+ * segment set trims to its own size and keeps its own floor. The family's publish job takes the
+ * segments changed since its last look (and those whose members aged out of the window), reads
+ * their tops in one script, and publishes them together ({@link BoardSink#publishSegments}); a
+ * family with no data, or a segment thinned below what its board needs, is rebuilt by one labelled
+ * keyset scan that fills every segment's heap in the same pass.
+ *
+ * <p>Thread-safe.
+ */
+final class LiveFamilies implements FamilyKind {
+
+  private static final Logger log = LoggerFactory.getLogger(LiveFamilies.class);
+
+  /** Segments a look publishes at most; the rest wait for the next look. */
+  static final int MAX_LOOK = 2_000;
+
+  /** Segments per script reading their tops. */
+  private static final int TOP_CHUNK = 500;
+
+  /** Members per script loading a rebuild. */
+  private static final int LOAD_CHUNK = 5_000;
+
+  /** How long a family rebuilt because a segment thinned waits before the next such rebuild. */
+  private static final Duration THINNED_GAP = Duration.ofSeconds(30);
+
+  /** Attempts at placing a created or edited item before leaving it to the folds. */
+  private static final int PLACE_ATTEMPTS = 5;
+
+  private final LiveFamilyStore store;
+  private final FoldHistory history;
+  private final CounterPages counters;
+  private final ItemCards items;
+  private final PublishedCards published;
+  private final BoardSink sink;
+  private final Clock clock;
+  private final int scanPageSize;
+  private final MeterRegistry meters;
+
+  /** Live controls of one segment at most, per family, as the last look saw them. */
+  private final Map<String, Integer> controlled = new ConcurrentHashMap<>();
+
+  /** When each family was last rebuilt because a segment thinned (epoch ms). */
+  private final Map<String, Long> thinnedAt = new ConcurrentHashMap<>();
+
+  LiveFamilies(
+      LiveFamilyStore store,
+      FoldHistory history,
+      CounterPages counters,
+      ItemCards items,
+      PublishedCards published,
+      BoardSink sink,
+      Clock clock,
+      int scanPageSize,
+      MeterRegistry meters) {
+    this.store = store;
+    this.history = history;
+    this.counters = counters;
+    this.items = items;
+    this.published = published;
+    this.sink = sink;
+    this.clock = clock;
+    this.scanPageSize = scanPageSize;
+    this.meters = meters;
+  }
+
+  @Override
+  public boolean keeps(BoardDefinition board) {
+    return board.kind() instanceof BoardKind.Live && board.segmented();
+  }
+
+  /** Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's. */
+  int keep(BoardDefinition board) {
+    return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+  }
+
+  @Override
+  public void apply(BoardDefinition board, Fold fold) {
+    List<Long> ids = new ArrayList<>();
+    fold.counters()
+        .forEach(
+            (key, counts) -> {
+              if (key.biz().equals(board.biz())) {
+                ids.add(key.itemId());
+              }
+            });
+    Map<Long, ItemCards.Labels> labels = ids.isEmpty() ? Map.of() : items.labels(board.biz(), ids);
+    RankKey order = rankKey(board);
+    List<LiveFamilyStore.Placed> placed = new ArrayList<>(ids.size());
+    fold.counters()
+        .forEach(
+            (key, counts) -> {
+              if (key.biz().equals(board.biz())) {
+                long createdAt = fold.createdAt().get(key);
+                placed.add(
+                    placed(
+                        board, order, key.itemId(), createdAt, counts, labels.get(key.itemId())));
+              }
+            });
+    String outcome =
+        store.apply(
+            board,
+            LiveFamilyStore.Mode.FOLD,
+            fold.foldNo(),
+            fold.foldNo() - 1,
+            keep(board),
+            foldWindowStart(board),
+            placed);
+    if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
+      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo(), 1);
+    } else if (outcome.startsWith("ahead:")) {
+      forgetIfAheadOfTheLog(board);
+    }
+  }
+
+  @Override
+  public void catchUp(BoardDefinition board, long upTo) {
+    Long applied = store.applied(board);
+    if (applied != null && applied > upTo) {
+      forgetIfAheadOfTheLog(board);
+    } else if (applied != null && applied < upTo) {
+      catchUp(board, applied, upTo, MAX_CHUNKS);
+    }
+  }
+
+  /** Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most. */
+  private static final int MAX_CHUNKS = 5;
+
+  /** As {@link LiveBoards}: the current keys and labels of the items the missed folds touched. */
+  private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
+    RankKey order = rankKey(board);
+    long from = applied;
+    for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
+      long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
+      MissedFolds missed =
+          MissedFolds.read(history, from + 1, to, e -> e.biz().equals(board.biz()));
+      if (missed.pruned() != 0) {
+        forget(board, "fold " + missed.pruned() + " it missed was pruned");
+        return;
+      }
+      Map<Long, ItemCards.Card> cards = items.cards(board.biz(), missed.ids());
+      Map<Long, ItemCards.Labels> labels = items.labels(board.biz(), cards.keySet());
+      List<LiveFamilyStore.Placed> placed = new ArrayList<>();
+      for (ItemCards.Card card : cards.values()) {
+        placed.add(
+            placed(
+                board,
+                order,
+                card.itemId(),
+                card.createdAtMillis(),
+                card.counts(),
+                labels.get(card.itemId())));
+      }
+      // A deleted item is not folded again; its delete took it out (or a look finds it gone).
+      String outcome =
+          store.apply(
+              board,
+              LiveFamilyStore.Mode.FOLD,
+              to,
+              null,
+              keep(board),
+              foldWindowStart(board),
+              placed);
+      if (!outcome.equals("applied") && !outcome.equals("done")) {
+        return;
+      }
+      from = to;
+    }
+  }
+
+  private void forgetIfAheadOfTheLog(BoardDefinition board) {
+    Long applied = store.applied(board);
+    long last = history.lastFoldNo();
+    if (applied != null && applied > last) {
+      forget(board, "it holds fold " + applied + " but the event log's last is " + last);
+    }
+  }
+
+  private void forget(BoardDefinition board, String why) {
+    log.info("Live family '{}' will be rebuilt from the database because {}", board.name(), why);
+    store.forget(board);
+  }
+
+  @Override
+  public void created(BoardDefinition board, long itemId, long createdAtMillis) {
+    place(board, itemId);
+  }
+
+  @Override
+  public void edited(BoardDefinition board, long itemId) {
+    place(board, itemId);
+  }
+
+  @Override
+  public void deleted(BoardDefinition board, long itemId, long createdAtMillis) {
+    store.apply(
+        board,
+        LiveFamilyStore.Mode.REMOVE,
+        0,
+        null,
+        keep(board),
+        foldWindowStart(board),
+        List.of(new LiveFamilyStore.Placed(itemId, createdAtMillis, null, 0, Set.of())));
+  }
+
+  /**
+   * Places an item by its labels and counters as they are now, in its segments and out of the
+   * others: exactly once against the folds, as {@link LiveBoards#created} admits, since nothing is
+   * written when the family applied a fold committed after the read began (then read again).
+   */
+  private void place(BoardDefinition board, long itemId) {
+    for (int attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
+      long lastFoldNo = history.lastFoldNo();
+      ItemCards.Card card = items.cards(board.biz(), List.of(itemId)).get(itemId);
+      ItemCards.Labels labels = items.labels(board.biz(), List.of(itemId)).get(itemId);
+      if (labels == null || card == null) {
+        return; // deleted meanwhile: its delete takes it out
+      }
+      String outcome =
+          store.apply(
+              board,
+              LiveFamilyStore.Mode.CURRENT,
+              lastFoldNo,
+              null,
+              keep(board),
+              foldWindowStart(board),
+              List.of(
+                  placed(
+                      board,
+                      rankKey(board),
+                      itemId,
+                      card.createdAtMillis(),
+                      card.counts(),
+                      labels)));
+      if (!outcome.equals("moved")) {
+        return; // placed, or left to the rebuild it waits for ("none")
+      }
+    }
+    log.info(
+        "Live family '{}': item {} was written while folds kept moving the family; its next event"
+            + " or the next rebuild places it",
+        board.name(),
+        itemId);
+  }
+
+  @Override
+  public boolean rebuild(BoardDefinition board, String why) {
+    forget(board, why);
+    return true;
+  }
+
+  /** A scanned item with the version its labels were read at. */
+  private record Scanned(LiveStore.Ranked ranked, long version) {}
+
+  private static final Comparator<Scanned> SCANNED_BEST_FIRST =
+      Comparator.comparing(Scanned::ranked, LiveBoards.BEST_FIRST);
+
+  /**
+   * Refills the family from the database by one labelled keyset scan over its window: every
+   * segment's best {@link #keep} items and floor, loaded in chunks after the family was emptied,
+   * then started at the fold committed before the scan (folds after it catch up from the history).
+   * Run by the family's publish job, under its lease.
+   */
+  void rescan(BoardDefinition board, String cause, String why) {
+    meters.counter("hotrank.live.rebuilds", "board", board.name(), "cause", cause).increment();
+    long started = System.nanoTime();
+    store.forget(board);
+    long foldNo = history.lastFoldNo();
+    long windowStart = foldWindowStart(board);
+    int keep = keep(board);
+    RankKey order = rankKey(board);
+    SegmentBy segmentBy = Objects.requireNonNull(board.segmentBy());
+    Map<String, BoundedTopN<Scanned>> heaps = new HashMap<>();
+    long afterCreated = windowStart;
+    long afterId = 0;
+    long scanned = 0;
+    while (true) {
+      List<CounterPages.LabelledRow> page =
+          counters.labelledWindowPage(
+              board.biz(), afterCreated, afterId, Long.MAX_VALUE, scanPageSize);
+      for (CounterPages.LabelledRow labelled : page) {
+        CounterPages.CounterRow row = labelled.row();
+        Set<String> segments = segmentBy.segments(labelled.labels());
+        if (segments.isEmpty()) {
+          continue;
+        }
+        Scanned item =
+            new Scanned(
+                new LiveStore.Ranked(
+                    row.itemId(),
+                    row.createdAtMillis(),
+                    order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))),
+                labelled.labels().version());
+        for (String segment : segments) {
+          heaps
+              .computeIfAbsent(segment, s -> new BoundedTopN<>(keep + 1, SCANNED_BEST_FIRST))
+              .offer(item);
+        }
+      }
+      scanned += page.size();
+      if (page.size() < scanPageSize) {
+        break;
+      }
+      afterCreated = page.getLast().row().createdAtMillis();
+      afterId = page.getLast().row().itemId();
+    }
+    long emptied = store.clear(board);
+    Map<String, LiveFamilyStore.Loaded> chunk = new LinkedHashMap<>();
+    int members = 0;
+    for (Map.Entry<String, BoundedTopN<Scanned>> heap : heaps.entrySet()) {
+      List<Scanned> best = heap.getValue().toSortedList();
+      String floor = "";
+      if (best.size() > keep) {
+        floor = LiveStore.floor(best.getLast().ranked());
+        best = best.subList(0, keep);
+      }
+      List<LiveFamilyStore.Placed> placed = new ArrayList<>(best.size());
+      for (Scanned s : best) {
+        LiveStore.Ranked r = s.ranked();
+        placed.add(
+            new LiveFamilyStore.Placed(
+                r.itemId(), r.createdAtMillis(), r.key(), s.version(), Set.of()));
+      }
+      chunk.put(heap.getKey(), new LiveFamilyStore.Loaded(floor, placed));
+      members += placed.size();
+      if (members >= LOAD_CHUNK) {
+        store.load(board, chunk);
+        chunk = new LinkedHashMap<>();
+        members = 0;
+      }
+    }
+    if (!chunk.isEmpty()) {
+      store.load(board, chunk);
+    }
+    store.start(board, foldNo);
+    // Items created or edited while the family had no data: the scan may have read them before.
+    for (Long id : store.takePending(board)) {
+      place(board, id);
+    }
+    log.info(
+        "Live family '{}' rebuilt at fold {} from {} items into {} segments ({} emptied) in {} ms"
+            + " because {}",
+        board.name(),
+        foldNo,
+        scanned,
+        heaps.size(),
+        emptied,
+        (System.nanoTime() - started) / 1_000_000,
+        why);
+  }
+
+  @Override
+  public boolean publishChanged(BoardDefinition board, JobContext context) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    long tolerantStart = windowStart(board, now.minus(CLOCK_TOLERANCE));
+    LiveFamilyStore.Taken taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+    if (!taken.hasData()) {
+      rescan(board, "no-data", "Redis holds none of its data");
+      taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+      if (!taken.hasData()) {
+        return false;
+      }
+    }
+    int published = 0;
+    for (int attempt = 1; attempt <= 2 && !taken.changed().isEmpty(); attempt++) {
+      List<String> changed = taken.changed();
+      boolean done;
+      try {
+        done = publish(board, changed, now, context, attempt == 1);
+        if (context.cancelled()) {
+          store.changed(board, changed); // some chunks may not have started
+        }
+      } catch (RuntimeException e) {
+        store.changed(board, changed);
+        throw e;
+      }
+      if (done) {
+        published = changed.size();
+        break;
+      }
+      // Rebuilt because a segment thinned: every segment is changed; publish them now.
+      taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+    }
+    context.report(new FamilyPublished(board.name(), now, published, 0, 0));
+    return true;
+  }
+
+  /**
+   * Publishes the changed segments' boards.
+   *
+   * @param mayRebuild whether a thinned segment may rebuild the family first
+   * @return false when the family was rebuilt instead (or forgotten meanwhile) and nothing was
+   *     published
+   */
+  private boolean publish(
+      BoardDefinition board,
+      List<String> changed,
+      Instant now,
+      JobContext context,
+      boolean mayRebuild) {
+    Map<String, List<BoardControl>> controls = sink.controls(board, changed);
+    Map<String, Integer> wanted = new LinkedHashMap<>();
+    int mostControlled = 0;
+    for (String segment : changed) {
+      int live =
+          ControlsApplied.controlledIds(controls.getOrDefault(segment, List.of()), now).size();
+      mostControlled = Math.max(mostControlled, live);
+      wanted.put(segment, board.size() + live + ControlsApplied.RESERVE);
+    }
+    controlled.merge(board.name(), mostControlled, Math::max);
+    long windowStart = windowStart(board, now);
+    Map<String, List<BoardEntry>> boards = new LinkedHashMap<>();
+    List<LiveFamilyStore.Placed> gone = new ArrayList<>();
+    boolean thinned = false;
+    List<String> segments = new ArrayList<>(wanted.keySet());
+    for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
+      Map<String, Integer> fetch = new LinkedHashMap<>();
+      for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
+        // Twice what it needs: members between this reader's window and the folds' tolerant one.
+        fetch.put(segment, 2 * wanted.get(segment));
+      }
+      Map<String, LiveFamilyStore.SegmentTop> tops = store.top(board, fetch);
+      if (tops == null) {
+        store.changed(board, changed); // forgotten meanwhile: the next look rebuilds it
+        return false;
+      }
+      Set<Long> ids = new HashSet<>();
+      tops.values().forEach(t -> t.ranked().forEach(r -> ids.add(r.itemId())));
+      Map<Long, ItemCards.Card> cards = published.cards(board, ids);
+      for (Map.Entry<String, LiveFamilyStore.SegmentTop> top : tops.entrySet()) {
+        int need = wanted.get(top.getKey());
+        List<BoardEntry> entries = new ArrayList<>();
+        for (LiveStore.Ranked r : top.getValue().ranked()) {
+          ItemCards.Card card = cards.get(r.itemId());
+          if (card == null) {
+            gone.add(
+                new LiveFamilyStore.Placed(r.itemId(), r.createdAtMillis(), null, 0, Set.of()));
+          } else if (card.createdAtMillis() <= now.toEpochMilli()
+              && card.createdAtMillis() >= windowStart) {
+            entries.add(entry(board, card, now));
+          }
+        }
+        if (entries.size() < need
+            && top.getValue().trimmed()
+            && top.getValue().ranked().size() < fetch.get(top.getKey())) {
+          thinned = true;
+        }
+        entries.sort(ControlsApplied.BEST_FIRST);
+        List<BoardEntry> ranked = new ArrayList<>(Math.min(entries.size(), need));
+        for (BoardEntry e : entries.subList(0, Math.min(entries.size(), need))) {
+          ranked.add(e.withRank(ranked.size() + 1));
+        }
+        boards.put(top.getKey(), ranked);
+      }
+    }
+    if (!gone.isEmpty()) {
+      store.apply(
+          board, LiveFamilyStore.Mode.REMOVE, 0, null, keep(board), foldWindowStart(board), gone);
+    }
+    long last = thinnedAt.getOrDefault(board.name(), 0L);
+    if (thinned && mayRebuild && now.toEpochMilli() - last >= THINNED_GAP.toMillis()) {
+      thinnedAt.put(board.name(), now.toEpochMilli());
+      rescan(board, "thinned", "a segment holds fewer items than its board needs");
+      return false; // every segment is marked changed
+    }
+    sink.publishSegments(board, boards, now, context.fence(), context::cancelled);
+    return true;
+  }
+
+  /** A family publishes through {@link #publishChanged}; it has no single board's entries. */
+  @Override
+  public @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
+    throw new UnsupportedOperationException("a family publishes its segments itself");
+  }
+
+  private static LiveFamilyStore.Placed placed(
+      BoardDefinition board,
+      RankKey order,
+      long itemId,
+      long createdAtMillis,
+      Interactions counts,
+      ItemCards.@Nullable Labels labels) {
+    if (labels == null) {
+      return new LiveFamilyStore.Placed(itemId, createdAtMillis, null, 0, Set.of());
+    }
+    return new LiveFamilyStore.Placed(
+        itemId,
+        createdAtMillis,
+        order.key(counts, Instant.ofEpochMilli(createdAtMillis)),
+        labels.version(),
+        Objects.requireNonNull(board.segmentBy()).segments(labels));
+  }
+
+  private long foldWindowStart(BoardDefinition board) {
+    return windowStart(board, clock.instant().minus(CLOCK_TOLERANCE));
+  }
+}

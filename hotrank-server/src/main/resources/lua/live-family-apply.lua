@@ -1,0 +1,183 @@
+-- Places items on the segment boards of a live family: each item in the rank set of each of its
+-- segments (its tags, its author or its value of one attribute), by its time-invariant rank key,
+-- and out of the segments it left; each touched set is kept to its size with its own floor, as
+-- live-apply.lua keeps one board. All keys of a family share one hash tag, so one script reaches
+-- any segment: a fold costs the segments of the items it touched, whatever the family holds.
+--
+-- KEYS[1]  the applied key: the number of the last fold applied
+-- KEYS[2]  the keep key: how many members each segment set keeps (see live-apply.lua)
+-- KEYS[3]  the pending set: items placed while the family had no data, placed after a rebuild
+-- KEYS[4]  the dirty set: segments changed since their last publish
+-- KEYS[5]  the created set: member to createdAt of every member of some segment set
+-- KEYS[6]  the where hash: member to '<item version>\n<segment>\n<segment>...', the segments
+--          whose sets hold it and the item version their labels were read at
+-- KEYS[7]  the segments set: every segment written since the last rebuild
+-- ARGV[1]  this fold's number; for 'current', the last fold committed before the items were read
+-- ARGV[2]  the previous fold's number: the applied key must hold it; '' for a catch-up
+-- ARGV[3]  '' for a fold or catch-up; 'current' for items read now (created or edited): nothing
+--          is written if the family applied a later fold ('moved': read again); 'remove' for
+--          deleted items, which leave every segment
+-- ARGV[4]  how many members a segment set keeps, at least (the keep key may ask more)
+-- ARGV[5]  the window's start less a tolerance for clocks (epoch ms): older items leave
+-- ARGV[6]  how long the keys live without a write (ms)
+-- ARGV[7]  the segment keys' prefix: a segment's set is <prefix><segment>:r, its floor :f
+-- ARGV[8..] per item: member, rank key ('' leaves every segment), createdAt, item version, the
+--          number n of its segments, then its n segments
+-- Returns  'applied', 'done', 'ahead:<applied>' or 'behind:<applied>' as live-apply.lua; for
+--          'current' 'placed', 'moved' or 'none' (no data: the items wait in the pending set);
+--          for 'remove' 'removed' or 'none'.
+local fold = tonumber(ARGV[1])
+local mode = ARGV[3]
+local current = redis.call('GET', KEYS[1])
+if mode == 'current' then
+  if not current then
+    local a = 8
+    while a <= #ARGV do
+      redis.call('SADD', KEYS[3], ARGV[a])
+      a = a + 5 + tonumber(ARGV[a + 4])
+    end
+    redis.call('PEXPIRE', KEYS[3], ARGV[6])
+    return 'none'
+  elseif tonumber(current) > fold then
+    return 'moved'
+  end
+elseif mode == 'remove' then
+  if not current then
+    return 'none'
+  end
+else
+  if not current then
+    return 'behind:'
+  elseif tonumber(current) > fold then
+    return 'ahead:' .. current
+  elseif tonumber(current) == fold then
+    return 'done'
+  elseif ARGV[2] ~= '' and current ~= ARGV[2] then
+    return 'behind:' .. current
+  end
+end
+
+local prefix = ARGV[7]
+local cutoff = tonumber(ARGV[5])
+local floors = {}
+local function above(segment, key, member)
+  local floor = floors[segment]
+  if floor == nil then
+    floor = false
+    local text = redis.call('GET', prefix .. segment .. ':f')
+    if text then
+      local space = string.find(text, ' ', 1, true)
+      floor = {tonumber(string.sub(text, 1, space - 1)), string.sub(text, space + 1)}
+    end
+    floors[segment] = floor
+  end
+  return not floor or key > floor[1] or (key == floor[1] and member > floor[2])
+end
+local function split(text)
+  local parts = {}
+  for part in string.gmatch(text, '[^\n]+') do
+    parts[#parts + 1] = part
+  end
+  return parts
+end
+local function where(member, version, segments, created)
+  if #segments == 0 then
+    redis.call('HDEL', KEYS[6], member)
+    redis.call('ZREM', KEYS[5], member)
+  else
+    redis.call('HSET', KEYS[6], member, version .. '\n' .. table.concat(segments, '\n'))
+    redis.call('ZADD', KEYS[5], created, member)
+  end
+end
+
+local touched = {}
+local a = 8
+while a <= #ARGV do
+  local member, key, created = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2])
+  local version, n = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+  local segments = {}
+  for i = 1, n do
+    segments[i] = ARGV[a + 4 + i]
+  end
+  a = a + 5 + n
+  local old = {}
+  local stored = redis.call('HGET', KEYS[6], member)
+  if stored then
+    local parts = split(stored)
+    for i = 2, #parts do
+      old[#old + 1] = parts[i]
+    end
+    if version < tonumber(parts[1]) then
+      -- Read before an edit whose labels are already here: keep those.
+      segments, version = old, tonumber(parts[1])
+    end
+  end
+  local target = {}
+  if key ~= '' and mode ~= 'remove' and created >= cutoff then
+    target = segments
+  end
+  local staying = {}
+  for _, s in ipairs(target) do
+    staying[s] = true
+  end
+  for _, s in ipairs(old) do
+    if not staying[s] and redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
+      redis.call('SADD', KEYS[4], s)
+    end
+  end
+  local now = {}
+  for _, s in ipairs(target) do
+    if above(s, tonumber(key), member) then
+      redis.call('ZADD', prefix .. s .. ':r', key, member)
+      redis.call('SADD', KEYS[4], s)
+      redis.call('SADD', KEYS[7], s)
+      touched[s] = true
+      now[#now + 1] = s
+    elseif redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
+      -- At or below the floor, where the set does not know every item.
+      redis.call('SADD', KEYS[4], s)
+    end
+  end
+  where(member, version, now, created)
+end
+
+local keep = math.max(tonumber(ARGV[4]), tonumber(redis.call('GET', KEYS[2]) or '0'))
+for s in pairs(touched) do
+  local rank = prefix .. s .. ':r'
+  local excess = redis.call('ZCARD', rank) - keep
+  if excess > 0 then
+    local trimmed = redis.call('ZRANGE', rank, 0, excess - 1, 'WITHSCORES')
+    -- Every member is above the floor, so the best trimmed one becomes it.
+    redis.call('SET', prefix .. s .. ':f', trimmed[#trimmed] .. ' ' .. trimmed[#trimmed - 1])
+    redis.call('ZREMRANGEBYRANK', rank, 0, excess - 1)
+    for i = 1, #trimmed, 2 do
+      local member = trimmed[i]
+      local stored = redis.call('HGET', KEYS[6], member)
+      if stored then
+        local parts = split(stored)
+        local rest = {}
+        for j = 2, #parts do
+          if parts[j] ~= s then
+            rest[#rest + 1] = parts[j]
+          end
+        end
+        where(member, parts[1], rest, redis.call('ZSCORE', KEYS[5], member))
+      end
+    end
+  end
+  redis.call('PEXPIRE', rank, ARGV[6])
+  redis.call('PEXPIRE', prefix .. s .. ':f', ARGV[6])
+end
+
+for k = 4, 7 do
+  redis.call('PEXPIRE', KEYS[k], ARGV[6])
+end
+if mode == 'current' then
+  return 'placed'
+elseif mode == 'remove' then
+  return 'removed'
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return 'applied'

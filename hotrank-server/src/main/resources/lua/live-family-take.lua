@@ -1,0 +1,49 @@
+-- Starts a look at a live family's segment boards: lets the members created before the window's
+-- start leave their segments, refreshes the keys' lifetimes (the family's, and a hundred segments'
+-- a look, so that a segment nobody changes for a day keeps its set), and takes the segments
+-- changed since the last look.
+--
+-- KEYS[1..7]  as live-family-apply.lua: applied, keep, pending, dirty, created, where, segments
+-- KEYS[8]     the sweep cursor over the segments set
+-- ARGV[1]     the window's start less the folds' clock tolerance (epoch ms)
+-- ARGV[2]     how long the keys live without a write (ms)
+-- ARGV[3]     how many members each segment set keeps (the reader's need: see live-top.lua)
+-- ARGV[4]     the segment keys' prefix
+-- ARGV[5]     how many changed segments to take at most
+-- Returns     {applied or '', segment, segment...}
+local applied = redis.call('GET', KEYS[1])
+if not applied then
+  return {''}
+end
+local prefix = ARGV[4]
+local old = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', '(' .. ARGV[1], 'LIMIT', 0, 5000)
+for _, member in ipairs(old) do
+  local stored = redis.call('HGET', KEYS[6], member)
+  if stored then
+    local first = true
+    for s in string.gmatch(stored, '[^\n]+') do
+      if not first then
+        redis.call('ZREM', prefix .. s .. ':r', member)
+        redis.call('SADD', KEYS[4], s)
+      end
+      first = false
+    end
+  end
+  redis.call('HDEL', KEYS[6], member)
+  redis.call('ZREM', KEYS[5], member)
+end
+redis.call('SET', KEYS[2], ARGV[3])
+for k = 1, 7 do
+  redis.call('PEXPIRE', KEYS[k], ARGV[2])
+end
+local scan = redis.call('SSCAN', KEYS[7], redis.call('GET', KEYS[8]) or '0', 'COUNT', 100)
+for _, s in ipairs(scan[2]) do
+  redis.call('PEXPIRE', prefix .. s .. ':r', ARGV[2])
+  redis.call('PEXPIRE', prefix .. s .. ':f', ARGV[2])
+end
+redis.call('SET', KEYS[8], scan[1], 'PX', ARGV[2])
+local reply = {applied}
+for _, s in ipairs(redis.call('SPOP', KEYS[4], ARGV[5])) do
+  reply[#reply + 1] = s
+end
+return reply
