@@ -9,14 +9,17 @@
 -- KEYS[3]  the pending set: items placed while the family had no data, placed after a rebuild
 -- KEYS[4]  the dirty set: segments changed since their last publish
 -- KEYS[5]  the created set: member to createdAt of every member of some segment set
--- KEYS[6]  the where hash: member to '<item version>\n<segment>\n<segment>...', the segments
---          whose sets hold it and the item version their labels were read at
+-- KEYS[6]  the where hash: member to '<item version>\n<mark><segment>\n<mark><segment>...', the
+--          segments its labels (read at that item version) give, each marked '+' when that
+--          segment's set holds it and '-' when not (at or below the floor, or trimmed); absent for
+--          an item no set holds
 -- KEYS[7]  the segments set: every segment written since the last rebuild
 -- ARGV[1]  this fold's number; for 'current', the last fold committed before the items were read
 -- ARGV[2]  the previous fold's number: the applied key must hold it; '' for a catch-up
--- ARGV[3]  '' for a fold or catch-up; 'current' for items read now (created or edited): nothing
---          is written if the family applied a later fold ('moved': read again); 'remove' for
---          deleted items, which leave every segment
+-- ARGV[3]  '' for a fold or catch-up; 'current' for items read now (created or edited): if the
+--          family applied a later fold, an item some set holds moves between segments with the key
+--          it has there (the same in every segment), and one no set holds is left ('moved': read
+--          again); 'remove' for deleted items, which leave every segment
 -- ARGV[4]  how many members a segment set keeps, at least (the keep key may ask more)
 -- ARGV[5]  the window's start less a tolerance for clocks (epoch ms): older items leave
 -- ARGV[6]  how long the keys live without a write (ms)
@@ -25,11 +28,13 @@
 --          number n of its segments, then its n segments
 -- Returns  'applied', 'done', 'ahead:<applied>' or 'behind:<applied>' as live-apply.lua; for
 --          'current' 'placed', 'moved' or 'none' (no data: the items wait in the pending set);
---          for 'remove' 'removed' or 'none'.
+--          for 'remove' 'removed' or 'none' (no data: the items wait in the pending set, whose
+--          placing after the rebuild finds them deleted).
 local fold = tonumber(ARGV[1])
 local mode = ARGV[3]
 local current = redis.call('GET', KEYS[1])
-if mode == 'current' then
+local moved = false
+if mode == 'current' or mode == 'remove' then
   if not current then
     local a = 8
     while a <= #ARGV do
@@ -38,13 +43,8 @@ if mode == 'current' then
     end
     redis.call('PEXPIRE', KEYS[3], ARGV[6])
     return 'none'
-  elseif tonumber(current) > fold then
-    return 'moved'
   end
-elseif mode == 'remove' then
-  if not current then
-    return 'none'
-  end
+  moved = mode == 'current' and tonumber(current) > fold
 else
   if not current then
     return 'behind:'
@@ -73,20 +73,32 @@ local function above(segment, key, member)
   end
   return not floor or key > floor[1] or (key == floor[1] and member > floor[2])
 end
-local function split(text)
-  local parts = {}
+-- The stored entry: its version, and its segments in order with whether each set holds it.
+local function parse(text)
+  local version, segments, held = nil, {}, {}
   for part in string.gmatch(text, '[^\n]+') do
-    parts[#parts + 1] = part
+    if version == nil then
+      version = tonumber(part)
+    else
+      local s = string.sub(part, 2)
+      segments[#segments + 1] = s
+      held[s] = string.sub(part, 1, 1) == '+'
+    end
   end
-  return parts
+  return version, segments, held
 end
-local function where(member, version, segments, created)
-  if #segments == 0 then
+local function where(member, version, segments, held, created)
+  local parts, any = {tostring(version)}, false
+  for _, s in ipairs(segments) do
+    parts[#parts + 1] = (held[s] and '+' or '-') .. s
+    any = any or held[s]
+  end
+  if any then
+    redis.call('HSET', KEYS[6], member, table.concat(parts, '\n'))
+    redis.call('ZADD', KEYS[5], created, member)
+  else
     redis.call('HDEL', KEYS[6], member)
     redis.call('ZREM', KEYS[5], member)
-  else
-    redis.call('HSET', KEYS[6], member, version .. '\n' .. table.concat(segments, '\n'))
-    redis.call('ZADD', KEYS[5], created, member)
   end
 end
 
@@ -100,16 +112,27 @@ while a <= #ARGV do
     segments[i] = ARGV[a + 4 + i]
   end
   a = a + 5 + n
-  local old = {}
+  local held = {}
   local stored = redis.call('HGET', KEYS[6], member)
   if stored then
-    local parts = split(stored)
-    for i = 2, #parts do
-      old[#old + 1] = parts[i]
-    end
-    if version < tonumber(parts[1]) then
+    local storedVersion, storedSegments
+    storedVersion, storedSegments, held = parse(stored)
+    if version < storedVersion then
       -- Read before an edit whose labels are already here: keep those.
-      segments, version = old, tonumber(parts[1])
+      segments, version = storedSegments, storedVersion
+    end
+  end
+  if moved then
+    -- A later fold was applied: the key it holds is the current one; none held, read again.
+    key = nil
+    for s, isHeld in pairs(held) do
+      if isHeld then
+        key = redis.call('ZSCORE', prefix .. s .. ':r', member)
+        break
+      end
+    end
+    if not key then
+      return 'moved'
     end
   end
   local target = {}
@@ -120,8 +143,8 @@ while a <= #ARGV do
   for _, s in ipairs(target) do
     staying[s] = true
   end
-  for _, s in ipairs(old) do
-    if not staying[s] and redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
+  for s, isHeld in pairs(held) do
+    if isHeld and not staying[s] and redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
       redis.call('SADD', KEYS[4], s)
     end
   end
@@ -132,13 +155,13 @@ while a <= #ARGV do
       redis.call('SADD', KEYS[4], s)
       redis.call('SADD', KEYS[7], s)
       touched[s] = true
-      now[#now + 1] = s
+      now[s] = true
     elseif redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
       -- At or below the floor, where the set does not know every item.
       redis.call('SADD', KEYS[4], s)
     end
   end
-  where(member, version, now, created)
+  where(member, version, target, now, created)
 end
 
 local keep = math.max(tonumber(ARGV[4]), tonumber(redis.call('GET', KEYS[2]) or '0'))
@@ -154,14 +177,9 @@ for s in pairs(touched) do
       local member = trimmed[i]
       local stored = redis.call('HGET', KEYS[6], member)
       if stored then
-        local parts = split(stored)
-        local rest = {}
-        for j = 2, #parts do
-          if parts[j] ~= s then
-            rest[#rest + 1] = parts[j]
-          end
-        end
-        where(member, parts[1], rest, redis.call('ZSCORE', KEYS[5], member))
+        local version, segments, held = parse(stored)
+        held[s] = false
+        where(member, version, segments, held, redis.call('ZSCORE', KEYS[5], member))
       end
     end
   end

@@ -21,8 +21,9 @@ while a <= #ARGV do
     local member, key, created, version = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
     a = a + 4
     redis.call('ZADD', rank, key, member)
+    -- The scan offers an item to each of its segments: those that keep it add '+' marks.
     local stored = redis.call('HGET', KEYS[6], member)
-    redis.call('HSET', KEYS[6], member, (stored or version) .. '\n' .. s)
+    redis.call('HSET', KEYS[6], member, (stored or version) .. '\n+' .. s)
     redis.call('ZADD', KEYS[5], created, member)
     loaded = loaded + 1
   end

@@ -5,6 +5,8 @@
 --
 -- KEYS[1..7]  as live-family-apply.lua: applied, keep, pending, dirty, created, where, segments
 -- KEYS[8]     the sweep cursor over the segments set
+-- KEYS[9]     the publishing set: what the last look took, until it published (see
+--             LiveFamilyStore.published)
 -- ARGV[1]     the window's start less the folds' clock tolerance (epoch ms)
 -- ARGV[2]     how long the keys live without a write (ms)
 -- ARGV[3]     how many members each segment set keeps (the reader's need: see live-top.lua)
@@ -21,8 +23,9 @@ for _, member in ipairs(old) do
   local stored = redis.call('HGET', KEYS[6], member)
   if stored then
     local first = true
-    for s in string.gmatch(stored, '[^\n]+') do
-      if not first then
+    for part in string.gmatch(stored, '[^\n]+') do
+      if not first and string.sub(part, 1, 1) == '+' then
+        local s = string.sub(part, 2)
         redis.call('ZREM', prefix .. s .. ':r', member)
         redis.call('SADD', KEYS[4], s)
       end
@@ -36,14 +39,28 @@ redis.call('SET', KEYS[2], ARGV[3])
 for k = 1, 7 do
   redis.call('PEXPIRE', KEYS[k], ARGV[2])
 end
-local scan = redis.call('SSCAN', KEYS[7], redis.call('GET', KEYS[8]) or '0', 'COUNT', 100)
+local scan = redis.call('SSCAN', KEYS[7], redis.call('GET', KEYS[8]) or '0', 'COUNT', 1000)
 for _, s in ipairs(scan[2]) do
-  redis.call('PEXPIRE', prefix .. s .. ':r', ARGV[2])
-  redis.call('PEXPIRE', prefix .. s .. ':f', ARGV[2])
+  local kept = redis.call('PEXPIRE', prefix .. s .. ':r', ARGV[2])
+  kept = kept + redis.call('PEXPIRE', prefix .. s .. ':f', ARGV[2])
+  if kept == 0 then
+    redis.call('SREM', KEYS[7], s)
+  end
 end
 redis.call('SET', KEYS[8], scan[1], 'PX', ARGV[2])
+if redis.call('EXISTS', KEYS[9]) == 1 then
+  redis.call('SUNIONSTORE', KEYS[4], KEYS[4], KEYS[9])
+  redis.call('DEL', KEYS[9])
+end
 local reply = {applied}
-for _, s in ipairs(redis.call('SPOP', KEYS[4], ARGV[5])) do
+local taken = redis.call('SPOP', KEYS[4], ARGV[5])
+for _, s in ipairs(taken) do
   reply[#reply + 1] = s
+end
+for i = 1, #taken, 500 do
+  redis.call('SADD', KEYS[9], unpack(taken, i, math.min(i + 499, #taken)))
+end
+if #taken > 0 then
+  redis.call('PEXPIRE', KEYS[9], ARGV[2])
 end
 return reply

@@ -14,7 +14,7 @@ for a = 2, #ARGV, 2 do
   local s = ARGV[1] .. ARGV[a]
   reply[#reply + 1] = redis.call('GET', s .. ':f') or ''
   local top = redis.call('ZREVRANGE', s .. ':r', 0, tonumber(ARGV[a + 1]) - 1, 'WITHSCORES')
-  reply[#reply + 1] = tostring(#top / 2)
+  reply[#reply + 1] = tostring(math.floor(#top / 2))
   for i = 1, #top do
     reply[#reply + 1] = top[i]
   end

@@ -163,10 +163,10 @@ public record BoardDefinition(
               + kind.configName()
               + " board cannot use them yet");
     }
-    if (segmentBy != null && kind != null && kind.realtime() && !(kind instanceof BoardKind.Live)) {
+    if (segmentBy != null && kind instanceof BoardKind.Window) {
       problems.add(
           property
-              + ".segment-by is supported on batch and live boards; a "
+              + ".segment-by is supported on batch and live boards and leaderboards; a "
               + kind.configName()
               + " board cannot be segmented yet");
     }

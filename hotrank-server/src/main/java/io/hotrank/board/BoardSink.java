@@ -39,6 +39,14 @@ public interface BoardSink {
       BooleanSupplier cancelled);
 
   /**
+   * The segments of a family the database stores with entries (what a family's rebuild must empty
+   * when it finds none of their items).
+   *
+   * @throws org.springframework.dao.DataAccessException if the database fails
+   */
+  List<String> segmentsWithEntries(String family);
+
+  /**
    * The controls that shape each of the given segment boards of a family (the family's and the
    * segment's own), as stored now, expired ones included.
    */

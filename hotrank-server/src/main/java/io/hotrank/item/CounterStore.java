@@ -267,7 +267,7 @@ public class CounterStore implements CounterPages {
     String keys = dialect.bizIdsIn("c.biz", "c.item_id", biz, ids, args);
     args.add(false);
     jdbc.query(
-        "SELECT c.item_id, i.title, i.author_id, c.created_at, "
+        "SELECT c.item_id, i.title, i.author_id, i.tags, i.attributes, i.version, c.created_at, "
             + COUNTER_COLUMNS
             + " FROM hr_item_counter c JOIN hr_item i ON i.biz = c.biz AND i.id = c.item_id"
             + " WHERE "
@@ -282,7 +282,8 @@ public class CounterStore implements CounterPages {
                   rs.getString("title"),
                   rs.getLong("author_id"),
                   rs.getLong("created_at"),
-                  Columns.of(rs).counts(rs)));
+                  Columns.of(rs).counts(rs),
+                  ItemStore.labels(rs)));
         },
         args.toArray());
     return cards;

@@ -39,9 +39,17 @@ public interface ItemCards {
    */
   Map<Long, Labels> labels(String biz, Collection<Long> ids);
 
-  /** An item as a board shows it: its display fields and counters. */
+  /**
+   * An item as a board shows it: its display fields and counters, and its labels (what segment
+   * boards it belongs on).
+   */
   record Card(
-      long itemId, String title, long authorId, long createdAtMillis, Interactions counts) {}
+      long itemId,
+      String title,
+      long authorId,
+      long createdAtMillis,
+      Interactions counts,
+      Labels labels) {}
 
   /**
    * The cards of the live items among {@code ids}, of one biz, read from the database at once;

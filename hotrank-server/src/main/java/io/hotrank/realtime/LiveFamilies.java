@@ -1,9 +1,7 @@
 package io.hotrank.realtime;
 
 import static io.hotrank.realtime.LiveBoards.CLOCK_TOLERANCE;
-import static io.hotrank.realtime.LiveBoards.entry;
 import static io.hotrank.realtime.LiveBoards.rankKey;
-import static io.hotrank.realtime.LiveBoards.windowStart;
 
 import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardDefinition;
@@ -19,6 +17,7 @@ import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.item.CounterPages;
+import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobContext;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,8 +41,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Live families ({@code type: live} with {@code segment-by}): a live board per segment, kept in
- * order by the fold as {@link LiveBoards} keeps one, in {@link LiveFamilyStore}.
+ * Live families ({@code type: live} or {@code leaderboard} with {@code segment-by}): a board per
+ * segment, kept in order by the fold as {@link LiveBoards} keeps one, in {@link LiveFamilyStore}. A
+ * leaderboard is ordered by its counter, over all time, which orders any two items the same way at
+ * every instant as a live board's rank key does ({@link Ordering}); its {@code shards} do not apply
+ * to a family, whose every segment is one set.
  *
  * <p>A fold reads the labels (author, tags, attributes, item version) of the items it changed, one
  * query for the fold, and places each item in the sets of its segments, out of those it left: the
@@ -59,6 +62,60 @@ import org.slf4j.LoggerFactory;
  */
 final class LiveFamilies implements FamilyKind {
 
+  /**
+   * How a family's kind orders its items: a key that orders any two items the same way at every
+   * instant (null: the item is on no board, as a leaderboard leaves out an item whose counter is
+   * 0), the score a board shows at an instant, and where its window starts.
+   */
+  interface Ordering {
+    @Nullable Double key(Interactions counts, long createdAtMillis);
+
+    double score(Interactions counts, long createdAtMillis, Instant at);
+
+    /** The window's start at {@code now}; 0 for a board of all time. */
+    long windowStart(Instant now);
+
+    /** A live board's: its formula's rank key, over its window. */
+    static Ordering of(BoardDefinition board) {
+      if (board.kind() instanceof BoardKind.Leaderboard leaderboard) {
+        return new Ordering() {
+          @Override
+          public @Nullable Double key(Interactions counts, long createdAtMillis) {
+            long value = leaderboard.value(counts);
+            return value > 0 ? (double) value : null;
+          }
+
+          @Override
+          public double score(Interactions counts, long createdAtMillis, Instant at) {
+            return leaderboard.value(counts);
+          }
+
+          @Override
+          public long windowStart(Instant now) {
+            return 0;
+          }
+        };
+      }
+      RankKey order = rankKey(board);
+      return new Ordering() {
+        @Override
+        public Double key(Interactions counts, long createdAtMillis) {
+          return order.key(counts, Instant.ofEpochMilli(createdAtMillis));
+        }
+
+        @Override
+        public double score(Interactions counts, long createdAtMillis, Instant at) {
+          return board.scoreAt(counts, createdAtMillis, at);
+        }
+
+        @Override
+        public long windowStart(Instant now) {
+          return LiveBoards.windowStart(board, now);
+        }
+      };
+    }
+  }
+
   private static final Logger log = LoggerFactory.getLogger(LiveFamilies.class);
 
   /** Segments a look publishes at most; the rest wait for the next look. */
@@ -70,8 +127,12 @@ final class LiveFamilies implements FamilyKind {
   /** Members per script loading a rebuild. */
   private static final int LOAD_CHUNK = 5_000;
 
-  /** How long a family rebuilt because a segment thinned waits before the next such rebuild. */
-  private static final Duration THINNED_GAP = Duration.ofSeconds(30);
+  /**
+   * How long a family rebuilt because a segment thinned waits before the next such rebuild: a
+   * rebuild scans the whole window, so a family of many segments, some of which thin now and then,
+   * is not scanned more often than this; meanwhile a thinned segment shows what its set holds.
+   */
+  private static final Duration THINNED_GAP = Duration.ofMinutes(5);
 
   /** Attempts at placing a created or edited item before leaving it to the folds. */
   private static final int PLACE_ATTEMPTS = 5;
@@ -115,7 +176,8 @@ final class LiveFamilies implements FamilyKind {
 
   @Override
   public boolean keeps(BoardDefinition board) {
-    return board.kind() instanceof BoardKind.Live && board.segmented();
+    return (board.kind() instanceof BoardKind.Live || board.kind() instanceof BoardKind.Leaderboard)
+        && board.segmented();
   }
 
   /** Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's. */
@@ -134,7 +196,7 @@ final class LiveFamilies implements FamilyKind {
               }
             });
     Map<Long, ItemCards.Labels> labels = ids.isEmpty() ? Map.of() : items.labels(board.biz(), ids);
-    RankKey order = rankKey(board);
+    Ordering order = Ordering.of(board);
     List<LiveFamilyStore.Placed> placed = new ArrayList<>(ids.size());
     fold.counters()
         .forEach(
@@ -177,7 +239,7 @@ final class LiveFamilies implements FamilyKind {
 
   /** As {@link LiveBoards}: the current keys and labels of the items the missed folds touched. */
   private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
-    RankKey order = rankKey(board);
+    Ordering order = Ordering.of(board);
     long from = applied;
     for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
       long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
@@ -188,17 +250,11 @@ final class LiveFamilies implements FamilyKind {
         return;
       }
       Map<Long, ItemCards.Card> cards = items.cards(board.biz(), missed.ids());
-      Map<Long, ItemCards.Labels> labels = items.labels(board.biz(), cards.keySet());
       List<LiveFamilyStore.Placed> placed = new ArrayList<>();
       for (ItemCards.Card card : cards.values()) {
         placed.add(
             placed(
-                board,
-                order,
-                card.itemId(),
-                card.createdAtMillis(),
-                card.counts(),
-                labels.get(card.itemId())));
+                board, order, card.itemId(), card.createdAtMillis(), card.counts(), card.labels()));
       }
       // A deleted item is not folded again; its delete took it out (or a look finds it gone).
       String outcome =
@@ -232,38 +288,45 @@ final class LiveFamilies implements FamilyKind {
 
   @Override
   public void created(BoardDefinition board, long itemId, long createdAtMillis) {
-    place(board, itemId);
+    place(board, itemId, createdAtMillis);
   }
 
   @Override
   public void edited(BoardDefinition board, long itemId) {
-    place(board, itemId);
+    place(board, itemId, null);
   }
 
   @Override
   public void deleted(BoardDefinition board, long itemId, long createdAtMillis) {
+    remove(board, List.of(new LiveStore.Ranked(itemId, createdAtMillis, 0)));
+  }
+
+  private void remove(BoardDefinition board, Collection<LiveStore.Ranked> gone) {
+    List<LiveFamilyStore.Placed> removed = new ArrayList<>(gone.size());
+    for (LiveStore.Ranked r : gone) {
+      removed.add(new LiveFamilyStore.Placed(r.itemId(), r.createdAtMillis(), null, 0, Set.of()));
+    }
     store.apply(
-        board,
-        LiveFamilyStore.Mode.REMOVE,
-        0,
-        null,
-        keep(board),
-        foldWindowStart(board),
-        List.of(new LiveFamilyStore.Placed(itemId, createdAtMillis, null, 0, Set.of())));
+        board, LiveFamilyStore.Mode.REMOVE, 0, null, keep(board), foldWindowStart(board), removed);
   }
 
   /**
    * Places an item by its labels and counters as they are now, in its segments and out of the
-   * others: exactly once against the folds, as {@link LiveBoards#created} admits, since nothing is
-   * written when the family applied a fold committed after the read began (then read again).
+   * others: exactly once against the folds, as {@link LiveBoards#created} admits, since its key is
+   * written only when the family applied no fold committed after the read began (otherwise the key
+   * a set already holds is kept, or the item is read again).
+   *
+   * @param createdAtMillis when the item was created, if known: a deleted item is then taken out
    */
-  private void place(BoardDefinition board, long itemId) {
+  private void place(BoardDefinition board, long itemId, @Nullable Long createdAtMillis) {
     for (int attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
       long lastFoldNo = history.lastFoldNo();
       ItemCards.Card card = items.cards(board.biz(), List.of(itemId)).get(itemId);
-      ItemCards.Labels labels = items.labels(board.biz(), List.of(itemId)).get(itemId);
-      if (labels == null || card == null) {
-        return; // deleted meanwhile: its delete takes it out
+      if (card == null) {
+        if (createdAtMillis != null) {
+          remove(board, List.of(new LiveStore.Ranked(itemId, createdAtMillis, 0)));
+        }
+        return;
       }
       String outcome =
           store.apply(
@@ -276,18 +339,18 @@ final class LiveFamilies implements FamilyKind {
               List.of(
                   placed(
                       board,
-                      rankKey(board),
+                      Ordering.of(board),
                       itemId,
                       card.createdAtMillis(),
                       card.counts(),
-                      labels)));
+                      card.labels())));
       if (!outcome.equals("moved")) {
         return; // placed, or left to the rebuild it waits for ("none")
       }
     }
     log.info(
-        "Live family '{}': item {} was written while folds kept moving the family; its next event"
-            + " or the next rebuild places it",
+        "Live family '{}': item {} was written while folds kept moving the family; its next event,"
+            + " its segment's next publish or the next rebuild places it",
         board.name(),
         itemId);
   }
@@ -317,7 +380,7 @@ final class LiveFamilies implements FamilyKind {
     long foldNo = history.lastFoldNo();
     long windowStart = foldWindowStart(board);
     int keep = keep(board);
-    RankKey order = rankKey(board);
+    Ordering order = Ordering.of(board);
     SegmentBy segmentBy = Objects.requireNonNull(board.segmentBy());
     Map<String, BoundedTopN<Scanned>> heaps = new HashMap<>();
     long afterCreated = windowStart;
@@ -330,15 +393,13 @@ final class LiveFamilies implements FamilyKind {
       for (CounterPages.LabelledRow labelled : page) {
         CounterPages.CounterRow row = labelled.row();
         Set<String> segments = segmentBy.segments(labelled.labels());
-        if (segments.isEmpty()) {
+        Double key = order.key(row.counts(), row.createdAtMillis());
+        if (segments.isEmpty() || key == null) {
           continue;
         }
         Scanned item =
             new Scanned(
-                new LiveStore.Ranked(
-                    row.itemId(),
-                    row.createdAtMillis(),
-                    order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))),
+                new LiveStore.Ranked(row.itemId(), row.createdAtMillis(), key),
                 labelled.labels().version());
         for (String segment : segments) {
           heaps
@@ -381,10 +442,23 @@ final class LiveFamilies implements FamilyKind {
     if (!chunk.isEmpty()) {
       store.load(board, chunk);
     }
+    // Segments the database shows with entries that Redis forgot (it restarted empty, the keys
+    // expired, the definition changed) and this scan did not fill: published empty.
+    List<String> forgotten = new ArrayList<>();
+    try {
+      for (String segment : sink.segmentsWithEntries(board.name())) {
+        if (!heaps.containsKey(segment)) {
+          forgotten.add(segment);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("Live family '{}': stored segments unreadable ({})", board.name(), e.toString());
+    }
+    store.changed(board, forgotten);
     store.start(board, foldNo);
-    // Items created or edited while the family had no data: the scan may have read them before.
-    for (Long id : store.takePending(board)) {
-      place(board, id);
+    // Items written while the family had no data: the scan may have read them before.
+    for (LiveFamilyStore.Pending pending : store.takePending(board)) {
+      place(board, pending.itemId(), pending.createdAtMillis());
     }
     log.info(
         "Live family '{}' rebuilt at fold {} from {} items into {} segments ({} emptied) in {} ms"
@@ -401,7 +475,8 @@ final class LiveFamilies implements FamilyKind {
   @Override
   public boolean publishChanged(BoardDefinition board, JobContext context) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    long tolerantStart = windowStart(board, now.minus(CLOCK_TOLERANCE));
+    Ordering order = Ordering.of(board);
+    long tolerantStart = order.windowStart(now.minus(CLOCK_TOLERANCE));
     LiveFamilyStore.Taken taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
     if (!taken.hasData()) {
       rescan(board, "no-data", "Redis holds none of its data");
@@ -424,7 +499,10 @@ final class LiveFamilies implements FamilyKind {
         throw e;
       }
       if (done) {
-        published = changed.size();
+        if (!context.cancelled()) {
+          store.published(board);
+          published = changed.size();
+        }
         break;
       }
       // Rebuilt because a segment thinned: every segment is changed; publish them now.
@@ -457,9 +535,12 @@ final class LiveFamilies implements FamilyKind {
       wanted.put(segment, board.size() + live + ControlsApplied.RESERVE);
     }
     controlled.merge(board.name(), mostControlled, Math::max);
-    long windowStart = windowStart(board, now);
+    Ordering order = Ordering.of(board);
+    long windowStart = order.windowStart(now);
     Map<String, List<BoardEntry>> boards = new LinkedHashMap<>();
-    List<LiveFamilyStore.Placed> gone = new ArrayList<>();
+    List<LiveStore.Ranked> gone = new ArrayList<>();
+    Set<Long> misplaced = new HashSet<>();
+    SegmentBy segmentBy = Objects.requireNonNull(board.segmentBy());
     boolean thinned = false;
     List<String> segments = new ArrayList<>(wanted.keySet());
     for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
@@ -482,11 +563,14 @@ final class LiveFamilies implements FamilyKind {
         for (LiveStore.Ranked r : top.getValue().ranked()) {
           ItemCards.Card card = cards.get(r.itemId());
           if (card == null) {
-            gone.add(
-                new LiveFamilyStore.Placed(r.itemId(), r.createdAtMillis(), null, 0, Set.of()));
+            gone.add(r);
+          } else if (!segmentBy.segments(card.labels()).contains(top.getKey())) {
+            // Its labels left this segment and the move was lost (an edit whose placing failed):
+            // placed again, and not shown here meanwhile.
+            misplaced.add(r.itemId());
           } else if (card.createdAtMillis() <= now.toEpochMilli()
               && card.createdAtMillis() >= windowStart) {
-            entries.add(entry(board, card, now));
+            entries.add(entry(board, order, card, now));
           }
         }
         if (entries.size() < need
@@ -503,8 +587,10 @@ final class LiveFamilies implements FamilyKind {
       }
     }
     if (!gone.isEmpty()) {
-      store.apply(
-          board, LiveFamilyStore.Mode.REMOVE, 0, null, keep(board), foldWindowStart(board), gone);
+      remove(board, gone);
+    }
+    for (Long id : misplaced) {
+      place(board, id, null);
     }
     long last = thinnedAt.getOrDefault(board.name(), 0L);
     if (thinned && mayRebuild && now.toEpochMilli() - last >= THINNED_GAP.toMillis()) {
@@ -524,7 +610,7 @@ final class LiveFamilies implements FamilyKind {
 
   private static LiveFamilyStore.Placed placed(
       BoardDefinition board,
-      RankKey order,
+      Ordering order,
       long itemId,
       long createdAtMillis,
       Interactions counts,
@@ -535,12 +621,25 @@ final class LiveFamilies implements FamilyKind {
     return new LiveFamilyStore.Placed(
         itemId,
         createdAtMillis,
-        order.key(counts, Instant.ofEpochMilli(createdAtMillis)),
+        order.key(counts, createdAtMillis),
         labels.version(),
         Objects.requireNonNull(board.segmentBy()).segments(labels));
   }
 
   private long foldWindowStart(BoardDefinition board) {
-    return windowStart(board, clock.instant().minus(CLOCK_TOLERANCE));
+    return Ordering.of(board).windowStart(clock.instant().minus(CLOCK_TOLERANCE));
+  }
+
+  private static BoardEntry entry(
+      BoardDefinition board, Ordering order, ItemCards.Card card, Instant now) {
+    return new BoardEntry(
+        0,
+        board.biz(),
+        card.itemId(),
+        order.score(card.counts(), card.createdAtMillis(), now),
+        card.title(),
+        card.authorId(),
+        Instant.ofEpochMilli(card.createdAtMillis()),
+        Item.Counts.of(card.counts()));
   }
 }

@@ -116,6 +116,7 @@ final class LiveFamilyStore {
     String base = base(board);
     List<String> keys = new ArrayList<>(familyKeys(base));
     keys.add(base + ":sweep");
+    keys.add(base + ":publishing");
     List<?> reply =
         redis.execute(
             TAKE,
@@ -133,6 +134,11 @@ final class LiveFamilyStore {
       changed.add(reply.get(i).toString());
     }
     return new Taken(true, changed);
+  }
+
+  /** The segments the last {@link #take} took are published: they need not be taken again. */
+  void published(BoardDefinition board) {
+    redis.delete(base(board) + ":publishing");
   }
 
   /** Marks segments changed again (a look that took them failed to publish them). */
@@ -226,15 +232,20 @@ final class LiveFamilyStore {
     return text == null ? null : Long.valueOf(text);
   }
 
-  /** Takes the ids of the items placed while the family had no data. */
-  List<Long> takePending(BoardDefinition board) {
+  /** An item written while the family had no data: its id and createdAt. */
+  record Pending(long itemId, long createdAtMillis) {}
+
+  /** Takes the items placed or removed while the family had no data. */
+  List<Pending> takePending(BoardDefinition board) {
     String key = base(board) + ":pending";
     Set<String> members = redis.opsForSet().members(key);
     if (members == null || members.isEmpty()) {
       return List.of();
     }
     redis.opsForSet().remove(key, members.toArray());
-    return members.stream().map(m -> Long.parseLong(m.substring(13))).toList();
+    return members.stream()
+        .map(m -> new Pending(Long.parseLong(m.substring(13)), Long.parseLong(m.substring(0, 13))))
+        .toList();
   }
 
   private String base(BoardDefinition board) {

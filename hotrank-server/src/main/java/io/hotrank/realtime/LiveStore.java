@@ -221,7 +221,7 @@ final class LiveStore {
         board.biz() + "|" + board.score() + "|" + board.window() + "|" + board.size();
     SegmentBy segmentBy = board.segmentBy();
     if (segmentBy != null) {
-      definition += "|" + segmentBy.configName();
+      definition += "|" + segmentBy.configName() + "|" + board.kind();
     }
     try {
       byte[] hash =

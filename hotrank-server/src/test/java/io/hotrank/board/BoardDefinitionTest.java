@@ -106,7 +106,8 @@ class BoardDefinitionTest {
         .hasMessageContaining("b.segment-by='attribute:Lang': the attribute key must match");
     assertThat(BoardDefinition.from(diverse("live", "tag", null, null), "b").segmented()).isTrue();
     assertThatThrownBy(() -> BoardDefinition.from(diverse("window", "tag", null, null), "b"))
-        .hasMessageContaining("b.segment-by is supported on batch and live boards");
+        .hasMessageContaining(
+            "b.segment-by is supported on batch and live boards and leaderboards");
   }
 
   @Test

@@ -618,6 +618,11 @@ public class BoardPublisher implements BoardSink {
   }
 
   @Override
+  public List<String> segmentsWithEntries(String family) {
+    return database.segmentsWithEntries(family);
+  }
+
+  @Override
   public Map<String, List<BoardControl>> controls(BoardDefinition board, List<String> segments) {
     return controlled.readAll(board, segments);
   }

@@ -132,7 +132,13 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[11].window=3d",
       "hotrank.boards[11].size=4",
       "hotrank.boards[11].refresh=0 0 0 1 1 *",
-      "hotrank.boards[11].segment-by=tag"
+      "hotrank.boards[11].segment-by=tag",
+      "hotrank.boards[12].name=lbseg-tag",
+      "hotrank.boards[12].biz=seg",
+      "hotrank.boards[12].type=leaderboard",
+      "hotrank.boards[12].counter=like",
+      "hotrank.boards[12].size=5",
+      "hotrank.boards[12].segment-by=tag"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -209,17 +215,23 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
+  /** The leaderboard families: ranked by likes of all time, items without one left out. */
+  private static final Set<String> BY_LIKES = Set.of("lbseg-tag");
+
   /** The model's board of one segment: ids best first. */
   private static List<Long> modelBoard(
+      String family,
       List<Modelled> items,
       Function<Modelled, Set<String>> split,
       String segment,
       int size,
       Instant at) {
+    boolean byLikes = BY_LIKES.contains(family);
     return items.stream()
         .filter(i -> !i.deleted && split.apply(i).contains(segment))
+        .filter(i -> !byLikes || i.likes > 0)
         .sorted(
-            Comparator.comparingDouble((Modelled i) -> -score(i, at))
+            Comparator.comparingDouble((Modelled i) -> byLikes ? -i.likes : -score(i, at))
                 .thenComparing(i -> i.createdAt, Comparator.reverseOrder())
                 .thenComparing(i -> -i.id))
         .limit(size)
@@ -284,6 +296,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     families.put("lseg-tag", families.get("seg-tag"));
     families.put("lseg-lang", families.get("seg-lang"));
     families.put("lseg-author", families.get("seg-author"));
+    families.put("lbseg-tag", families.get("seg-tag"));
     Map<String, Integer> sizes =
         Map.of(
             "seg-tag",
@@ -297,7 +310,9 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
             "lseg-lang",
             5,
             "lseg-author",
-            3);
+            3,
+            "lbseg-tag",
+            5);
     Map<String, Set<String>> everSeen = new HashMap<>();
     long user = 1;
     for (int round = 0; round < 6; round++) {
@@ -347,7 +362,8 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
         Set<String> seen = everSeen.computeIfAbsent(name, n -> new TreeSet<>());
         seen.addAll(segments);
         for (String segment : seen) {
-          List<Long> expected = modelBoard(items, family.getValue(), segment, sizes.get(name), at);
+          List<Long> expected =
+              modelBoard(name, items, family.getValue(), segment, sizes.get(name), at);
           assertThat(ids(http, "/api/v1/boards/" + name + "/segments/" + path(segment)))
               .as(
                   "round %d, %s segment '%s' %s model %s",
@@ -384,7 +400,9 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
             .map(
                 s ->
                     Map.entry(
-                        s, modelBoard(items, family.getValue(), s, sizes.get(name), at).size()))
+                        s,
+                        modelBoard(name, items, family.getValue(), s, sizes.get(name), at).size()))
+            .filter(e -> e.getValue() > 0) // a leaderboard leaves items without a like out
             .sorted(
                 Comparator.comparing((Map.Entry<String, Integer> e) -> -e.getValue())
                     .thenComparing(e -> BOARD_KEY_ORDER.apply(name, e.getKey())))

@@ -177,9 +177,17 @@ class SegmentRedisRestartProcessTest {
     }
     likeVideo(http, 11, 3);
     likeVideo(http, 12, 1);
+    // Both likes' folds published: 11 (3 likes) before 12 (1 like).
     await("the red segment published by itself")
         .atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertThat(first(http.get(LIVE_RED))).isEqualTo(11L));
+        .untilAsserted(
+            () -> {
+              Answer read = http.get(LIVE_RED);
+              assertThat(first(read)).isEqualTo(11L);
+              assertThat(read.json().get("items")).hasSize(2);
+              assertThat(read.json().get("items").get(1).get("counts").get("like").asInt())
+                  .isEqualTo(1);
+            });
     Answer before = http.get(LIVE_RED);
 
     redis.stop();
