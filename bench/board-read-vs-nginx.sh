@@ -4,6 +4,10 @@
 #   bench/board-read-vs-nginx.sh            # writes the section of BENCHMARKS.md
 #   ROUNDS=3 DURATION=20s CONNECTIONS=64 bench/board-read-vs-nginx.sh
 #   SKIP_BUILD=1 bench/board-read-vs-nginx.sh   # with the jar built before
+#   SEGMENT=hot bench/board-read-vs-nginx.sh    # a segment board (article-rising-by-tag, tag
+#                                               # bench) from the local tier
+#   SEGMENT=cold bench/board-read-vs-nginx.sh   # the same segment with no local tier to hold it
+#                                               # (segments-local-bytes=1B): every read from Redis
 #
 # Starts hotrank on the embedded default with static export on, seeds a board, recomputes it,
 # and points nginx at the exported article-hot.json, which holds exactly the bytes hotrank
@@ -18,7 +22,15 @@ THREADS=${THREADS:-2}
 HOTRANK_PORT=${HOTRANK_PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
 HEAP=${HEAP:-512m}
+SEGMENT=${SEGMENT:-}                # hot | cold: read a segment board (see above)
 PATH_UNDER_TEST=/api/v1/boards/article-hot
+if [ -n "$SEGMENT" ]; then
+  PATH_UNDER_TEST=/api/v1/boards/article-rising-by-tag/segments/bench
+  VARIANT=${VARIANT:-"a $SEGMENT segment board"}
+  if [ "$SEGMENT" = cold ]; then
+    HOTRANK_ARGS="$HOTRANK_ARGS --hotrank.board.segments-local-bytes=1B"
+  fi
+fi
 REPORT=${REPORT:-BENCHMARKS.md}
 HOTRANK_ARGS=${HOTRANK_ARGS:-}      # extra --name=value arguments, e.g. --hotrank.board.fast-path=false
 NGINX_WORKERS=${NGINX_WORKERS:-auto}
@@ -66,6 +78,14 @@ for _ in range(20):
     urllib.request.urlopen(req).read()
 PY
 curl -sf -XPOST "localhost:$HOTRANK_PORT/api/v1/admin/boards/article-hot/recompute" -H 'Authorization: Bearer bench-token' >/dev/null
+SERVED=$WORK/export/boards/article-hot.json
+if [ -n "$SEGMENT" ]; then
+  # The live family publishes its segments itself; the run waits for the events' folds first.
+  curl -sf -XPOST "localhost:$HOTRANK_PORT/api/v1/admin/boards/article-rising-by-tag/recompute" -H 'Authorization: Bearer bench-token' >/dev/null
+  SERVED=$WORK/segment.json # the bytes hotrank answers, for nginx to serve
+  curl -sf "localhost:$HOTRANK_PORT$PATH_UNDER_TEST" -o "$SERVED"
+  chmod 644 "$SERVED"
+fi
 
 cat > "$WORK/nginx.conf" <<NGINX
 worker_processes $NGINX_WORKERS;
@@ -81,7 +101,7 @@ http {
     listen 127.0.0.1:$NGINX_PORT;
     location = $PATH_UNDER_TEST {
       default_type application/json;
-      alias $WORK/export/boards/article-hot.json;
+      alias $SERVED;
     }
   }
 }
@@ -141,12 +161,13 @@ SOURCE=$(curl -sI "localhost:$MEASURED_PORT$PATH_UNDER_TEST" | awk -F': ' 'tolow
 
 python3 - "$WORK/results" "$REPORT" "$BYTES" "$HEAP" "$HEAP_USED" "$GC_PAUSES" "$SOURCE" \
     "$ROUNDS" "$DURATION" "$CONNECTIONS" "$THREADS" "$VARIANT" "$HOTRANK_ARGS" "$NGINX_WORKERS" \
-    "$READ_PORT" <<'PY'
+    "$READ_PORT" "$PATH_UNDER_TEST" "$SEGMENT" <<'PY'
 import re, statistics, subprocess, sys, datetime, platform
-results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads, variant, extra, workers, read_port = sys.argv[1:]
+results, report, size, heap, heap_used, gc, source, rounds, duration, conns, threads, variant, extra, workers, read_port, path, segment = sys.argv[1:]
 env_prefix = " ".join(x for x in [f"ROUNDS={rounds}", f"DURATION={duration}", f"CONNECTIONS={conns}",
     f"NGINX_WORKERS={workers}" if workers != "auto" else "",
     f"READ_PORT={read_port}" if read_port else "",
+    f"SEGMENT={segment}" if segment else "",
     f"HOTRANK_ARGS='{extra}'" if extra else "", f"VARIANT='{variant}'" if variant else ""] if x)
 def ms(v):
     m = re.match(r"([\d.]+)(us|ms|s)$", v)
@@ -169,7 +190,7 @@ lines = [
     "",
     f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M')} UTC; machine: {nproc} CPUs ({cpu_model}); wrk, both servers and nothing else on the same machine, over loopback",
     f"- Command (from the repository root): `{env_prefix} bench/board-read-vs-nginx.sh`",
-    f"- Payload: `GET /api/v1/boards/article-hot` (default parameters), {size} bytes; nginx serves the statically exported `article-hot.json`, checked byte-identical (`cmp`) before measuring",
+    f"- Payload: `GET {path}` (default parameters), {size} bytes; nginx serves the same bytes (the statically exported board, or the segment board as hotrank answered it), checked byte-identical (`cmp`) before measuring",
     f"- wrk: `wrk -t{threads} -c{conns} -d{duration} --latency`, keep-alive; {rounds} rounds alternating nginx then hotrank after a 20 s hotrank warm-up; medians of the rounds",
     f"- hotrank: {java}, `-Xms{heap} -Xmx{heap}`{' ' + extra if extra else ''}, embedded default, {'its Netty read port (`hotrank.read-server.port`)' if read_port else 'Tomcat with virtual threads, the servlet-filter fast path'}, answers from the local snapshot (`X-Hotrank-Source: {source}`); {nginx_v}, `worker_processes {workers}`, `access_log off`; {wrk_v}",
     "",

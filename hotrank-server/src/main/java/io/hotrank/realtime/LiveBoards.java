@@ -63,6 +63,7 @@ final class LiveBoards implements RealtimeKind {
   private final Clock clock;
   private final int scanPageSize;
   private final MeterRegistry meters;
+  private final FoldCursor cursor;
 
   /** Live operator controls per board, as the last publish saw them: each needs a spare member. */
   private final Map<String, Integer> controlled = new ConcurrentHashMap<>();
@@ -84,6 +85,25 @@ final class LiveBoards implements RealtimeKind {
     this.clock = clock;
     this.scanPageSize = scanPageSize;
     this.meters = meters;
+    this.cursor =
+        new FoldCursor(
+            history,
+            new FoldCursor.Followed() {
+              @Override
+              public @Nullable Long applied(BoardDefinition board) {
+                return store.applied(board);
+              }
+
+              @Override
+              public void forget(BoardDefinition board, String why) {
+                LiveBoards.this.forget(board, why);
+              }
+
+              @Override
+              public boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
+                return LiveBoards.this.writeCurrent(board, to, ids);
+              }
+            });
   }
 
   /**
@@ -119,24 +139,7 @@ final class LiveBoards implements RealtimeKind {
     String outcome =
         store.apply(
             board, fold.foldNo(), fold.foldNo() - 1, null, keep(board), windowStart(board), items);
-    if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
-      // One chunk: the folder goes on, and the next fold continues where this one stopped.
-      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo(), 1);
-    } else if (outcome.startsWith("ahead:")) {
-      forgetIfAheadOfTheLog(board);
-    }
-  }
-
-  /**
-   * Forgets a board whose Redis data holds a fold the event log never reached (the database was
-   * restored, or another one is behind the same key prefix): no fold would change it again.
-   */
-  private void forgetIfAheadOfTheLog(BoardDefinition board) {
-    Long applied = store.applied(board);
-    long last = history.lastFoldNo();
-    if (applied != null && applied > last) {
-      forget(board, "it holds fold " + applied + " but the event log's last is " + last);
-    }
+    cursor.folded(board, fold.foldNo(), outcome);
   }
 
   /** Attempts at admitting a created item before leaving it to its first fold or a rebuild. */
@@ -186,52 +189,24 @@ final class LiveBoards implements RealtimeKind {
   /** Brings the board up to {@code upTo} when it has data and is behind. */
   @Override
   public void catchUp(BoardDefinition board, long upTo) {
-    Long applied = store.applied(board);
-    if (applied != null && applied > upTo) {
-      forgetIfAheadOfTheLog(board);
-    } else if (applied != null && applied < upTo) {
-      catchUp(board, applied, upTo, MAX_CHUNKS);
-    }
+    cursor.catchUp(board, upTo);
   }
 
   /**
-   * Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most; then next call.
+   * Writes the current keys of the items missed folds changed (counters read now are at least as
+   * new as fold {@code to}), so that a board far behind (a long rebuild) catches up without a
+   * rescan.
    */
-  private static final int MAX_CHUNKS = 5;
-
-  /**
-   * Writes the current keys of the items folds {@code applied + 1 .. upTo} changed (counters read
-   * now are at least as new as the last fold of each chunk), a chunk of folds at a time, so that a
-   * board far behind (a long rebuild) catches up without a rescan; forgets the board, so that its
-   * next publish rebuilds it, only when a fold it missed was pruned from the history.
-   */
-  private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
+  private boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
     RankKey order = rankKey(board);
-    long from = applied;
-    for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
-      long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
-      MissedFolds missed =
-          MissedFolds.read(history, from + 1, to, e -> e.biz().equals(board.biz()));
-      if (missed.pruned() != 0) {
-        forget(board, "fold " + missed.pruned() + " it missed was pruned");
-        return;
-      }
-      Set<Long> ids = missed.ids();
-      Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
-      List<LiveStore.Keyed> keyed = new ArrayList<>();
-      for (Long id : ids) {
-        ItemCards.Card card = cards.get(id);
-        if (card != null) {
-          keyed.add(keyed(order, id, card.createdAtMillis(), card.counts()));
-        }
-        // A deleted item is not folded again; its member leaves when a publish finds it gone.
-      }
-      String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), keyed);
-      if (!outcome.equals("applied") && !outcome.equals("done")) {
-        return; // no data (the next publish rebuilds it), or another instance went further
-      }
-      from = to;
+    Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
+    List<LiveStore.Keyed> keyed = new ArrayList<>();
+    for (ItemCards.Card card : cards.values()) {
+      keyed.add(keyed(order, card.itemId(), card.createdAtMillis(), card.counts()));
     }
+    // A deleted item is not folded again; its member leaves when a publish finds it gone.
+    String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), keyed);
+    return outcome.equals("applied") || outcome.equals("done");
   }
 
   private void forget(BoardDefinition board, String why) {

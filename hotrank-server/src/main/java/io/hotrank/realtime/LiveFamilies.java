@@ -146,6 +146,7 @@ final class LiveFamilies implements FamilyKind {
   private final Clock clock;
   private final int scanPageSize;
   private final MeterRegistry meters;
+  private final FoldCursor cursor;
 
   /** Live controls of one segment at most, per family, as the last look saw them. */
   private final Map<String, Integer> controlled = new ConcurrentHashMap<>();
@@ -172,6 +173,25 @@ final class LiveFamilies implements FamilyKind {
     this.clock = clock;
     this.scanPageSize = scanPageSize;
     this.meters = meters;
+    this.cursor =
+        new FoldCursor(
+            history,
+            new FoldCursor.Followed() {
+              @Override
+              public @Nullable Long applied(BoardDefinition board) {
+                return store.applied(board);
+              }
+
+              @Override
+              public void forget(BoardDefinition board, String why) {
+                LiveFamilies.this.forget(board, why);
+              }
+
+              @Override
+              public boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
+                return LiveFamilies.this.writeCurrent(board, to, ids);
+              }
+            });
   }
 
   @Override
@@ -217,68 +237,34 @@ final class LiveFamilies implements FamilyKind {
             keep(board),
             foldWindowStart(board),
             placed);
-    if (outcome.startsWith("behind:") && !outcome.equals("behind:")) {
-      catchUp(board, Long.parseLong(outcome.substring("behind:".length())), fold.foldNo(), 1);
-    } else if (outcome.startsWith("ahead:")) {
-      forgetIfAheadOfTheLog(board);
-    }
+    cursor.folded(board, fold.foldNo(), outcome);
   }
 
   @Override
   public void catchUp(BoardDefinition board, long upTo) {
-    Long applied = store.applied(board);
-    if (applied != null && applied > upTo) {
-      forgetIfAheadOfTheLog(board);
-    } else if (applied != null && applied < upTo) {
-      catchUp(board, applied, upTo, MAX_CHUNKS);
-    }
+    cursor.catchUp(board, upTo);
   }
-
-  /** Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most. */
-  private static final int MAX_CHUNKS = 5;
 
   /** As {@link LiveBoards}: the current keys and labels of the items the missed folds touched. */
-  private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
+  private boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
     Ordering order = Ordering.of(board);
-    long from = applied;
-    for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
-      long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
-      MissedFolds missed =
-          MissedFolds.read(history, from + 1, to, e -> e.biz().equals(board.biz()));
-      if (missed.pruned() != 0) {
-        forget(board, "fold " + missed.pruned() + " it missed was pruned");
-        return;
-      }
-      Map<Long, ItemCards.Card> cards = items.cards(board.biz(), missed.ids());
-      List<LiveFamilyStore.Placed> placed = new ArrayList<>();
-      for (ItemCards.Card card : cards.values()) {
-        placed.add(
-            placed(
-                board, order, card.itemId(), card.createdAtMillis(), card.counts(), card.labels()));
-      }
-      // A deleted item is not folded again; its delete took it out (or a look finds it gone).
-      String outcome =
-          store.apply(
-              board,
-              LiveFamilyStore.Mode.FOLD,
-              to,
-              null,
-              keep(board),
-              foldWindowStart(board),
-              placed);
-      if (!outcome.equals("applied") && !outcome.equals("done")) {
-        return;
-      }
-      from = to;
+    List<LiveFamilyStore.Placed> placed = new ArrayList<>();
+    for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
+      placed.add(
+          placed(
+              board, order, card.itemId(), card.createdAtMillis(), card.counts(), card.labels()));
     }
-  }
-
-  private void forgetIfAheadOfTheLog(BoardDefinition board) {
-    Long applied = store.applied(board);
-    long last = history.lastFoldNo();
-    if (applied != null && applied > last) {
-      forget(board, "it holds fold " + applied + " but the event log's last is " + last);
-    }
+    // A deleted item is not folded again; its delete took it out (or a look finds it gone).
+    String outcome =
+        store.apply(
+            board,
+            LiveFamilyStore.Mode.FOLD,
+            to,
+            null,
+            keep(board),
+            foldWindowStart(board),
+            placed);
+    return outcome.equals("applied") || outcome.equals("done");
   }
 
   private void forget(BoardDefinition board, String why) {
