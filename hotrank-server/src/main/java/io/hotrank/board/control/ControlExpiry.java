@@ -2,6 +2,7 @@ package io.hotrank.board.control;
 
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardControl;
+import io.hotrank.board.BoardKey;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.job.Job;
@@ -95,12 +96,8 @@ class ControlExpiry implements JobSource {
               });
       if (released != null && !released.isEmpty()) {
         lapsed += released.size();
-        String key = board.getKey();
-        int slash = key.indexOf('/');
-        String segment = slash < 0 ? null : key.substring(slash + 1);
-        registry
-            .find(slash < 0 ? key : key.substring(0, slash))
-            .ifPresent(b -> service.republish(b, segment, released));
+        BoardKey key = BoardKey.parse(board.getKey());
+        registry.find(key.board()).ifPresent(b -> service.republish(b, key.segment(), released));
       }
     }
     return lapsed;

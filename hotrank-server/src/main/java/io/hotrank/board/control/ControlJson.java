@@ -1,6 +1,7 @@
 package io.hotrank.board.control;
 
 import io.hotrank.board.BoardControl;
+import io.hotrank.board.BoardKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,10 +17,10 @@ final class ControlJson {
   static Map<String, Object> of(BoardControl control) {
     Map<String, Object> view = new LinkedHashMap<>();
     // A segment board's own control is stored under "<board>/<segment>": shown as both fields.
-    int slash = control.board().indexOf('/');
-    view.put("board", slash < 0 ? control.board() : control.board().substring(0, slash));
-    if (slash >= 0) {
-      view.put("segment", control.board().substring(slash + 1));
+    BoardKey key = BoardKey.parse(control.board());
+    view.put("board", key.board());
+    if (key.segment() != null) {
+      view.put("segment", key.segment());
     }
     view.put("itemId", control.itemId());
     view.put("action", control.action().wireName());

@@ -1,6 +1,7 @@
 package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardDefinition;
+import io.hotrank.board.BoardKey;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSnapshot;
@@ -154,9 +155,8 @@ class BoardSync implements SmartLifecycle {
     String notice = new String(message.getBody(), StandardCharsets.UTF_8);
     int space = notice.lastIndexOf(' ');
     String board = space < 0 ? notice : notice.substring(0, space);
-    int slash = board.indexOf('/');
-    String family = slash < 0 ? board : board.substring(0, slash);
-    if (space < 0 || registry.find(family).isEmpty()) {
+    BoardKey key = BoardKey.parse(board);
+    if (space < 0 || registry.find(key.board()).isEmpty()) {
       return;
     }
     long version;
@@ -167,7 +167,7 @@ class BoardSync implements SmartLifecycle {
       return;
     }
     guard.redisSeemsBack();
-    if (slash >= 0 && local.get(board) == null) {
+    if (key.segment() != null && local.get(board) == null) {
       return;
     }
     // Not running yet (the subscription may start first) or any more: the checks cover it. Asked
