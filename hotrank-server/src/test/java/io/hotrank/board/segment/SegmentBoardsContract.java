@@ -365,17 +365,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
           List<Long> expected =
               modelBoard(name, items, family.getValue(), segment, sizes.get(name), at);
           assertThat(ids(http, "/api/v1/boards/" + name + "/segments/" + path(segment)))
-              .as(
-                  "round %d, %s segment '%s' %s model %s",
-                  round,
-                  name,
-                  segment,
-                  http.get("/api/v1/boards/" + name + "/segments/" + path(segment) + "?limit=3")
-                      .body(),
-                  items.stream()
-                      .filter(i -> expected.contains(i.id))
-                      .map(i -> i.id + ":" + i.likes + "@" + score(i, at))
-                      .toList())
+              .as("round %d, %s segment '%s'", round, name, segment)
               .containsExactlyElementsOf(expected);
         }
         // The listing: every segment with an item, most items first, then by name.
