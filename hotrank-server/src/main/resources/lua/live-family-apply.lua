@@ -16,7 +16,8 @@
 -- KEYS[7]  the segments set: every segment written since the last rebuild
 -- ARGV[1]  this fold's number; for 'current', the last fold committed before the items were read
 -- ARGV[2]  the previous fold's number: the applied key must hold it; '' for a catch-up
--- ARGV[3]  '' for a fold or catch-up; 'current' for items read now (created or edited): if the
+-- ARGV[3]  '' for a fold or catch-up; 'part' for a part of one, written before its last part (the
+--          applied key must hold ARGV[2], and is left as it is); 'current' for items read now (created or edited): if the
 --          family applied a later fold, an item some set holds moves between segments with the key
 --          it has there (the same in every segment), and one no set holds is left ('moved': read
 --          again); 'remove' for deleted items, which leave every segment
@@ -28,7 +29,7 @@
 --          number n of its segments, then its n segments
 -- Returns  'applied', 'done', 'ahead:<applied>' or 'behind:<applied>' as live-apply.lua; for
 --          'current' 'placed', 'moved' or 'none' (no data: the items wait in the pending set);
---          for 'remove' 'removed' or 'none' (no data: the items wait in the pending set, whose
+--          for 'part' 'written' (or 'behind:'/'ahead:' as a fold); for 'remove' 'removed' or 'none' (no data: the items wait in the pending set, whose
 --          placing after the rebuild finds them deleted).
 local fold = tonumber(ARGV[1])
 local mode = ARGV[3]
@@ -45,6 +46,16 @@ if mode == 'current' or mode == 'remove' then
     return 'none'
   end
   moved = mode == 'current' and tonumber(current) > fold
+elseif mode == 'part' then
+  if not current then
+    return 'behind:'
+  elseif tonumber(current) > fold then
+    return 'ahead:' .. current
+  elseif tonumber(current) == fold then
+    return 'done'
+  elseif current ~= ARGV[2] then
+    return 'behind:' .. current
+  end
 else
   if not current then
     return 'behind:'
@@ -194,6 +205,8 @@ if mode == 'current' then
   return 'placed'
 elseif mode == 'remove' then
   return 'removed'
+elseif mode == 'part' then
+  return 'written'
 end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[6])

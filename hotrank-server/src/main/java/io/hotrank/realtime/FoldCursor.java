@@ -24,11 +24,12 @@ final class FoldCursor {
 
     /**
      * Writes the current state of {@code ids} (read now, at least as new as fold {@code to}) and
-     * records fold {@code to}, whatever was applied before.
+     * records fold {@code to}, unless the data no longer holds fold {@code from} (another instance
+     * went further).
      *
      * @return whether the data now holds fold {@code to} ({@code applied} or {@code done})
      */
-    boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids);
+    boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids);
   }
 
   /** Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most. */
@@ -74,7 +75,7 @@ final class FoldCursor {
         followed.forget(board, "fold " + missed.pruned() + " it missed was pruned");
         return;
       }
-      if (!followed.writeCurrent(board, to, missed.ids())) {
+      if (!followed.writeCurrent(board, from, to, missed.ids())) {
         return; // no data (the next publish rebuilds it), or another instance went further
       }
       from = to;

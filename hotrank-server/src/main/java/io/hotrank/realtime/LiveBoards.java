@@ -100,8 +100,9 @@ final class LiveBoards implements RealtimeKind {
               }
 
               @Override
-              public boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
-                return LiveBoards.this.writeCurrent(board, to, ids);
+              public boolean writeCurrent(
+                  BoardDefinition board, long from, long to, Set<Long> ids) {
+                return LiveBoards.this.writeCurrent(board, from, to, ids);
               }
             });
   }
@@ -197,7 +198,7 @@ final class LiveBoards implements RealtimeKind {
    * new as fold {@code to}), so that a board far behind (a long rebuild) catches up without a
    * rescan.
    */
-  private boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
+  private boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
     RankKey order = rankKey(board);
     Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
     List<LiveStore.Keyed> keyed = new ArrayList<>();

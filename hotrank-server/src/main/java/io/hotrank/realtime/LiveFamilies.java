@@ -118,8 +118,12 @@ final class LiveFamilies implements FamilyKind {
 
   private static final Logger log = LoggerFactory.getLogger(LiveFamilies.class);
 
-  /** Segments a look publishes at most; the rest wait for the next look. */
-  static final int MAX_LOOK = 2_000;
+  /**
+   * Segments a look publishes at most; the rest wait for the next look (a few looks a second): each
+   * reads its segments' cards, so a family whose segments all change every second publishes them in
+   * turn rather than in one look that holds the others back.
+   */
+  static final int MAX_LOOK = 500;
 
   /** Segments per script reading their tops. */
   private static final int TOP_CHUNK = 500;
@@ -188,8 +192,9 @@ final class LiveFamilies implements FamilyKind {
               }
 
               @Override
-              public boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
-                return LiveFamilies.this.writeCurrent(board, to, ids);
+              public boolean writeCurrent(
+                  BoardDefinition board, long from, long to, Set<Long> ids) {
+                return LiveFamilies.this.writeCurrent(board, from, to, ids);
               }
             });
   }
@@ -246,7 +251,7 @@ final class LiveFamilies implements FamilyKind {
   }
 
   /** As {@link LiveBoards}: the current keys and labels of the items the missed folds touched. */
-  private boolean writeCurrent(BoardDefinition board, long to, Set<Long> ids) {
+  private boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
     Ordering order = Ordering.of(board);
     List<LiveFamilyStore.Placed> placed = new ArrayList<>();
     for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
@@ -260,7 +265,7 @@ final class LiveFamilies implements FamilyKind {
             board,
             LiveFamilyStore.Mode.FOLD,
             to,
-            null,
+            from,
             keep(board),
             foldWindowStart(board),
             placed);
@@ -532,8 +537,9 @@ final class LiveFamilies implements FamilyKind {
     for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
       Map<String, Integer> fetch = new LinkedHashMap<>();
       for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
-        // Twice what it needs: members between this reader's window and the folds' tolerant one.
-        fetch.put(segment, 2 * wanted.get(segment));
+        // What it needs, and a tenth more: members between this reader's window and the folds'
+        // tolerant one are left out (a short segment is filled by its next look).
+        fetch.put(segment, wanted.get(segment) + wanted.get(segment) / 10 + 1);
       }
       Map<String, LiveFamilyStore.SegmentTop> tops = store.top(board, fetch);
       if (tops == null) {

@@ -76,9 +76,11 @@ final class LiveFamilyStore {
   }
 
   /**
-   * Places items in their segments (see {@code live-family-apply.lua} for the modes and answers).
+   * Places items in their segments (see {@code live-family-apply.lua} for the modes and answers),
+   * {@link #PART} items per script.
    *
-   * @param previous the fold the family must have applied before; null for a catch-up
+   * @param previous the fold the family must have applied before; null for a catch-up (which is
+   *     written in one script: a larger one passes the fold it started from)
    */
   String apply(
       BoardDefinition board,
@@ -88,11 +90,42 @@ final class LiveFamilyStore {
       int keep,
       long windowStartMillis,
       Collection<Placed> items) {
+    if (items.size() <= PART) {
+      return run(board, mode.arg, foldNo, previous, keep, windowStartMillis, items);
+    }
+    // In parts, so that no script holds Redis for long (a catch-up after a rebuild may place
+    // hundreds of thousands of items): a fold's parts are written while the family still holds
+    // the previous fold, its last part records it.
+    List<Placed> all = List.copyOf(items);
+    String outcome = "";
+    for (int from = 0; from < all.size(); from += PART) {
+      List<Placed> part = all.subList(from, Math.min(all.size(), from + PART));
+      boolean last = from + PART >= all.size();
+      String partMode = mode == Mode.FOLD && !last ? "part" : mode.arg;
+      outcome = run(board, partMode, foldNo, previous, keep, windowStartMillis, part);
+      if (partMode.equals("part") && !outcome.equals("written")) {
+        return outcome;
+      }
+    }
+    return outcome;
+  }
+
+  /** Items per script at most. */
+  static final int PART = 1_000;
+
+  private String run(
+      BoardDefinition board,
+      String mode,
+      long foldNo,
+      @Nullable Long previous,
+      int keep,
+      long windowStartMillis,
+      Collection<Placed> items) {
     String base = base(board);
     List<String> args = new ArrayList<>(7 + 8 * items.size());
     args.add(Long.toString(foldNo));
     args.add(previous == null ? "" : Long.toString(previous));
-    args.add(mode.arg);
+    args.add(mode);
     args.add(Integer.toString(keep));
     args.add(Long.toString(windowStartMillis));
     args.add(TTL);
