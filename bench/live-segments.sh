@@ -96,8 +96,12 @@ measure() { # $1: label, $2: the probe's BOARDS, then the boards' arguments (wor
   local first=${probe_boards#*=}
   first=${first%%,*}
   first=${first/\{tag\}/t1}
+  # A family waits for its first rebuild (the database may hold an earlier run's segment boards).
   for _ in $(seq 1 300); do
-    curl -sf "localhost:$PORT/api/v1/boards/$first?limit=1" | grep -q itemId && break
+    if curl -sf "localhost:$PORT/api/v1/boards/$first?limit=1" | grep -q itemId &&
+       { [[ "$first" != */segments/* ]] || grep -q "rebuilt at fold" "$WORK/$label.log"; }; then
+      break
+    fi
     sleep 1
   done
   local rebuilt

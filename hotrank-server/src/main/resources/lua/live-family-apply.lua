@@ -25,7 +25,8 @@
 -- ARGV[5]  the window's start less a tolerance for clocks (epoch ms): older items leave
 -- ARGV[6]  how long the keys live without a write (ms)
 -- ARGV[7]  the segment keys' prefix: a segment's set is <prefix><segment>:r, its floor :f
--- ARGV[8..] per item: member, rank key ('' leaves every segment), createdAt, item version, the
+-- ARGV[8]  how many members of a segment its publish shows: a change below them marks nothing
+-- ARGV[9..] per item: member, rank key ('' leaves every segment), createdAt, item version, the
 --          number n of its segments, then its n segments
 -- Returns  'applied', 'done', 'ahead:<applied>' or 'behind:<applied>' as live-apply.lua; for
 --          'current' 'placed', 'moved' or 'none' (no data: the items wait in the pending set);
@@ -37,7 +38,7 @@ local current = redis.call('GET', KEYS[1])
 local moved = false
 if mode == 'current' or mode == 'remove' then
   if not current then
-    local a = 8
+    local a = 9
     while a <= #ARGV do
       redis.call('SADD', KEYS[3], ARGV[a])
       a = a + 5 + tonumber(ARGV[a + 4])
@@ -70,6 +71,13 @@ end
 
 local prefix = ARGV[7]
 local cutoff = tonumber(ARGV[5])
+local visible = tonumber(ARGV[8])
+-- Whether a member ranks among what a publish of its segment shows: only a change there (or out
+-- of there) changes the segment's board.
+local function shown(rank, member)
+  local r = redis.call('ZREVRANK', rank, member)
+  return r and r < visible
+end
 local floors = {}
 local function above(segment, key, member)
   local floor = floors[segment]
@@ -114,7 +122,7 @@ local function where(member, version, segments, held, created)
 end
 
 local touched = {}
-local a = 8
+local a = 9
 while a <= #ARGV do
   local member, key, created = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2])
   local version, n = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
@@ -155,19 +163,27 @@ while a <= #ARGV do
     staying[s] = true
   end
   for s, isHeld in pairs(held) do
-    if isHeld and not staying[s] and redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
+    local rank = prefix .. s .. ':r'
+    if isHeld and not staying[s] and shown(rank, member) then
       redis.call('SADD', KEYS[4], s)
+    end
+    if isHeld and not staying[s] then
+      redis.call('ZREM', rank, member)
     end
   end
   local now = {}
   for _, s in ipairs(target) do
+    local rank = prefix .. s .. ':r'
+    local was = shown(rank, member)
     if above(s, tonumber(key), member) then
-      redis.call('ZADD', prefix .. s .. ':r', key, member)
-      redis.call('SADD', KEYS[4], s)
+      redis.call('ZADD', rank, key, member)
+      if was or shown(rank, member) then
+        redis.call('SADD', KEYS[4], s)
+      end
       redis.call('SADD', KEYS[7], s)
       touched[s] = true
       now[s] = true
-    elseif redis.call('ZREM', prefix .. s .. ':r', member) == 1 then
+    elseif redis.call('ZREM', rank, member) == 1 and was then
       -- At or below the floor, where the set does not know every item.
       redis.call('SADD', KEYS[4], s)
     end

@@ -12,6 +12,7 @@
 -- ARGV[3]     how many members each segment set keeps (the reader's need: see live-top.lua)
 -- ARGV[4]     the segment keys' prefix
 -- ARGV[5]     how many changed segments to take at most
+-- ARGV[6]     how many members of a segment its publish shows (see live-family-apply.lua)
 -- Returns     {applied or '', segment, segment...}
 local applied = redis.call('GET', KEYS[1])
 if not applied then
@@ -26,8 +27,11 @@ for _, member in ipairs(old) do
     for part in string.gmatch(stored, '[^\n]+') do
       if not first and string.sub(part, 1, 1) == '+' then
         local s = string.sub(part, 2)
+        local r = redis.call('ZREVRANK', prefix .. s .. ':r', member)
+        if r and r < tonumber(ARGV[6]) then
+          redis.call('SADD', KEYS[4], s)
+        end
         redis.call('ZREM', prefix .. s .. ':r', member)
-        redis.call('SADD', KEYS[4], s)
       end
       first = false
     end

@@ -35,6 +35,12 @@ final class FoldCursor {
   /** Chunks of {@link RealtimeFolds#MAX_REPLAY} folds caught up per call at most. */
   static final int MAX_CHUNKS = 5;
 
+  /**
+   * Items a chunk writes at most (it ends with the fold that reached them): a catch-up runs on the
+   * folder's thread, and folds over a large catalogue each change thousands of items.
+   */
+  static final int MAX_ITEMS = 10_000;
+
   private final FoldHistory history;
   private final Followed followed;
 
@@ -68,13 +74,18 @@ final class FoldCursor {
   private void catchUp(BoardDefinition board, long applied, long upTo, int chunks) {
     long from = applied;
     for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
-      long to = Math.min(upTo, from + RealtimeFolds.MAX_REPLAY);
       MissedFolds missed =
-          MissedFolds.read(history, from + 1, to, e -> e.biz().equals(board.biz()));
+          MissedFolds.read(
+              history,
+              from + 1,
+              Math.min(upTo, from + RealtimeFolds.MAX_REPLAY),
+              e -> e.biz().equals(board.biz()),
+              MAX_ITEMS);
       if (missed.pruned() != 0) {
         followed.forget(board, "fold " + missed.pruned() + " it missed was pruned");
         return;
       }
+      long to = missed.last();
       if (!followed.writeCurrent(board, from, to, missed.ids())) {
         return; // no data (the next publish rebuilds it), or another instance went further
       }

@@ -205,6 +205,15 @@ final class LiveFamilies implements FamilyKind {
         && board.segmented();
   }
 
+  /**
+   * How many members of a segment its publish reads (the board, the most controlled segment's
+   * controls, the reserve, and a tenth more): a change below them does not change its board.
+   */
+  int visible(BoardDefinition board) {
+    int need = board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+    return need + need / 10 + 1;
+  }
+
   /** Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's. */
   int keep(BoardDefinition board) {
     return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
@@ -240,6 +249,7 @@ final class LiveFamilies implements FamilyKind {
             fold.foldNo(),
             fold.foldNo() - 1,
             keep(board),
+            visible(board),
             foldWindowStart(board),
             placed);
     cursor.folded(board, fold.foldNo(), outcome);
@@ -267,6 +277,7 @@ final class LiveFamilies implements FamilyKind {
             to,
             from,
             keep(board),
+            visible(board),
             foldWindowStart(board),
             placed);
     return outcome.equals("applied") || outcome.equals("done");
@@ -298,7 +309,14 @@ final class LiveFamilies implements FamilyKind {
       removed.add(new LiveFamilyStore.Placed(r.itemId(), r.createdAtMillis(), null, 0, Set.of()));
     }
     store.apply(
-        board, LiveFamilyStore.Mode.REMOVE, 0, null, keep(board), foldWindowStart(board), removed);
+        board,
+        LiveFamilyStore.Mode.REMOVE,
+        0,
+        null,
+        keep(board),
+        visible(board),
+        foldWindowStart(board),
+        removed);
   }
 
   /**
@@ -326,6 +344,7 @@ final class LiveFamilies implements FamilyKind {
               lastFoldNo,
               null,
               keep(board),
+              visible(board),
               foldWindowStart(board),
               List.of(
                   placed(
@@ -468,10 +487,11 @@ final class LiveFamilies implements FamilyKind {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Ordering order = Ordering.of(board);
     long tolerantStart = order.windowStart(now.minus(CLOCK_TOLERANCE));
-    LiveFamilyStore.Taken taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+    LiveFamilyStore.Taken taken =
+        store.take(board, tolerantStart, keep(board), visible(board), MAX_LOOK);
     if (!taken.hasData()) {
       rescan(board, "no-data", "Redis holds none of its data");
-      taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+      taken = store.take(board, tolerantStart, keep(board), visible(board), MAX_LOOK);
       if (!taken.hasData()) {
         return false;
       }
@@ -497,7 +517,7 @@ final class LiveFamilies implements FamilyKind {
         break;
       }
       // Rebuilt because a segment thinned: every segment is changed; publish them now.
-      taken = store.take(board, tolerantStart, keep(board), MAX_LOOK);
+      taken = store.take(board, tolerantStart, keep(board), visible(board), MAX_LOOK);
     }
     context.report(new FamilyPublished(board.name(), now, published, 0, 0));
     return true;

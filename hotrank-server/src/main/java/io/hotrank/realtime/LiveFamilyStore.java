@@ -81,6 +81,8 @@ final class LiveFamilyStore {
    *
    * @param previous the fold the family must have applied before; null for a catch-up (which is
    *     written in one script: a larger one passes the fold it started from)
+   * @param visible how many members of a segment its publish shows: a change below them leaves the
+   *     segment unchanged
    */
   String apply(
       BoardDefinition board,
@@ -88,10 +90,11 @@ final class LiveFamilyStore {
       long foldNo,
       @Nullable Long previous,
       int keep,
+      int visible,
       long windowStartMillis,
       Collection<Placed> items) {
     if (items.size() <= PART) {
-      return run(board, mode.arg, foldNo, previous, keep, windowStartMillis, items);
+      return run(board, mode.arg, foldNo, previous, keep, visible, windowStartMillis, items);
     }
     // In parts, so that no script holds Redis for long (a catch-up after a rebuild may place
     // hundreds of thousands of items): a fold's parts are written while the family still holds
@@ -102,7 +105,7 @@ final class LiveFamilyStore {
       List<Placed> part = all.subList(from, Math.min(all.size(), from + PART));
       boolean last = from + PART >= all.size();
       String partMode = mode == Mode.FOLD && !last ? "part" : mode.arg;
-      outcome = run(board, partMode, foldNo, previous, keep, windowStartMillis, part);
+      outcome = run(board, partMode, foldNo, previous, keep, visible, windowStartMillis, part);
       if (partMode.equals("part") && !outcome.equals("written")) {
         return outcome;
       }
@@ -119,6 +122,7 @@ final class LiveFamilyStore {
       long foldNo,
       @Nullable Long previous,
       int keep,
+      int visible,
       long windowStartMillis,
       Collection<Placed> items) {
     String base = base(board);
@@ -130,6 +134,7 @@ final class LiveFamilyStore {
     args.add(Long.toString(windowStartMillis));
     args.add(TTL);
     args.add(segmentPrefix(base));
+    args.add(Integer.toString(visible));
     for (Placed item : items) {
       args.add(LiveStore.member(item.itemId(), item.createdAtMillis()));
       args.add(item.key() == null ? "" : Double.toString(item.key()));
@@ -145,7 +150,7 @@ final class LiveFamilyStore {
    * Lets members older than the window leave, records {@code keep}, and takes at most {@code max}
    * segments changed since the last look.
    */
-  Taken take(BoardDefinition board, long windowStartMillis, int keep, int max) {
+  Taken take(BoardDefinition board, long windowStartMillis, int keep, int visible, int max) {
     String base = base(board);
     List<String> keys = new ArrayList<>(familyKeys(base));
     keys.add(base + ":sweep");
@@ -158,7 +163,8 @@ final class LiveFamilyStore {
             TTL,
             Integer.toString(keep),
             segmentPrefix(base),
-            Integer.toString(max));
+            Integer.toString(max),
+            Integer.toString(visible));
     if (reply == null || reply.isEmpty() || "".equals(reply.getFirst().toString())) {
       return new Taken(false, List.of());
     }

@@ -13,23 +13,36 @@ import java.util.function.Predicate;
  * @param ids the items of the events {@code wanted} took
  * @param pruned the first fold no longer on record, or 0 when every fold was read (then {@code ids}
  *     is incomplete and the board must be rebuilt)
+ * @param last the last fold read
  */
-record MissedFolds(Set<Long> ids, long pruned) {
+record MissedFolds(Set<Long> ids, long pruned, long last) {
 
   /** Reads folds {@code from .. to}, stopping at the first one pruned. */
   static MissedFolds read(FoldHistory history, long from, long to, Predicate<LoggedEvent> wanted) {
+    return read(history, from, to, wanted, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Reads folds {@code from .. to}, stopping at the first one pruned, or after the fold that
+   * brought the items to {@code maxIds} or more ({@link #last} says which fold was read last).
+   */
+  static MissedFolds read(
+      FoldHistory history, long from, long to, Predicate<LoggedEvent> wanted, int maxIds) {
     Set<Long> ids = new HashSet<>();
     for (long f = from; f <= to; f++) {
       var events = history.eventsOf(f);
       if (events == null) {
-        return new MissedFolds(ids, f);
+        return new MissedFolds(ids, f, f - 1);
       }
       for (LoggedEvent e : events) {
         if (wanted.test(e)) {
           ids.add(e.itemId());
         }
       }
+      if (ids.size() >= maxIds) {
+        return new MissedFolds(ids, 0, f);
+      }
     }
-    return new MissedFolds(ids, 0);
+    return new MissedFolds(ids, 0, to);
   }
 }

@@ -76,7 +76,8 @@ class LiveFamilyStoreTest {
   void aFoldLargerThanAScript_isWrittenInParts_andRecordedByItsLast() {
     int n = 2 * LiveFamilyStore.PART + 500;
     store.start(board, 5);
-    String outcome = store.apply(board, LiveFamilyStore.Mode.FOLD, 6, 5L, 10_000, 0, items(n, 0));
+    String outcome =
+        store.apply(board, LiveFamilyStore.Mode.FOLD, 6, 5L, 10_000, 10_000, 0, items(n, 0));
     assertThat(outcome).isEqualTo("applied");
     assertThat(store.applied(board)).isEqualTo(6L);
     assertThat(top("a", 3)).containsExactly((long) n - 1, (long) n - 3, (long) n - 5);
@@ -84,18 +85,19 @@ class LiveFamilyStoreTest {
 
     // A fold whose previous the family does not hold: no part is written.
     String behind =
-        store.apply(board, LiveFamilyStore.Mode.FOLD, 8, 7L, 10_000, 0, items(n, -1_000_000));
+        store.apply(
+            board, LiveFamilyStore.Mode.FOLD, 8, 7L, 10_000, 10_000, 0, items(n, -1_000_000));
     assertThat(behind).isEqualTo("behind:6");
     assertThat(store.applied(board)).isEqualTo(6L);
     assertThat(top("a", 1)).containsExactly((long) n - 1);
 
     // The same fold again: done, nothing written twice.
-    assertThat(store.apply(board, LiveFamilyStore.Mode.FOLD, 6, 5L, 10_000, 0, items(n, 5)))
+    assertThat(store.apply(board, LiveFamilyStore.Mode.FOLD, 6, 5L, 10_000, 10_000, 0, items(n, 5)))
         .isEqualTo("done");
     assertThat(store.applied(board)).isEqualTo(6L);
 
     // Trimmed to what a segment keeps: the best, with the best trimmed member as its floor.
-    assertThat(store.apply(board, LiveFamilyStore.Mode.FOLD, 7, 6L, 100, 0, items(n, 0)))
+    assertThat(store.apply(board, LiveFamilyStore.Mode.FOLD, 7, 6L, 100, 100, 0, items(n, 0)))
         .isEqualTo("applied");
     assertThat(top("a", n)).hasSize(100).startsWith((long) n - 1);
     Map<String, Integer> wanted = Map.of("a", 1);
