@@ -28,7 +28,7 @@ if [ -n "$SEGMENT" ]; then
   PATH_UNDER_TEST=/api/v1/boards/article-rising-by-tag/segments/bench
   VARIANT=${VARIANT:-"a $SEGMENT segment board"}
   if [ "$SEGMENT" = cold ]; then
-    HOTRANK_ARGS="$HOTRANK_ARGS --hotrank.board.segments-local-bytes=1B"
+    HOTRANK_ARGS="${HOTRANK_ARGS:-} --hotrank.board.segments-local-bytes=1B"
   fi
 fi
 REPORT=${REPORT:-BENCHMARKS.md}
