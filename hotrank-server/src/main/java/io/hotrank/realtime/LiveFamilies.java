@@ -385,7 +385,7 @@ final class LiveFamilies implements FamilyKind {
    */
   void rescan(BoardDefinition board, String cause, String why) {
     meters.counter("hotrank.live.rebuilds", "board", board.name(), "cause", cause).increment();
-    long started = System.nanoTime();
+    long started = clock.millis();
     store.forget(board);
     long foldNo = history.lastFoldNo();
     long windowStart = foldWindowStart(board);
@@ -478,7 +478,7 @@ final class LiveFamilies implements FamilyKind {
         scanned,
         heaps.size(),
         emptied,
-        (System.nanoTime() - started) / 1_000_000,
+        clock.millis() - started,
         why);
   }
 
