@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class LiveBoards implements RealtimeKind {
+final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
 
   private static final Logger log = LoggerFactory.getLogger(LiveBoards.class);
 
@@ -85,26 +85,7 @@ final class LiveBoards implements RealtimeKind {
     this.clock = clock;
     this.scanPageSize = scanPageSize;
     this.meters = meters;
-    this.cursor =
-        new FoldCursor(
-            history,
-            new FoldCursor.Followed() {
-              @Override
-              public @Nullable Long applied(BoardDefinition board) {
-                return store.applied(board);
-              }
-
-              @Override
-              public void forget(BoardDefinition board, String why) {
-                LiveBoards.this.forget(board, why);
-              }
-
-              @Override
-              public boolean writeCurrent(
-                  BoardDefinition board, long from, long to, Set<Long> ids) {
-                return LiveBoards.this.writeCurrent(board, from, to, ids);
-              }
-            });
+    this.cursor = new FoldCursor(history, this);
   }
 
   /**
@@ -183,7 +164,8 @@ final class LiveBoards implements RealtimeKind {
   }
 
   /** The last fold the board applied, or null when Redis holds none of its data. */
-  @Nullable Long applied(BoardDefinition board) {
+  @Override
+  public @Nullable Long applied(BoardDefinition board) {
     return store.applied(board);
   }
 
@@ -198,7 +180,8 @@ final class LiveBoards implements RealtimeKind {
    * new as fold {@code to}), so that a board far behind (a long rebuild) catches up without a
    * rescan.
    */
-  private boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
+  @Override
+  public boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
     RankKey order = rankKey(board);
     Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
     List<LiveStore.Keyed> keyed = new ArrayList<>();
@@ -210,7 +193,8 @@ final class LiveBoards implements RealtimeKind {
     return outcome.equals("applied") || outcome.equals("done");
   }
 
-  private void forget(BoardDefinition board, String why) {
+  @Override
+  public void forget(BoardDefinition board, String why) {
     log.info("Live board '{}' will be rebuilt from the database because {}", board.name(), why);
     store.forget(board);
   }

@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class LiveFamilies implements FamilyKind {
+final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
 
   /**
    * How a family's kind orders its items: a key that orders any two items the same way at every
@@ -177,26 +177,7 @@ final class LiveFamilies implements FamilyKind {
     this.clock = clock;
     this.scanPageSize = scanPageSize;
     this.meters = meters;
-    this.cursor =
-        new FoldCursor(
-            history,
-            new FoldCursor.Followed() {
-              @Override
-              public @Nullable Long applied(BoardDefinition board) {
-                return store.applied(board);
-              }
-
-              @Override
-              public void forget(BoardDefinition board, String why) {
-                LiveFamilies.this.forget(board, why);
-              }
-
-              @Override
-              public boolean writeCurrent(
-                  BoardDefinition board, long from, long to, Set<Long> ids) {
-                return LiveFamilies.this.writeCurrent(board, from, to, ids);
-              }
-            });
+    this.cursor = new FoldCursor(history, this);
   }
 
   @Override
@@ -261,7 +242,8 @@ final class LiveFamilies implements FamilyKind {
   }
 
   /** As {@link LiveBoards}: the current keys and labels of the items the missed folds touched. */
-  private boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
+  @Override
+  public boolean writeCurrent(BoardDefinition board, long from, long to, Set<Long> ids) {
     Ordering order = Ordering.of(board);
     List<LiveFamilyStore.Placed> placed = new ArrayList<>();
     for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
@@ -283,7 +265,8 @@ final class LiveFamilies implements FamilyKind {
     return outcome.equals("applied") || outcome.equals("done");
   }
 
-  private void forget(BoardDefinition board, String why) {
+  @Override
+  public void forget(BoardDefinition board, String why) {
     log.info("Live family '{}' will be rebuilt from the database because {}", board.name(), why);
     store.forget(board);
   }
@@ -363,6 +346,11 @@ final class LiveFamilies implements FamilyKind {
             + " its segment's next publish or the next rebuild places it",
         board.name(),
         itemId);
+  }
+
+  @Override
+  public @Nullable Long applied(BoardDefinition board) {
+    return store.applied(board);
   }
 
   @Override
