@@ -156,19 +156,12 @@ public record BoardDefinition(
       problems.add(
           property + ".scale-by applies to an unsegmented board; remove segment-by or scale-by");
     }
-    if ((scaleBy != null || spec.maxPerAuthor() != null) && kind != null && kind.realtime()) {
+    if (scaleBy != null && kind != null && kind.realtime()) {
       problems.add(
           property
-              + ".max-per-author and scale-by are supported on batch boards; a "
+              + ".scale-by is supported on batch boards; a "
               + kind.configName()
-              + " board cannot use them yet");
-    }
-    if (segmentBy != null && kind instanceof BoardKind.Window) {
-      problems.add(
-          property
-              + ".segment-by is supported on batch and live boards and leaderboards; a "
-              + kind.configName()
-              + " board cannot be segmented yet");
+              + " board cannot use it yet");
     }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(

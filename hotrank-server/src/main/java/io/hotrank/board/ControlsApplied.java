@@ -72,7 +72,7 @@ public final class ControlsApplied {
    * A board with its controls applied, and the candidates that did not make it.
    *
    * @param entries ranked 1..n, at most the board's size
-   * @param reserve the other candidates (not blocked, not pinned), best first, ranked after n
+   * @param reserve the other candidates (not pinned), best first, ranked after n; blocked ones last
    */
   public record Result(List<BoardEntry> entries, List<BoardEntry> reserve) {}
 
@@ -155,6 +155,7 @@ public final class ControlsApplied {
     }
 
     List<BoardEntry> ranked = new ArrayList<>(all.size());
+    List<BoardEntry> blocked = new ArrayList<>();
     List<Pinned> pins = new ArrayList<>();
     for (BoardEntry entry : all.values()) {
       BoardEntry base = entry.uncontrolled();
@@ -164,7 +165,7 @@ public final class ControlsApplied {
         continue;
       }
       switch (control.action()) {
-        case BLOCK -> {}
+        case BLOCK -> blocked.add(base);
         case BOOST -> {
           double factor = control.factor() == null ? 1 : control.factor();
           double boosted = logarithmic ? base.score() + Math.log10(factor) : boost(base, factor);
@@ -202,6 +203,13 @@ public final class ControlsApplied {
     List<BoardEntry> reserve = new ArrayList<>();
     for (int i = Math.min(room, ranked.size()); i < ranked.size(); i++) {
       reserve.add(ranked.get(i).withRank(numbered.size() + reserve.size() + 1));
+    }
+    // Blocked candidates stay last in the reserve, never shown: lifting the block brings the item
+    // back with the score it was computed with, which a kind that scores from Redis (a window)
+    // could not look up again.
+    blocked.sort(BEST_FIRST);
+    for (BoardEntry entry : blocked) {
+      reserve.add(entry.withRank(numbered.size() + reserve.size() + 1));
     }
     return new Result(numbered, reserve);
   }

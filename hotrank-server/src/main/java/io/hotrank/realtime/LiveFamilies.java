@@ -191,13 +191,20 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
    * controls, the reserve, and a tenth more): a change below them does not change its board.
    */
   int visible(BoardDefinition board) {
-    int need = board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+    int need =
+        board.size()
+            + ControlsApplied.RESERVE
+            + controlled.getOrDefault(board.name(), 0)
+            + AuthorCap.extra(board);
     return need + need / 10 + 1;
   }
 
   /** Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's. */
   int keep(BoardDefinition board) {
-    return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+    return 2 * board.size()
+        + ControlsApplied.RESERVE
+        + controlled.getOrDefault(board.name(), 0)
+        + AuthorCap.extra(board);
   }
 
   @Override
@@ -545,9 +552,11 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
       Map<String, Integer> fetch = new LinkedHashMap<>();
       for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
-        // What it needs, and a tenth more: members between this reader's window and the folds'
-        // tolerant one are left out (a short segment is filled by its next look).
-        fetch.put(segment, wanted.get(segment) + wanted.get(segment) / 10 + 1);
+        // What it needs (deeper when capped), and a tenth more: members between this reader's
+        // window and the folds' tolerant one are left out (a short segment is filled by its next
+        // look).
+        int deep = wanted.get(segment) + AuthorCap.extra(board);
+        fetch.put(segment, deep + deep / 10 + 1);
       }
       Map<String, LiveFamilyStore.SegmentTop> tops = store.top(board, fetch);
       if (tops == null) {
@@ -580,7 +589,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
         }
         entries.sort(ControlsApplied.BEST_FIRST);
         List<BoardEntry> ranked = new ArrayList<>(Math.min(entries.size(), need));
-        for (BoardEntry e : entries.subList(0, Math.min(entries.size(), need))) {
+        for (BoardEntry e : AuthorCap.cap(board, entries, need)) {
           ranked.add(e.withRank(ranked.size() + 1));
         }
         boards.put(top.getKey(), ranked);

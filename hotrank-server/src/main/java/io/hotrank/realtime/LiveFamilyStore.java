@@ -56,7 +56,10 @@ final class LiveFamilyStore {
       long version,
       Set<String> segments) {}
 
-  /** What a look at the family found: whether it has data, and the segments changed since. */
+  /**
+   * What a look at a family (live or window) found: whether it has data, and the segments changed
+   * since.
+   */
   record Taken(boolean hasData, List<String> changed) {}
 
   /** One segment's best members, and whether its set was ever trimmed (it has a floor). */
@@ -165,6 +168,11 @@ final class LiveFamilyStore {
             segmentPrefix(base),
             Integer.toString(max),
             Integer.toString(visible));
+    return taken(reply);
+  }
+
+  /** A take script's reply: {applied or '', segment...} (also a window family's). */
+  static Taken taken(@Nullable List<?> reply) {
     if (reply == null || reply.isEmpty() || "".equals(reply.getFirst().toString())) {
       return new Taken(false, List.of());
     }

@@ -62,7 +62,22 @@ class RealtimeConfiguration {
       ScoredEntries entries,
       Clock clock,
       MeterRegistry meters) {
-    return new WindowBoards(store, history, entries, clock, meters);
+    return new WindowBoards(store, new WindowFolds(store, history, clock, meters), entries);
+  }
+
+  @Bean
+  WindowFamilies windowFamilies(
+      StringRedisTemplate redis,
+      RealtimeKeys keys,
+      ItemCards items,
+      FoldHistory history,
+      PublishedCards published,
+      BoardSink sink,
+      Clock clock,
+      MeterRegistry meters) {
+    WindowFamilyStore store = new WindowFamilyStore(redis, keys, items, clock);
+    return new WindowFamilies(
+        store, new WindowFolds(store, history, clock, meters), published, sink, clock);
   }
 
   @Bean

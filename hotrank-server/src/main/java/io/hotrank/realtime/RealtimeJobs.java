@@ -167,7 +167,12 @@ final class RealtimeJobs implements JobSource {
       BoardSnapshot held = publisher.current(board.name());
       int controlled = ControlsApplied.controlledIds(publisher.controls(board.name()), now).size();
       // A kind may rebuild a board without data here, under this run's lease.
-      List<BoardEntry> entries = kind.entries(board, now, controlled);
+      // A capped board reads deeper, then keeps at most its cap per author (AuthorCap).
+      List<BoardEntry> entries = kind.entries(board, now, controlled + AuthorCap.extra(board));
+      if (entries != null && board.maxPerAuthor() > 0) {
+        entries =
+            AuthorCap.cap(board, entries, board.size() + controlled + ControlsApplied.RESERVE);
+      }
       if (entries == null) {
         // Redis lost the board (the folder restores it within a second or so): keep serving
         // what was published rather than an empty board.

@@ -28,6 +28,10 @@ import io.hotrank.board.BoardDefinition;
  *       number, keep, pending, changed segments, members' createdAt and segments, and per segment
  *       {@code :s:<segment>:r} (its rank set) and {@code :s:<segment>:f} (its floor), all on the
  *       family's slot ({@code LiveFamilyStore})
+ *   <li>{@code <prefix>{wf:<board>}:<definition>:<generation>:...} a window family: the family's
+ *       buckets, fold number, members' segments and newest buckets, changed segments, and per
+ *       segment its buckets, snapshot and built bucket, all on the family's slot ({@code
+ *       WindowFamilyStore})
  * </ul>
  */
 record RealtimeKeys(String prefix) {
@@ -87,6 +91,11 @@ record RealtimeKeys(String prefix) {
 
   String livePending(BoardDefinition board, String fingerprint) {
     return live(board, fingerprint) + ":pending";
+  }
+
+  /** The prefix of every key of a window family. */
+  String windowFamily(BoardDefinition board, String fingerprint) {
+    return prefix + "{wf:" + board.name() + "}:" + fingerprint;
   }
 
   /** The prefix of every key of a live family. */

@@ -33,9 +33,12 @@ final class ScoredEntries {
     this.cards = cards;
   }
 
-  /** How many members a shard or a window snapshot keeps: the board's size plus as many again. */
+  /**
+   * How many members a shard or a window snapshot keeps: the board's size plus as many again, and
+   * the deeper read of a board capped per author ({@link AuthorCap}).
+   */
   static int keep(BoardDefinition board) {
-    return 2 * board.size();
+    return 2 * board.size() + AuthorCap.extra(board);
   }
 
   /**
@@ -71,6 +74,15 @@ final class ScoredEntries {
     if (!gone.isEmpty()) {
       goneItems.accept(gone);
     }
+    return ranked(board, top, found);
+  }
+
+  /**
+   * The scored items that have a card, as board entries ranked from 1: by score (rounded), then the
+   * younger item, then the larger id.
+   */
+  static List<BoardEntry> ranked(
+      BoardDefinition board, List<Scored> top, Map<Long, ItemCards.Card> found) {
     record Ranked(Scored scored, ItemCards.Card card) {}
     List<Ranked> live = new ArrayList<>();
     for (Scored s : top) {

@@ -24,7 +24,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * board covers the current bucket and the {@code window / bucket - 1} before it (until a build
  * catches up after a bucket ends, one more).
  */
-final class WindowStore {
+final class WindowStore implements WindowData {
 
   /** An event this far ahead of the clock still counts (the API accepts 5 minutes of skew). */
   private static final long FUTURE_MILLIS = 5 * 60_000;
@@ -66,14 +66,8 @@ final class WindowStore {
     return window(board).buckets(board.window());
   }
 
-  /**
-   * Adds a fold's events of the board's biz to their buckets, unless the fold was applied already.
-   *
-   * @param previous the fold the board must have applied before this one, or null to apply whatever
-   *     it holds (the first fold replayed after its data was lost)
-   * @return {@code applied}, {@code done}, or {@code behind:<applied>} (nothing changed)
-   */
-  String apply(
+  @Override
+  public String apply(
       BoardDefinition board,
       long foldNo,
       @Nullable Long previous,
@@ -127,14 +121,9 @@ final class WindowStore {
     return redis.execute(APPLY, scriptKeys, args.toArray());
   }
 
-  /**
-   * Builds the snapshot of the buckets completed before the current one, unless a build covering
-   * them is live.
-   *
-   * @param keep how many members the snapshot keeps
-   * @return the snapshot's size, or -1 when it was built already
-   */
-  long build(BoardDefinition board, long nowMillis, int keep) {
+  /** Builds the snapshot (trimmed to {@code keep}) unless a build covering its buckets is live. */
+  @Override
+  public long build(BoardDefinition board, long nowMillis, int keep) {
     long last = bucketOf(board, nowMillis) - 1;
     List<String> scriptKeys = new ArrayList<>();
     scriptKeys.add(keys.snapshot(board));
@@ -198,14 +187,14 @@ final class WindowStore {
     return top;
   }
 
-  /** The last fold applied, or null when the board holds none (new, or Redis lost its data). */
-  @Nullable Long applied(BoardDefinition board) {
+  @Override
+  public @Nullable Long applied(BoardDefinition board) {
     String text = redis.opsForValue().get(keys.windowApplied(board));
     return text == null ? null : Long.valueOf(text);
   }
 
-  /** Empties the board, in one script: its data belongs to another log, or is replayed anew. */
-  void reset(BoardDefinition board, long nowMillis) {
+  @Override
+  public void reset(BoardDefinition board, long nowMillis) {
     long current = bucketOf(board, nowMillis);
     List<String> all = new ArrayList<>();
     all.add(keys.windowApplied(board));
@@ -219,11 +208,8 @@ final class WindowStore {
     redis.execute(RESET, all);
   }
 
-  /**
-   * Marks the board as being replayed for {@code ttl} (renewed by each step of the replay), or
-   * clears the mark: while it is set, the board is not published from a partial window.
-   */
-  void replaying(BoardDefinition board, boolean on, Duration ttl) {
+  @Override
+  public void replaying(BoardDefinition board, boolean on, Duration ttl) {
     if (on) {
       redis.opsForValue().set(keys.replaying(board), "1", ttl);
     } else {
@@ -231,8 +217,8 @@ final class WindowStore {
     }
   }
 
-  /** Whether the board is being replayed. */
-  boolean isReplaying(BoardDefinition board) {
+  @Override
+  public boolean isReplaying(BoardDefinition board) {
     return Boolean.TRUE.equals(redis.hasKey(keys.replaying(board)));
   }
 }

@@ -105,9 +105,6 @@ class BoardDefinitionTest {
     assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "attribute:Lang", null, null), "b"))
         .hasMessageContaining("b.segment-by='attribute:Lang': the attribute key must match");
     assertThat(BoardDefinition.from(diverse("live", "tag", null, null), "b").segmented()).isTrue();
-    assertThatThrownBy(() -> BoardDefinition.from(diverse("window", "tag", null, null), "b"))
-        .hasMessageContaining(
-            "b.segment-by is supported on batch and live boards and leaderboards");
   }
 
   @Test

@@ -4,8 +4,10 @@ import io.hotrank.HotrankApplication;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -28,6 +30,16 @@ public final class SecondInstance implements AutoCloseable {
    * arguments ({@code --name=value}).
    */
   public static SecondInstance start(Environment environment, String... extra) {
+    return start(environment, null, extra);
+  }
+
+  /**
+   * As {@link #start(Environment, String...)}, with {@code clock} (the first instance's test clock)
+   * as this instance's clock too, so that both see the same instant: realtime boards whose data is
+   * bucketed by time (window boards) agree on the current bucket.
+   */
+  public static SecondInstance start(
+      Environment environment, java.time.@Nullable Clock clock, String... extra) {
     // Command-line arguments: they outrank application.yml, as the copied values must.
     List<String> args = new ArrayList<>();
     for (String key :
@@ -52,10 +64,19 @@ public final class SecondInstance implements AutoCloseable {
     args.add("--server.port=0");
     args.add("--hotrank.board.scheduling=false");
     args.addAll(List.of(extra));
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(HotrankApplication.class)
-            .profiles("test")
-            .run(args.toArray(String[]::new));
+    SpringApplicationBuilder builder =
+        new SpringApplicationBuilder(HotrankApplication.class).profiles("test");
+    if (clock != null) {
+      builder.initializers(
+          context ->
+              ((GenericApplicationContext) context)
+                  .registerBean(
+                      "sharedTestClock",
+                      java.time.Clock.class,
+                      () -> clock,
+                      definition -> definition.setPrimary(true)));
+    }
+    ConfigurableApplicationContext context = builder.run(args.toArray(String[]::new));
     return new SecondInstance(context, environment.getProperty("hotrank.redis.key-prefix"));
   }
 

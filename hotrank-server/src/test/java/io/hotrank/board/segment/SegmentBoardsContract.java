@@ -30,7 +30,7 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Segmented batch and live boards through HTTP on one database engine: after random likes, edits
+ * Segmented boards of every kind through HTTP on one database engine: after random likes, edits
  * that move items between segments, and deletes, every segment board of three families (by tag, by
  * an attribute, by author) equals a model computed here from the same events; the listing of
  * segments; the reads' contract (400s naming the field, segment-required, an empty segment, ETags,
@@ -138,7 +138,38 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[12].type=leaderboard",
       "hotrank.boards[12].counter=like",
       "hotrank.boards[12].size=5",
-      "hotrank.boards[12].segment-by=tag"
+      "hotrank.boards[12].segment-by=tag",
+      "hotrank.boards[13].name=wseg-tag",
+      "hotrank.boards[13].biz=seg",
+      "hotrank.boards[13].type=window",
+      "hotrank.boards[13].window=12h",
+      "hotrank.boards[13].bucket=1h",
+      "hotrank.boards[13].size=5",
+      "hotrank.boards[13].segment-by=tag",
+      "hotrank.boards[14].name=wsegc-tag",
+      "hotrank.boards[14].biz=segc",
+      "hotrank.boards[14].type=window",
+      "hotrank.boards[14].window=12h",
+      "hotrank.boards[14].bucket=1h",
+      "hotrank.boards[14].size=4",
+      "hotrank.boards[14].segment-by=tag",
+      "hotrank.boards[15].name=ldiv-capped",
+      "hotrank.boards[15].biz=div",
+      "hotrank.boards[15].type=live",
+      "hotrank.boards[15].algorithm=decay",
+      "hotrank.boards[15].half-life=6h",
+      "hotrank.boards[15].window=3d",
+      "hotrank.boards[15].size=6",
+      "hotrank.boards[15].max-per-author=2",
+      "hotrank.boards[16].name=ldiv-capped-tag",
+      "hotrank.boards[16].biz=div",
+      "hotrank.boards[16].type=live",
+      "hotrank.boards[16].algorithm=decay",
+      "hotrank.boards[16].half-life=6h",
+      "hotrank.boards[16].window=3d",
+      "hotrank.boards[16].size=3",
+      "hotrank.boards[16].segment-by=tag",
+      "hotrank.boards[16].max-per-author=1"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -215,8 +246,11 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  /** The leaderboard families: ranked by likes of all time, items without one left out. */
-  private static final Set<String> BY_LIKES = Set.of("lbseg-tag");
+  /**
+   * The leaderboard families (ranked by likes of all time) and the window families (by likes in
+   * their window, which holds every like here): items without a like are left out.
+   */
+  private static final Set<String> BY_LIKES = Set.of("lbseg-tag", "wseg-tag");
 
   /** The model's board of one segment: ids best first. */
   private static List<Long> modelBoard(
@@ -297,8 +331,11 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     families.put("lseg-lang", families.get("seg-lang"));
     families.put("lseg-author", families.get("seg-author"));
     families.put("lbseg-tag", families.get("seg-tag"));
+    families.put("wseg-tag", families.get("seg-tag"));
     Map<String, Integer> sizes =
         Map.of(
+            "wseg-tag",
+            5,
             "seg-tag",
             5,
             "seg-lang",
@@ -476,11 +513,14 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       postEvents(events.toArray(String[]::new));
       clock.set(NOW.plusSeconds(900L * (round + 1)));
 
-      Instant at = recomputed("div-capped");
-      List<Modelled> ranked = items.stream().sorted(byScore(i -> score(i, at))).toList();
-      assertThat(ids(http, "/api/v1/boards/div-capped?limit=6"))
-          .as("round %d, capped", round)
-          .containsExactlyElementsOf(capped(ranked, 2, 6));
+      // The batch board and the live board capped alike.
+      for (String board : List.of("div-capped", "ldiv-capped")) {
+        Instant at = recomputed(board);
+        List<Modelled> ranked = items.stream().sorted(byScore(i -> score(i, at))).toList();
+        assertThat(ids(http, "/api/v1/boards/" + board + "?limit=6"))
+            .as("round %d, %s", round, board)
+            .containsExactlyElementsOf(capped(ranked, 2, 6));
+      }
 
       Instant scaledAt = recomputed("div-scaled");
       Map<String, Long> sizes = new HashMap<>();
@@ -503,16 +543,18 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       assertThat(first.get("score").asDouble())
           .isCloseTo(scaled.apply(top), org.assertj.core.data.Offset.offset(1e-9));
 
-      Instant familyAt = recomputed("div-capped-tag");
-      for (String tag : Set.of("big", "mid", "small", "tiny")) {
-        List<Modelled> inTag =
-            items.stream()
-                .filter(i -> i.tags.contains(tag))
-                .sorted(byScore(i -> score(i, familyAt)))
-                .toList();
-        assertThat(ids(http, "/api/v1/boards/div-capped-tag/segments/" + tag))
-            .as("round %d, capped segment %s", round, tag)
-            .containsExactlyElementsOf(capped(inTag, 1, 3));
+      for (String family : List.of("div-capped-tag", "ldiv-capped-tag")) {
+        Instant familyAt = recomputed(family);
+        for (String tag : Set.of("big", "mid", "small", "tiny")) {
+          List<Modelled> inTag =
+              items.stream()
+                  .filter(i -> i.tags.contains(tag))
+                  .sorted(byScore(i -> score(i, familyAt)))
+                  .toList();
+          assertThat(ids(http, "/api/v1/boards/" + family + "/segments/" + tag))
+              .as("round %d, %s segment %s", round, family, tag)
+              .containsExactlyElementsOf(capped(inTag, 1, 3));
+        }
       }
     }
   }
@@ -614,7 +656,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
 
   /** The batch family and the live family of the same split, steered alike. */
   @ParameterizedTest
-  @ValueSource(strings = {"segc-tag", "lsegc-tag"})
+  @ValueSource(strings = {"segc-tag", "lsegc-tag", "wsegc-tag"})
   void controls_perSegmentAndPerFamily_showAtOnce_onBothInstances(String board) {
     // Items 11..16: 11..13 tagged red, 14..16 blue, 16 also red. Item i has i - 10 likes.
     for (long id = 11; id <= 16; id++) {
@@ -643,6 +685,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     try (SecondInstance second =
         SecondInstance.start(
             environment,
+            clock,
             java.util.Arrays.stream(declared.properties())
                 .map(p -> "--" + p)
                 .toArray(String[]::new))) {

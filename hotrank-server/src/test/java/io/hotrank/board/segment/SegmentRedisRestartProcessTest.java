@@ -14,15 +14,17 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Redis restarted empty under a segmented board: the segments an instance holds keep being served
  * from memory with the same bytes, are written back to the new Redis by the version check (from the
  * database, under the fencing token they were stored with), a segment no instance holds is served
  * from the database, and the board's next computation, under its lease, publishes every segment to
- * the new Redis, which reaches another instance by its notice. A live family, with the defaults
- * users get, serves its last segment boards while Redis is down and empty, rebuilds itself under
- * its lease from the database, and moves with the next likes.
+ * the new Redis, which reaches another instance by its notice. A live family and a window family,
+ * with the defaults users get, serve their last segment boards while Redis is down and empty,
+ * rebuild themselves (from the database, from the event log) and move with the next likes.
  */
 @Tag("process")
 class SegmentRedisRestartProcessTest {
@@ -138,29 +140,36 @@ class SegmentRedisRestartProcessTest {
             });
   }
 
-  private static final String LIVE_RED = "/api/v1/boards/lseg-hot/segments/red";
-
   private static long first(Answer read) {
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     assertThat(read.json().get("items")).as(read.body()).isNotEmpty();
     return read.json().get("items").get(0).get("itemId").asLong();
   }
 
-  @Test
-  void redisRestartedEmpty_aLiveFamilyServesItsLastBoards_rebuildsUnderItsLease_andMovesOn()
-      throws Exception {
+  /**
+   * A live family rebuilds from the database's counters, a window family replays its window from
+   * the event log.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"live", "window"})
+  void redisRestartedEmpty_aRealtimeFamilyServesItsLastBoards_rebuildsUnderItsLease_andMovesOn(
+      String type) throws Exception {
     RedisProcess redis = processes.redis();
+    String board = type.charAt(0) + "seg-hot";
+    String red = "/api/v1/boards/" + board + "/segments/red";
     List<String> args = new ArrayList<>(processes.engineArgs());
     args.addAll(
         List.of(
-            "--hotrank.boards[0].name=lseg-hot",
+            "--hotrank.boards[0].name=" + board,
             "--hotrank.boards[0].biz=video",
-            "--hotrank.boards[0].type=live",
-            "--hotrank.boards[0].algorithm=decay",
-            "--hotrank.boards[0].window=2d",
+            "--hotrank.boards[0].type=" + type,
+            "--hotrank.boards[0].window=" + (type.equals("live") ? "2d" : "12h"),
             "--hotrank.boards[0].size=10",
             "--hotrank.boards[0].segment-by=tag"));
-    ServiceProcess a = processes.start(ServiceProcesses.instance("live-a").withArgs(args));
+    if (type.equals("live")) {
+      args.add("--hotrank.boards[0].algorithm=decay");
+    }
+    ServiceProcess a = processes.start(ServiceProcesses.instance(type + "-a").withArgs(args));
     HttpJson http = a.http();
     for (long id = 11; id <= 13; id++) {
       Answer created =
@@ -177,42 +186,48 @@ class SegmentRedisRestartProcessTest {
     }
     likeVideo(http, 11, 3);
     likeVideo(http, 12, 1);
+    likeVideo(http, 13, 1);
     // Both likes' folds published: 11 (3 likes) before 12 (1 like).
     await("the red segment published by itself")
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () -> {
-              Answer read = http.get(LIVE_RED);
+              Answer read = http.get(red);
               assertThat(first(read)).isEqualTo(11L);
               assertThat(read.json().get("items")).hasSize(2);
               assertThat(read.json().get("items").get(1).get("counts").get("like").asInt())
                   .isEqualTo(1);
             });
-    Answer before = http.get(LIVE_RED);
+    Answer before = http.get(red);
 
     redis.stop();
-    Answer down = http.get(LIVE_RED);
+    Answer down = http.get(red);
     assertThat(down.status()).isEqualTo(200);
     assertThat(down.body()).isEqualTo(before.body());
 
     redis.startAgain();
     // Served all along; the family is rebuilt from the database, and the next likes move it.
-    assertThat(http.get(LIVE_RED).status()).isEqualTo(200);
+    assertThat(http.get(red).status()).isEqualTo(200);
     await("the family rebuilt in the new Redis")
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () ->
-                assertThat(redis.command("KEYS hr:{lf:lseg-hot}:*:applied")).contains(":applied"));
+                assertThat(
+                        redis.command(
+                            type.equals("live")
+                                ? "KEYS hr:{lf:lseg-hot}:*:applied"
+                                : "KEYS hr:{wf:wseg-hot}:*:applied"))
+                    .contains(":applied"));
     likeVideo(http, 12, 5);
     await("item 12 first on red after its likes")
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
-              Answer read = http.get(LIVE_RED);
+              Answer read = http.get(red);
               assertThat(first(read)).isEqualTo(12L);
               assertThat(read.json().get("items")).hasSize(2);
             });
-    Answer blue = http.get("/api/v1/boards/lseg-hot/segments/blue");
+    Answer blue = http.get("/api/v1/boards/" + board + "/segments/blue");
     assertThat(blue.status()).isEqualTo(200);
     assertThat(first(blue)).isEqualTo(13L);
   }
