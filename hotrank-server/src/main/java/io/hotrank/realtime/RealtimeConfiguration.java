@@ -172,8 +172,9 @@ class RealtimeConfiguration {
   }
 
   @Bean
-  RealtimeFolds realtimeFolds(RealtimeBoards boards, AppliedFolds appliedFolds) {
-    return new RealtimeFolds(boards, appliedFolds);
+  RealtimeFolds realtimeFolds(
+      RealtimeBoards boards, AppliedFolds appliedFolds, PublishedCards cards) {
+    return new RealtimeFolds(boards, appliedFolds, cards);
   }
 
   @Bean

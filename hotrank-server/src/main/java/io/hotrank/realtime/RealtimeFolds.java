@@ -22,14 +22,17 @@ final class RealtimeFolds implements FoldListener {
 
   private final List<RealtimeBoards.Kept> boards;
   private final AppliedFolds appliedFolds;
+  private final PublishedCards cards;
 
-  RealtimeFolds(RealtimeBoards boards, AppliedFolds appliedFolds) {
+  RealtimeFolds(RealtimeBoards boards, AppliedFolds appliedFolds, PublishedCards cards) {
     this.boards = boards.all();
     this.appliedFolds = appliedFolds;
+    this.cards = cards;
   }
 
   @Override
   public void folded(Fold fold) {
+    cards.folded(fold);
     for (RealtimeBoards.Kept kept : boards) {
       guarded(kept, () -> kept.kind().apply(kept.board(), fold));
     }
