@@ -29,14 +29,20 @@
 -- ARGV[8]  the bucket length (ms)
 -- ARGV[9]  the window (ms)
 -- ARGV[10] now (epoch ms, the service's clock): keys expire relative to it
--- ARGV[11..] per item: member, its labels' item version (-1: unknown, keep what is stored), the
+-- ARGV[11] the generation the caller read before its first part ('' for 'move' and 'remove'): a
+--          fold whose generation moved meanwhile (a reset) is refused as 'behind:'
+-- ARGV[12..] per item: member, its labels' item version (-1: unknown, keep what is stored), the
 --          number s of its segments, its s segments, the number c of its buckets, c pairs of
 --          bucket and weight to add
 -- Returns  'applied', 'done' or 'behind:<applied>' as window-apply.lua; 'written' for a part;
 --          'placed' or 'none' (no
 --          data: the items wait in the pending set) for 'move' and 'remove'.
 local base = string.sub(KEYS[1], 1, -5)
-local p = base .. ':' .. (redis.call('GET', KEYS[1]) or '0') .. ':'
+local generation = redis.call('GET', KEYS[1]) or '0'
+if ARGV[11] ~= '' and ARGV[11] ~= generation then
+  return 'behind:'
+end
+local p = base .. ':' .. generation .. ':'
 local mode = ARGV[3]
 local part = nil
 if string.sub(mode, 1, 5) == 'part:' then
@@ -60,7 +66,7 @@ if mode == 'fold' then
     end
   end
 elseif not current then
-  local a = 11
+  local a = 12
   while a <= #ARGV do
     redis.call('SADD', p .. 'pending', ARGV[a])
     local s = tonumber(ARGV[a + 2])
@@ -100,9 +106,10 @@ end
 -- The item's weights per bucket of the window, from the family's buckets.
 local function weights(member)
   local last = tonumber(redis.call('ZSCORE', p .. 'last', member) or '')
+  local first = tonumber(redis.call('ZSCORE', p .. 'first', member) or '')
   local found = {}
   if last then
-    for b = oldest - 2, last do
+    for b = math.max(oldest - 2, first or (oldest - 2)), last do
       local w = redis.call('ZSCORE', p .. 'b:' .. b, member)
       if w then
         found[#found + 1] = {b, tonumber(w)}
@@ -131,6 +138,7 @@ local function join(s, member, found, last)
   end
   if snap > 0 then
     redis.call('ZADD', seg(s) .. 'snap', snap, member)
+    redis.call('PEXPIRE', seg(s) .. 'snap', math.max(1, redis.call('PTTL', seg(s) .. 'built')))
   end
   if last then
     redis.call('ZADD', p .. 'segs', 'GT', last, s) -- GT adds a new member too
@@ -138,7 +146,7 @@ local function join(s, member, found, last)
   redis.call('SADD', p .. 'dirty', s)
 end
 
-local a = 11
+local a = 12
 while a <= #ARGV do
   local member, version, s = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local segments = {}
@@ -190,6 +198,7 @@ while a <= #ARGV do
         redis.call('ZREM', p .. 'b:' .. bw[1], member)
       end
       redis.call('ZREM', p .. 'last', member)
+      redis.call('ZREM', p .. 'first', member)
     end
   end
   if mode == 'remove' then
@@ -200,12 +209,15 @@ while a <= #ARGV do
       parts[#parts + 1] = t
     end
     redis.call('HSET', p .. 'where', member, table.concat(parts, '\n'))
+    -- An item placed with no weight in the window is forgotten with the current bucket.
+    redis.call('ZADD', p .. 'last', 'NX', oldest + n - 1, member)
   end
   for i = from, from + 2 * c - 1, 2 do
     local b, w = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
     redis.call('ZINCRBY', p .. 'b:' .. b, w, member)
     expire(p .. 'b:' .. b, b)
     redis.call('ZADD', p .. 'last', 'GT', b, member)
+    redis.call('ZADD', p .. 'first', 'LT', b, member)
     for _, t in ipairs(segments) do
       local k = seg(t)
       redis.call('ZINCRBY', k .. 'b:' .. b, w, member)
@@ -214,16 +226,23 @@ while a <= #ARGV do
       -- window-apply.lua), unless the item was trimmed out of a full snapshot.
       local built = tonumber(redis.call('GET', k .. 'built') or '')
       if built and b <= built and b >= built - n + 2
-          and (redis.call('ZCARD', k .. 'snap') < keep or redis.call('ZSCORE', k .. 'snap', member)) then
+          and (redis.call('EXISTS', k .. 'trimmed') == 0 or redis.call('ZSCORE', k .. 'snap', member)) then
         redis.call('ZINCRBY', k .. 'snap', w * decay(built - b), member)
+        redis.call('PEXPIRE', k .. 'snap', math.max(1, redis.call('PTTL', k .. 'built')))
       end
       redis.call('ZADD', p .. 'segs', 'GT', b, t)
       redis.call('SADD', p .. 'dirty', t)
     end
   end
 end
+-- The family's own keys live while folds or edits come, and a window past the last.
+local familyTtl = windowMillis + 3 * bucketMillis + 300000
+for _, k in ipairs({'applied', 'where', 'last', 'first', 'segs', 'dirty', 'built'}) do
+  redis.call('PEXPIRE', p .. k, familyTtl)
+end
+redis.call('PEXPIRE', KEYS[1], familyTtl)
 if part then
-  redis.call('SET', p .. 'progress', ARGV[1] .. ':' .. part)
+  redis.call('SET', p .. 'progress', ARGV[1] .. ':' .. part, 'PX', familyTtl)
   return 'written'
 elseif mode == 'fold' then
   redis.call('SET', p .. 'applied', ARGV[1])

@@ -31,19 +31,26 @@ for i = 9, #ARGV do
     count = count + 1
     local newest = tonumber(redis.call('ZSCORE', p .. 'segs', s) or '')
     if not newest or newest < last - n + 2 then
-      redis.call('DEL', k .. 'snap', k .. 'built')
+      redis.call('DEL', k .. 'snap', k .. 'built', k .. 'trimmed')
       redis.call('ZREM', p .. 'segs', s)
     else
-      local args = {scratch, n - 1}
-      for b = last - n + 2, last do
-        args[#args + 1] = k .. 'b:' .. b
+      if n > 1 then
+        local args = {scratch, n - 1}
+        for b = last - n + 2, last do
+          args[#args + 1] = k .. 'b:' .. b
+        end
+        args[#args + 1] = 'WEIGHTS'
+        for b = last - n + 2, last do
+          args[#args + 1] = rate == 0 and '1' or tostring(2 ^ (-(last - b) * rate))
+        end
+        redis.call('ZUNIONSTORE', unpack(args))
       end
-      args[#args + 1] = 'WEIGHTS'
-      for b = last - n + 2, last do
-        args[#args + 1] = rate == 0 and '1' or tostring(2 ^ (-(last - b) * rate))
+      -- Trimmed: an item left out is not put back with a partial score (see the apply).
+      if redis.call('ZREMRANGEBYRANK', scratch, 0, -(keep + 1)) > 0 then
+        redis.call('SET', k .. 'trimmed', '1', 'PX', ttl)
+      else
+        redis.call('DEL', k .. 'trimmed')
       end
-      redis.call('ZUNIONSTORE', unpack(args))
-      redis.call('ZREMRANGEBYRANK', scratch, 0, -(keep + 1))
       if redis.call('EXISTS', scratch) == 1 then
         redis.call('RENAME', scratch, k .. 'snap')
         redis.call('PEXPIRE', k .. 'snap', ttl)

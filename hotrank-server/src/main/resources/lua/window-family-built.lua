@@ -17,5 +17,6 @@ local old = redis.call('ZRANGEBYSCORE', p .. 'last', '-inf', '(' .. ARGV[3], 'LI
 for _, member in ipairs(old) do
   redis.call('HDEL', p .. 'where', member)
   redis.call('ZREM', p .. 'last', member)
+  redis.call('ZREM', p .. 'first', member)
 end
 return #old

@@ -7,7 +7,7 @@
 local generation = redis.call('GET', KEYS[1]) or '0'
 local p = string.sub(KEYS[1], 1, -5) .. ':' .. generation .. ':'
 for _, k in ipairs({'applied', 'where', 'last', 'segs', 'dirty', 'publishing', 'pending', 'built',
-    'replaying', 'progress'}) do
+    'replaying', 'progress', 'first'}) do
   redis.call('UNLINK', p .. k)
 end
 return redis.call('INCR', KEYS[1])

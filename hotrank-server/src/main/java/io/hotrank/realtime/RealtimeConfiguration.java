@@ -75,9 +75,8 @@ class RealtimeConfiguration {
       BoardSink sink,
       Clock clock,
       MeterRegistry meters) {
-    WindowFamilyStore store = new WindowFamilyStore(redis, keys, items, clock);
     return new WindowFamilies(
-        store, new WindowFolds(store, history, clock, meters), published, sink, clock);
+        new WindowFamilyStore(redis, keys, items, clock), history, published, sink, clock, meters);
   }
 
   @Bean

@@ -9,9 +9,12 @@ import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.FamilyPublished;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +27,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Window families ({@code type: window} with {@code segment-by}): a window board per segment, in
@@ -36,6 +41,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class WindowFamilies implements FamilyKind {
 
+  private static final Logger log = LoggerFactory.getLogger(WindowFamilies.class);
+
+  /** Segments per script reading their tops. */
+  private static final int TOP_CHUNK = 100;
+
   private final WindowFamilyStore store;
   private final WindowFolds folds;
   private final PublishedCards published;
@@ -44,15 +54,80 @@ final class WindowFamilies implements FamilyKind {
 
   WindowFamilies(
       WindowFamilyStore store,
-      WindowFolds folds,
+      FoldHistory history,
       PublishedCards published,
       BoardSink sink,
-      Clock clock) {
+      Clock clock,
+      MeterRegistry meters) {
     this.store = store;
-    this.folds = folds;
+    this.folds = new WindowFolds(new Replayed(store), history, clock, meters);
     this.published = published;
     this.sink = sink;
     this.clock = clock;
+  }
+
+  /**
+   * The family's data as {@link WindowFolds} follows it; once a window is replayed (Redis lost it,
+   * or a rebuild reset it), the segments the database stores with entries are published again, so
+   * that one the replay left empty is published empty rather than kept as it was.
+   */
+  private final class Replayed implements WindowData {
+
+    private final WindowFamilyStore data;
+
+    Replayed(WindowFamilyStore data) {
+      this.data = data;
+    }
+
+    @Override
+    public String apply(
+        BoardDefinition board,
+        long foldNo,
+        @Nullable Long previous,
+        List<LoggedEvent> events,
+        long nowMillis,
+        int keep) {
+      return data.apply(board, foldNo, previous, events, nowMillis, keep);
+    }
+
+    @Override
+    public long build(BoardDefinition board, long nowMillis, int keep) {
+      return data.build(board, nowMillis, keep);
+    }
+
+    @Override
+    public @Nullable Long applied(BoardDefinition board) {
+      return data.applied(board);
+    }
+
+    @Override
+    public void reset(BoardDefinition board, long nowMillis) {
+      data.reset(board, nowMillis);
+    }
+
+    @Override
+    public void replaying(BoardDefinition board, boolean on, Duration ttl) {
+      data.replaying(board, on, ttl);
+    }
+
+    @Override
+    public boolean isReplaying(BoardDefinition board) {
+      return data.isReplaying(board);
+    }
+
+    @Override
+    public void replayed(BoardDefinition board) {
+      data.replayed(board);
+      try {
+        data.changed(board, sink.segmentsWithEntries(board.name()));
+      } catch (RuntimeException e) {
+        log.warn(
+            "Window family '{}': stored segments unreadable ({}); those the replay left empty"
+                + " keep their boards until their next event",
+            board.name(),
+            e.toString());
+      }
+    }
   }
 
   @Override
@@ -100,7 +175,9 @@ final class WindowFamilies implements FamilyKind {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     LiveFamilyStore.Taken taken = store.take(board, LiveFamilies.MAX_LOOK);
     if (!taken.hasData()) {
-      return false; // the folder replays its window within a second or so
+      // Replaying its window (the folder goes on each idle second): what was published serves
+      // meanwhile. No data at all yet: the run fails, as a window board's does.
+      return store.applied(board) != null;
     }
     List<String> changed = taken.changed();
     try {
@@ -135,10 +212,21 @@ final class WindowFamilies implements FamilyKind {
       wanted.put(
           segment, Math.max(ScoredEntries.keep(board), need.get(segment) + AuthorCap.extra(board)));
     }
-    Map<String, List<Scored>> tops = store.top(board, now.toEpochMilli(), wanted);
-    if (tops == null) {
-      store.changed(board, changed); // reset or replaying meanwhile: published after
-      return;
+    Map<String, List<Scored>> tops = new LinkedHashMap<>();
+    List<String> segments = new ArrayList<>(wanted.keySet());
+    for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
+      // In parts, so that no script holds Redis for long (after a bucket's end every segment is
+      // read).
+      Map<String, Integer> part = new LinkedHashMap<>();
+      for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
+        part.put(segment, wanted.get(segment));
+      }
+      Map<String, List<Scored>> read = store.top(board, now.toEpochMilli(), part);
+      if (read == null) {
+        store.changed(board, changed); // reset or replaying meanwhile: published after
+        return;
+      }
+      tops.putAll(read);
     }
     Set<Long> ids = new HashSet<>();
     tops.values().forEach(top -> top.forEach(s -> ids.add(s.itemId())));

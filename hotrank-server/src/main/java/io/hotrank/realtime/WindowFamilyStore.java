@@ -90,12 +90,14 @@ final class WindowFamilyStore implements WindowData {
       if (!e.biz().equals(board.biz())) {
         continue;
       }
+      // Every item of the fold, whatever the clock: a fold written in parts is split alike by
+      // every attempt (a retry, another instance), so that each part is written once.
+      Map<Long, Double> weights = byItem.computeIfAbsent(e.itemId(), i -> new TreeMap<>());
       double weight = board.weights().weight(e.type().counter()) * e.type().step();
       long bucket = WindowStore.bucketOf(board, e.atMillis());
-      if (weight == 0 || bucket < oldest || bucket > newest) {
-        continue;
+      if (weight != 0 && bucket >= oldest && bucket <= newest) {
+        weights.merge(bucket, weight, Double::sum);
       }
-      byItem.computeIfAbsent(e.itemId(), i -> new TreeMap<>()).merge(bucket, weight, Double::sum);
     }
     Map<Long, ItemCards.Labels> labels =
         byItem.isEmpty() ? Map.of() : items.labels(board.biz(), byItem.keySet());
@@ -106,8 +108,9 @@ final class WindowFamilyStore implements WindowData {
           // An item not found (deleted, or not yet visible) keeps what the family knows of it.
           placed.add(new Placed(id, l == null ? -1 : l.version(), segments(board, l), weights));
         });
+    String generation = generation(board);
     if (placed.size() <= PART) {
-      return run(board, "fold", foldNo, previous, placed, nowMillis, keep);
+      return run(board, "fold", foldNo, previous, placed, nowMillis, keep, generation);
     }
     // In parts, so that no script holds Redis for long: each part before the last is written
     // once (the family records the fold's last part written), the last records the fold. The
@@ -117,7 +120,7 @@ final class WindowFamilyStore implements WindowData {
       List<Placed> each = placed.subList(from, Math.min(placed.size(), from + PART));
       boolean last = from + PART >= placed.size();
       String mode = last ? "fold" : "part:" + part;
-      outcome = run(board, mode, foldNo, previous, each, nowMillis, keep);
+      outcome = run(board, mode, foldNo, previous, each, nowMillis, keep, generation);
       if (!last && !outcome.equals("written")) {
         return outcome;
       }
@@ -136,7 +139,7 @@ final class WindowFamilyStore implements WindowData {
       }
     }
     if (!placed.isEmpty()) {
-      run(board, "move", 0, null, placed, clock.millis(), ScoredEntries.keep(board));
+      run(board, "move", 0, null, placed, clock.millis(), ScoredEntries.keep(board), "");
     }
   }
 
@@ -146,7 +149,7 @@ final class WindowFamilyStore implements WindowData {
     for (long id : ids) {
       removed.add(new Placed(id, -1, Set.of(), Map.of()));
     }
-    run(board, "remove", 0, null, removed, clock.millis(), ScoredEntries.keep(board));
+    run(board, "remove", 0, null, removed, clock.millis(), ScoredEntries.keep(board), "");
   }
 
   /** Items edited while the family had no data are placed once its window is replayed. */
@@ -157,8 +160,8 @@ final class WindowFamilyStore implements WindowData {
     if (pending == null || pending.isEmpty()) {
       return;
     }
-    redis.opsForSet().remove(key, pending.toArray());
     move(board, pending.stream().map(Long::valueOf).toList());
+    redis.opsForSet().remove(key, pending.toArray()); // after: a failed move leaves them waiting
   }
 
   @Override
@@ -326,7 +329,8 @@ final class WindowFamilyStore implements WindowData {
       @Nullable Long previous,
       Collection<Placed> placed,
       long nowMillis,
-      int keep) {
+      int keep,
+      String generation) {
     BoardKind.Window window = board.kind(BoardKind.Window.class);
     long bucketMillis = window.bucket().toMillis();
     List<String> args = new ArrayList<>();
@@ -340,6 +344,7 @@ final class WindowFamilyStore implements WindowData {
     args.add(Long.toString(bucketMillis));
     args.add(Long.toString(board.window().toMillis()));
     args.add(Long.toString(nowMillis));
+    args.add(generation);
     for (Placed p : placed) {
       args.add(Long.toString(p.itemId()));
       args.add(Long.toString(p.version()));
