@@ -16,7 +16,7 @@
 --
 -- Shape: ids 1..n with created_at increasing with the id (as items arrive over time), evenly
 -- spread over [now_ms - window_ms + margin_ms, now_ms], repeated with deleted = false in each
--- item's hr_item_counter row (as the application keeps them); titles of 40 characters; counters with
+-- item's hr_item_counter row with its author and tags (as the application keeps them); titles of 40 characters; counters with
 -- a heavy (Pareto, alpha 1.2) tail: half the items have at most one like, a few hundred have
 -- more than a thousand.
 
@@ -40,7 +40,7 @@
   \set margin_ms 43200000
 \endif
 
--- The counters must carry their item's created_at and deleted (the ranking scan reads them
+-- The counters must carry their item's created_at, deleted and author (the ranking scan reads them
 -- there), so a counter whose copies disagree with its item makes the data be generated again.
 SELECT (SELECT count(*) FROM hr_item WHERE biz = 'bench') = :n
    AND (SELECT count(*) FROM hr_item_counter WHERE biz = 'bench') = :n
@@ -48,6 +48,7 @@ SELECT (SELECT count(*) FROM hr_item WHERE biz = 'bench') = :n
           FROM hr_item i JOIN hr_item_counter c ON c.biz = i.biz AND c.item_id = i.id
          WHERE i.biz = 'bench' AND NOT i.deleted
            AND c.created_at = i.created_at AND c.deleted = i.deleted
+           AND c.author_id = i.author_id
            AND i.created_at >= :now_ms::bigint - :window_ms::bigint
            AND i.created_at <= :now_ms::bigint) = :n
        AS bench_items_ok \gset
@@ -78,11 +79,11 @@ SELECT (SELECT count(*) FROM hr_item WHERE biz = 'bench') = :n
                     + ((g - 1) * ((:window_ms::bigint - :margin_ms::bigint)::numeric / :n))::bigint AS t
             FROM generate_series(1::bigint, :n) AS g) s;
 
-  -- created_at and deleted repeat the item's (the same expression for created_at as above).
+  -- created_at, deleted, author_id and tags repeat the item's (the same expressions as above).
   INSERT INTO hr_item_counter
-         (biz, item_id, created_at, deleted,
+         (biz, item_id, created_at, deleted, author_id, tags,
           like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt, updated_at)
-  SELECT 'bench', s.g, s.t, false, s.likes,
+  SELECT 'bench', s.g, s.t, false, 1 + (s.g * 7919) % 50000, 'bench,t' || (s.g % 20), s.likes,
          floor(s.likes * (5 + 45 * random()))::bigint + floor(power(1.0 - random(), -1.0 / 1.5))::bigint,
          floor(s.likes * 0.2 * random())::bigint,
          floor(s.likes * 0.05 * random())::bigint,

@@ -27,8 +27,8 @@ INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at, de
 SELECT 'post', (r - 1) * :per_author + k, :users + r, 'post ' || r || '/' || k, '',
        :now_ms - (random() * 86400000)::bigint, :now_ms, false, 1
 FROM generate_series(1, :authors) r, generate_series(1, :per_author) k;
-INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at)
-SELECT biz, id, created_at, false, :now_ms FROM hr_item;
+INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at, author_id, tags)
+SELECT biz, id, created_at, false, :now_ms, author_id, tags FROM hr_item;
 INSERT INTO hr_id_sequence (biz, next_id) VALUES ('post', :authors * :per_author + 1)
 ON CONFLICT (biz) DO UPDATE SET next_id = EXCLUDED.next_id;
 ANALYZE;

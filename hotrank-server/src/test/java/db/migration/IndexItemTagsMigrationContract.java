@@ -28,7 +28,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * to V6 with Flyway's {@code target}, items are written as the service wrote them then (tags only
  * in {@code hr_item.tags}, no {@code hr_item_tag} rows), and the rest is migrated as the service
  * migrates: the engine's SQL location plus the Java migration (which the service hands to Flyway as
- * a bean). One subclass per engine; each test uses a schema of its own, dropped afterwards.
+ * a bean). Later migrations that copy data run over the same old rows ({@code V16}, the labels on
+ * the counters). One subclass per engine; each test uses a schema of its own, dropped afterwards.
  */
 abstract class IndexItemTagsMigrationContract {
 
@@ -147,6 +148,53 @@ abstract class IndexItemTagsMigrationContract {
     assertThat(indexed).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(Arrays.stream(flyway.info().applied()).map(MigrationInfo::getVersion))
         .contains(MigrationVersion.fromVersion("7"));
+  }
+
+  /**
+   * V16 on the same old database: each item's author, tags and version are copied onto its counter
+   * row (attributes, which V14 added with a default, as that default), deleted items included.
+   */
+  @Test
+  void migrate_copiesEachItemsLabelsOntoItsCounters() {
+    List<Object[]> items = new ArrayList<>();
+    List<Object[]> counters = new ArrayList<>();
+    for (long id = 1; id <= 50; id++) {
+      long createdAt = 1_700_000_000_000L + id;
+      items.add(
+          new Object[] {"video", id, 100 + id, "t", "x,y" + id, createdAt, createdAt, id % 7 == 0});
+      counters.add(new Object[] {"video", id, createdAt, id % 7 == 0, createdAt});
+    }
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item (biz, id, author_id, title, tags, created_at, updated_at, deleted)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        items);
+    jdbc.update("UPDATE hr_item SET version = 3 WHERE id = 5");
+    jdbc.batchUpdate(
+        "INSERT INTO hr_item_counter (biz, item_id, created_at, deleted, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?)",
+        counters);
+
+    flyway.migrate();
+
+    List<String> copied =
+        jdbc.query(
+            "SELECT item_id, author_id, tags, attributes, item_version FROM hr_item_counter"
+                + " ORDER BY item_id",
+            (rs, i) ->
+                rs.getLong(1)
+                    + "|"
+                    + rs.getLong(2)
+                    + "|"
+                    + rs.getString(3)
+                    + "|"
+                    + rs.getString(4)
+                    + "|"
+                    + rs.getLong(5));
+    List<String> expected = new ArrayList<>();
+    for (long id = 1; id <= 50; id++) {
+      expected.add(id + "|" + (100 + id) + "|x,y" + id + "|{}|" + (id == 5 ? 3 : 1));
+    }
+    assertThat(copied).containsExactlyElementsOf(expected);
   }
 
   @Test

@@ -108,9 +108,14 @@ public final class SegmentBench {
     }
   }
 
-  /** The tag of an item: log-uniform over 1..tags, from a hash of its id (deterministic). */
-  static String tagSql(int tags) {
-    return "'t' || floor(exp(((hashtext(id::text)::bigint & 2147483647)::float8 / 2147483648.0)"
+  /**
+   * The tag of an item: log-uniform over 1..tags, from a hash of its id (deterministic), given the
+   * column holding the id.
+   */
+  static String tagSql(int tags, String idColumn) {
+    return "'t' || floor(exp(((hashtext("
+        + idColumn
+        + "::text)::bigint & 2147483647)::float8 / 2147483648.0)"
         + " * ln("
         + tags
         + ")))::int";
@@ -122,8 +127,13 @@ public final class SegmentBench {
     JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
     long stale =
         jdbc.queryForObject(
-            "SELECT count(*) FROM hr_item WHERE biz = ? AND tags <> " + tagSql(tags),
+            "SELECT (SELECT count(*) FROM hr_item WHERE biz = ? AND tags <> "
+                + tagSql(tags, "id")
+                + ") + (SELECT count(*) FROM hr_item_counter WHERE biz = ? AND tags <> "
+                + tagSql(tags, "item_id")
+                + ")",
             Long.class,
+            RankingScanBench.BIZ,
             RankingScanBench.BIZ);
     if (stale > 0) {
       System.err.printf(

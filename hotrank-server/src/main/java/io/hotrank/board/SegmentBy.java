@@ -2,6 +2,7 @@ package io.hotrank.board;
 
 import io.hotrank.item.ItemCards;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -31,11 +32,8 @@ public sealed interface SegmentBy {
     if (segment.equals(".") || segment.equals("..")) {
       return "a segment is not . or ..";
     }
-    for (int i = 0; i < segment.length(); i++) {
-      char c = segment.charAt(i);
-      if (c == '/' || c == '\\' || c == ';') {
-        return "a segment has no slash, backslash or semicolon (a URL path cannot carry them)";
-      }
+    if (segment.indexOf('/') >= 0 || segment.indexOf('\\') >= 0 || segment.indexOf(';') >= 0) {
+      return "a segment has no slash, backslash or semicolon (a URL path cannot carry them)";
     }
     return null;
   }
@@ -53,8 +51,13 @@ public sealed interface SegmentBy {
   record Tag() implements SegmentBy {
     @Override
     public Set<String> segments(ItemCards.Labels item) {
+      List<String> tags = item.tags();
+      if (tags.size() == 1) { // most items: no set to build (a family's scan asks once per row)
+        String tag = tags.getFirst();
+        return unroutable(tag) == null ? Set.of(tag) : Set.of();
+      }
       Set<String> segments = new LinkedHashSet<>();
-      for (String tag : item.tags()) {
+      for (String tag : tags) {
         if (unroutable(tag) == null) {
           segments.add(tag);
         }

@@ -5,6 +5,8 @@ import io.hotrank.core.score.Interactions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * What boards read of the counters table to rank items: the live items of a window page by page,
@@ -17,12 +19,13 @@ public interface CounterPages {
   /** One counter row: what ranking needs of an item, and nothing more. */
   record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
 
-  /** A counter row with what a segmented board shows and splits by, read in the same scan. */
-  record LabelledRow(CounterRow row, String title, ItemCards.Labels labels) {}
+  /** A counter row with what a segmented board splits by, read in the same scan. */
+  record LabelledRow(CounterRow row, ItemCards.Labels labels) {}
 
   /**
-   * {@link #windowPage} with each item's title, author, tags and attributes joined from the items
-   * table: what a segmented batch board scans, so that one pass fills every segment's board.
+   * {@link #windowPage} with each item's author, tags, attributes and version: what a segmented
+   * batch board scans, so that one pass fills every segment's board (titles are read for the
+   * winners only).
    */
   List<LabelledRow> labelledWindowPage(
       String biz, long afterCreated, long afterId, long toMillis, int limit);
@@ -38,6 +41,50 @@ public interface CounterPages {
    */
   List<CounterRow> windowPage(
       String biz, long afterCreated, long afterId, long toMillis, int limit);
+
+  /**
+   * Every live item of {@code biz} created in {@code [fromMillis, toMillis]}, page by page of
+   * {@code pageSize} in (created_at, item_id) order ({@link #windowPage}), the next page read while
+   * {@code each} handles the current one. Once {@code stopped} answers true no further page is
+   * read; {@code each} may throw to stop the scan.
+   *
+   * @return the rows read
+   */
+  default long scanWindow(
+      String biz,
+      long fromMillis,
+      long toMillis,
+      int pageSize,
+      BooleanSupplier stopped,
+      Consumer<List<CounterRow>> each) {
+    return WindowScan.scan(
+        (afterCreated, afterId) -> windowPage(biz, afterCreated, afterId, toMillis, pageSize),
+        CounterRow::createdAtMillis,
+        CounterRow::itemId,
+        fromMillis,
+        pageSize,
+        stopped,
+        each);
+  }
+
+  /** {@link #scanWindow} over {@link #labelledWindowPage}: each row with its item's labels. */
+  default long scanLabelledWindow(
+      String biz,
+      long fromMillis,
+      long toMillis,
+      int pageSize,
+      BooleanSupplier stopped,
+      Consumer<List<LabelledRow>> each) {
+    return WindowScan.scan(
+        (afterCreated, afterId) ->
+            labelledWindowPage(biz, afterCreated, afterId, toMillis, pageSize),
+        labelled -> labelled.row().createdAtMillis(),
+        labelled -> labelled.row().itemId(),
+        fromMillis,
+        pageSize,
+        stopped,
+        each);
+  }
 
   /**
    * The live items of {@code biz} with the highest value of one counter, best first (ties: newest

@@ -205,7 +205,13 @@ public class ItemService {
         ItemAttributes.canonical(request.attributes()),
         createdAt,
         now);
-    counters.insertZero(request.biz(), id, createdAt, now);
+    counters.insertZero(
+        request.biz(),
+        id,
+        createdAt,
+        new ItemCards.Labels(
+            request.authorId(), tags, ItemAttributes.canonical(request.attributes()), 1),
+        now);
     outbox.append(request.biz(), id, request.authorId(), createdAt.toEpochMilli());
   }
 
@@ -251,7 +257,16 @@ public class ItemService {
                   tags(request),
                   ItemAttributes.canonical(request.attributes()),
                   now());
-              return stored(biz, id);
+              ItemStore.Stored edited = stored(biz, id);
+              counters.relabel(
+                  biz,
+                  id,
+                  new ItemCards.Labels(
+                      edited.authorId(),
+                      edited.tags(),
+                      ItemAttributes.canonical(edited.attributes()),
+                      edited.version()));
+              return edited;
             });
     store.makeCommitsDurable();
     cacheWrites.changed(biz, id, updated.version());

@@ -27,6 +27,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class ItemStore {
 
+  /** Items per headings statement: 2 parameters each, far below every engine's limit. */
+  private static final int HEADINGS_PER_STATEMENT = 1000;
+
   private static final String SEQUENCE = "hr_id_sequence";
   private static final String COLUMNS =
       "biz, id, author_id, title, tags, attributes, created_at, updated_at, version, deleted";
@@ -246,12 +249,21 @@ public class ItemStore {
     return found;
   }
 
-  /** Titles and authors of the given live items of one biz, by id; deleted ones are absent. */
+  /**
+   * Titles and authors of the given live items of one biz, by id; deleted ones are absent. Any
+   * number of ids: a segmented board's winners may be most of its window, so they are read {@value
+   * #HEADINGS_PER_STATEMENT} a statement (bound parameters are limited per statement).
+   */
   public Map<Long, ItemCards.Heading> headings(String biz, Collection<Long> ids) {
     Map<Long, ItemCards.Heading> found = new HashMap<>();
-    if (ids.isEmpty()) {
-      return found;
+    List<Long> all = List.copyOf(ids);
+    for (int from = 0; from < all.size(); from += HEADINGS_PER_STATEMENT) {
+      headings(biz, all.subList(from, Math.min(all.size(), from + HEADINGS_PER_STATEMENT)), found);
     }
+    return found;
+  }
+
+  private void headings(String biz, List<Long> ids, Map<Long, ItemCards.Heading> found) {
     List<Object> args = new ArrayList<>();
     String keys = dialect.bizIdsIn("biz", "id", biz, ids, args);
     args.add(false);
@@ -262,7 +274,6 @@ public class ItemStore {
           found.put(id, new ItemCards.Heading(id, rs.getString("title"), rs.getLong("author_id")));
         },
         args.toArray());
-    return found;
   }
 
   /** Authors, tags and attributes of the given live items of one biz, by id. */
@@ -290,12 +301,31 @@ public class ItemStore {
    * attributes} (canonical JSON) and {@code version} of the row at hand.
    */
   static ItemCards.Labels labels(java.sql.ResultSet rs) throws java.sql.SQLException {
-    String tags = rs.getString("tags");
-    return new ItemCards.Labels(
-        rs.getLong("author_id"),
-        tags.isEmpty() ? List.of() : List.of(tags.split(",")),
-        ItemAttributes.decode(rs.getString("attributes")),
-        rs.getLong("version"));
+    return LabelColumns.of(rs).labels(rs);
+  }
+
+  /**
+   * The positions of the label columns in a result set, resolved once for a page of rows: a lookup
+   * by name per row and column showed in a family's scan.
+   */
+  record LabelColumns(int author, int tags, int attributes, int version) {
+
+    static LabelColumns of(java.sql.ResultSet rs) throws java.sql.SQLException {
+      return new LabelColumns(
+          rs.findColumn("author_id"),
+          rs.findColumn("tags"),
+          rs.findColumn("attributes"),
+          rs.findColumn("version"));
+    }
+
+    ItemCards.Labels labels(java.sql.ResultSet rs) throws java.sql.SQLException {
+      String joined = rs.getString(tags);
+      return new ItemCards.Labels(
+          rs.getLong(author),
+          joined.isEmpty() ? List.of() : List.of(joined.split(",")),
+          ItemAttributes.decode(rs.getString(attributes)),
+          rs.getLong(version));
+    }
   }
 
   /**

@@ -223,26 +223,22 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
     int keep = keep(board);
     RankKey order = rankKey(board);
     BoundedTopN<LiveStore.Ranked> top = new BoundedTopN<>(keep + 1, BEST_FIRST);
-    long afterCreated = windowStart;
-    long afterId = 0;
-    long scanned = 0;
-    while (true) {
-      List<CounterPages.CounterRow> page =
-          counters.windowPage(board.biz(), afterCreated, afterId, Long.MAX_VALUE, scanPageSize);
-      for (CounterPages.CounterRow row : page) {
-        top.offer(
-            new LiveStore.Ranked(
-                row.itemId(),
-                row.createdAtMillis(),
-                order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))));
-      }
-      scanned += page.size();
-      if (page.size() < scanPageSize) {
-        break;
-      }
-      afterCreated = page.getLast().createdAtMillis();
-      afterId = page.getLast().itemId();
-    }
+    long scanned =
+        counters.scanWindow(
+            board.biz(),
+            windowStart,
+            Long.MAX_VALUE,
+            scanPageSize,
+            () -> false,
+            page -> {
+              for (CounterPages.CounterRow row : page) {
+                top.offer(
+                    new LiveStore.Ranked(
+                        row.itemId(),
+                        row.createdAtMillis(),
+                        order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))));
+              }
+            });
     List<LiveStore.Ranked> best = top.toSortedList();
     String floor = "";
     if (best.size() > keep) {

@@ -388,37 +388,33 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     Ordering order = Ordering.of(board);
     SegmentBy segmentBy = Objects.requireNonNull(board.segmentBy());
     Map<String, BoundedTopN<Scanned>> heaps = new HashMap<>();
-    long afterCreated = windowStart;
-    long afterId = 0;
-    long scanned = 0;
-    while (true) {
-      List<CounterPages.LabelledRow> page =
-          counters.labelledWindowPage(
-              board.biz(), afterCreated, afterId, Long.MAX_VALUE, scanPageSize);
-      for (CounterPages.LabelledRow labelled : page) {
-        CounterPages.CounterRow row = labelled.row();
-        Set<String> segments = segmentBy.segments(labelled.labels());
-        Double key = order.key(row.counts(), row.createdAtMillis());
-        if (segments.isEmpty() || key == null) {
-          continue;
-        }
-        Scanned item =
-            new Scanned(
-                new LiveStore.Ranked(row.itemId(), row.createdAtMillis(), key),
-                labelled.labels().version());
-        for (String segment : segments) {
-          heaps
-              .computeIfAbsent(segment, s -> new BoundedTopN<>(keep + 1, SCANNED_BEST_FIRST))
-              .offer(item);
-        }
-      }
-      scanned += page.size();
-      if (page.size() < scanPageSize) {
-        break;
-      }
-      afterCreated = page.getLast().row().createdAtMillis();
-      afterId = page.getLast().row().itemId();
-    }
+    long scanned =
+        counters.scanLabelledWindow(
+            board.biz(),
+            windowStart,
+            Long.MAX_VALUE,
+            scanPageSize,
+            () -> false,
+            page -> {
+              for (CounterPages.LabelledRow labelled : page) {
+                CounterPages.CounterRow row = labelled.row();
+                Set<String> segments = segmentBy.segments(labelled.labels());
+                Double key = order.key(row.counts(), row.createdAtMillis());
+                if (segments.isEmpty() || key == null) {
+                  continue;
+                }
+                Scanned item =
+                    new Scanned(
+                        new LiveStore.Ranked(row.itemId(), row.createdAtMillis(), key),
+                        labelled.labels().version());
+                for (String segment : segments) {
+                  heaps
+                      .computeIfAbsent(
+                          segment, s -> new BoundedTopN<>(keep + 1, SCANNED_BEST_FIRST))
+                      .offer(item);
+                }
+              }
+            });
     long emptied = store.clear(board);
     Map<String, LiveFamilyStore.Loaded> chunk = new LinkedHashMap<>();
     int members = 0;

@@ -6,6 +6,7 @@ import io.hotrank.core.score.Interactions;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
 import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemStore;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
@@ -124,7 +125,12 @@ abstract class EventLogContract {
                 Collections.emptySortedMap(),
                 CREATED,
                 CREATED);
-            counters.insertZero(biz, id, CREATED, CREATED);
+            counters.insertZero(
+                biz,
+                id,
+                CREATED,
+                new ItemCards.Labels(1, List.of(), Collections.emptySortedMap(), 1),
+                CREATED);
           }
         });
   }

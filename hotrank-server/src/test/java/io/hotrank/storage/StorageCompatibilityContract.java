@@ -10,6 +10,7 @@ import io.hotrank.core.score.Interactions;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterPages.CounterRow;
 import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemStore;
 import io.hotrank.support.MigratedDatabase;
@@ -54,6 +55,10 @@ abstract class StorageCompatibilityContract {
 
   static final String BIZ = "compat";
   static final String BOARD = "compat-board";
+
+  /** The labels of a counter row whose item the test does not look at. */
+  static final ItemCards.Labels NO_LABELS =
+      new ItemCards.Labels(1, List.of(), Collections.emptySortedMap(), 1);
 
   JdbcTemplate jdbc;
   SqlDialect dialect;
@@ -124,7 +129,12 @@ abstract class StorageCompatibilityContract {
         s -> {
           items.insert(
               BIZ, 1, 7, "t", List.of("a", "b"), Collections.emptySortedMap(), createdAt, now);
-          counters.insertZero(BIZ, 1, createdAt, now);
+          counters.insertZero(
+              BIZ,
+              1,
+              createdAt,
+              new ItemCards.Labels(7, List.of("a", "b"), Collections.emptySortedMap(), 1),
+              now);
         });
 
     ItemStore.Stored stored = items.find(BIZ, 1).orElseThrow();
@@ -134,6 +144,39 @@ abstract class StorageCompatibilityContract {
     List<CounterRow> page =
         counters.windowPage(BIZ, createdAt.toEpochMilli(), 0, createdAt.toEpochMilli(), 10);
     assertThat(page).extracting(CounterRow::itemId).containsExactly(1L);
+  }
+
+  /**
+   * The counters carry their item's labels (V16): the labelled window page reads what was inserted
+   * and, after a relabel, what the edit wrote, attributes and tags byte for byte.
+   */
+  @Test
+  void labelledWindowPage_readsTheLabelsOnTheCounters_asInsertedAndRelabelled() {
+    Instant createdAt = Instant.parse("2026-06-01T10:00:00Z");
+    long at = createdAt.toEpochMilli();
+    java.util.SortedMap<String, String> attributes =
+        new java.util.TreeMap<>(Map.of("lang", "zh", "community", "\"quoted\" 社区"));
+    tx.executeWithoutResult(
+        s ->
+            counters.insertZero(
+                BIZ,
+                5,
+                createdAt,
+                new ItemCards.Labels(9, List.of("a", "b-c"), attributes, 1),
+                createdAt));
+    assertThat(counters.labelledWindowPage(BIZ, at, 0, at, 10))
+        .singleElement()
+        .extracting(CounterPages.LabelledRow::labels)
+        .isEqualTo(new ItemCards.Labels(9, List.of("a", "b-c"), attributes, 1));
+
+    tx.executeWithoutResult(
+        s ->
+            counters.relabel(
+                BIZ, 5, new ItemCards.Labels(11, List.of(), Collections.emptySortedMap(), 2)));
+    assertThat(counters.labelledWindowPage(BIZ, at, 0, at, 10))
+        .singleElement()
+        .extracting(CounterPages.LabelledRow::labels)
+        .isEqualTo(new ItemCards.Labels(11, List.of(), Collections.emptySortedMap(), 2));
   }
 
   /**
@@ -217,7 +260,7 @@ abstract class StorageCompatibilityContract {
         s -> {
           for (long id = 1; id <= itemCount; id++) {
             items.insert(BIZ, id, 1, "i" + id, List.of(), Collections.emptySortedMap(), t, t);
-            counters.insertZero(BIZ, id, t, t);
+            counters.insertZero(BIZ, id, t, NO_LABELS, t);
           }
         });
     int threads = 8;
@@ -282,16 +325,18 @@ abstract class StorageCompatibilityContract {
     tx.executeWithoutResult(
         s -> {
           for (long id = 1; id <= 23; id++) {
-            counters.insertZero(BIZ, id, Instant.ofEpochMilli(same), now);
+            counters.insertZero(BIZ, id, Instant.ofEpochMilli(same), NO_LABELS, now);
             expected.add(id);
           }
-          counters.insertZero(BIZ, 30, Instant.ofEpochMilli(from), now); // on the lower bound
-          counters.insertZero(BIZ, 31, Instant.ofEpochMilli(to), now); // on the upper bound
-          counters.insertZero(BIZ, 32, Instant.ofEpochMilli(from - 1), now); // before
-          counters.insertZero(BIZ, 33, Instant.ofEpochMilli(to + 1), now); // after
-          counters.insertZero(BIZ, 34, Instant.ofEpochMilli(same), now);
+          counters.insertZero(
+              BIZ, 30, Instant.ofEpochMilli(from), NO_LABELS, now); // on the lower bound
+          counters.insertZero(
+              BIZ, 31, Instant.ofEpochMilli(to), NO_LABELS, now); // on the upper bound
+          counters.insertZero(BIZ, 32, Instant.ofEpochMilli(from - 1), NO_LABELS, now); // before
+          counters.insertZero(BIZ, 33, Instant.ofEpochMilli(to + 1), NO_LABELS, now); // after
+          counters.insertZero(BIZ, 34, Instant.ofEpochMilli(same), NO_LABELS, now);
           counters.markDeleted(BIZ, 34, now);
-          counters.insertZero(BIZ + "-other", 35, Instant.ofEpochMilli(same), now);
+          counters.insertZero(BIZ + "-other", 35, Instant.ofEpochMilli(same), NO_LABELS, now);
         });
     expected.add(30L);
     expected.add(31L);

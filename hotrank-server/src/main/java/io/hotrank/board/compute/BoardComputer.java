@@ -18,8 +18,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.springframework.stereotype.Component;
 
@@ -33,12 +35,25 @@ import org.springframework.stereotype.Component;
 @Component
 public class BoardComputer {
 
-  /** The board order: score desc, then the younger item first, then the larger id first. */
+  /**
+   * The board order: highest score first, then the younger item, then the larger id. Written out
+   * rather than chained from {@link Comparator#comparingDouble}: a scan compares every row with its
+   * heaps' worst, and the chain's four indirect calls per comparison showed as the largest part of
+   * a family's scan.
+   */
   static final Comparator<Scored> BEST_FIRST =
-      Comparator.comparingDouble(Scored::score)
-          .reversed()
-          .thenComparing(Comparator.comparingLong(Scored::createdAtMillis).reversed())
-          .thenComparing(Comparator.comparingLong(Scored::id).reversed());
+      (a, b) ->
+          bestFirst(a.score(), a.createdAtMillis(), a.id(), b.score(), b.createdAtMillis(), b.id());
+
+  static int bestFirst(
+      double scoreA, long createdA, long idA, double scoreB, long createdB, long idB) {
+    int byScore = Double.compare(scoreB, scoreA);
+    if (byScore != 0) {
+      return byScore;
+    }
+    int byAge = Long.compare(createdB, createdA);
+    return byAge != 0 ? byAge : Long.compare(idB, idA);
+  }
 
   private final CounterPages counters;
   private final ItemCards items;
@@ -65,11 +80,10 @@ public class BoardComputer {
   /** A scanned item of a segmented board, with what it shows: scored once for all its segments. */
   record Labelled(long id, long createdAtMillis, double score, LabelledRow row) {}
 
+  /** {@link #BEST_FIRST} for labelled rows. */
   static final Comparator<Labelled> LABELLED_BEST_FIRST =
-      Comparator.comparingDouble(Labelled::score)
-          .reversed()
-          .thenComparing(Comparator.comparingLong(Labelled::createdAtMillis).reversed())
-          .thenComparing(Comparator.comparingLong(Labelled::id).reversed());
+      (a, b) ->
+          bestFirst(a.score(), a.createdAtMillis(), a.id(), b.score(), b.createdAtMillis(), b.id());
 
   /**
    * The ranked candidates of every segment of a family that has an item in the window, by segment,
@@ -80,11 +94,11 @@ public class BoardComputer {
 
   /**
    * Computes every segment board of a family in one pass: one keyset scan of the window (counters
-   * joined with the items' labels), each item scored once and offered to the bounded heap of each
-   * of its segments. Memory is the segments' heaps plus a page; work is the rows scanned plus, per
-   * row, its segments. Each heap keeps the board's size, one per live control of the family (a
-   * segment's own controls are few and met by the reserve, or looked up by the publisher) and the
-   * reserve; with {@code max-per-author}, at most that many of one author.
+   * with the items' labels), each item scored once and offered to the bounded heap of each of its
+   * segments. Memory is the segments' heaps plus a page; work is the rows scanned plus, per row,
+   * its segments. Each heap keeps the board's size, one per live control of the family (a segment's
+   * own controls are few and met by the reserve, or looked up by the publisher) and the reserve;
+   * with {@code max-per-author}, at most that many of one author.
    *
    * @throws JobCancelledException if cancelled
    */
@@ -92,6 +106,7 @@ public class BoardComputer {
     SegmentBy split = java.util.Objects.requireNonNull(board.segmentBy(), "not segmented");
     int keep = keep(board, now);
     Map<String, Heap> heaps = new HashMap<>();
+    java.util.function.Function<String, Heap> newHeap = segment -> heap(board, keep);
     long scanned =
         scan(
             board,
@@ -100,11 +115,21 @@ public class BoardComputer {
             labelled -> {
               Labelled scored = scored(board, labelled, now, 1);
               for (String segment : split.segments(labelled.labels())) {
-                heaps.computeIfAbsent(segment, s -> heap(board, keep)).offer(scored);
+                heaps.computeIfAbsent(segment, newHeap).offer(scored);
               }
             });
-    Map<String, List<BoardEntry>> segments = new HashMap<>(heaps.size() * 2);
-    heaps.forEach((segment, heap) -> segments.put(segment, entries(board, heap.sorted())));
+    Map<String, List<Labelled>> winners = new HashMap<>(heaps.size() * 2);
+    Set<Long> ids = new HashSet<>();
+    heaps.forEach(
+        (segment, heap) -> {
+          List<Labelled> sorted = heap.sorted();
+          winners.put(segment, sorted);
+          sorted.forEach(winner -> ids.add(winner.id()));
+        });
+    throwIfCancelled(board, cancelled);
+    Map<Long, ItemCards.Heading> headings = items.headings(board.biz(), ids);
+    Map<String, List<BoardEntry>> segments = new HashMap<>(winners.size() * 2);
+    winners.forEach((segment, ranked) -> segments.put(segment, entries(board, ranked, headings)));
     return new FamilyResult(now, segments, scanned);
   }
 
@@ -148,7 +173,10 @@ public class BoardComputer {
               }
               top.offer(scored(board, labelled, now, divisor));
             });
-    return new Result(now, entries(board, top.sorted()), scanned);
+    List<Labelled> winners = top.sorted();
+    Map<Long, ItemCards.Heading> headings =
+        items.headings(board.biz(), winners.stream().map(Labelled::id).toList());
+    return new Result(now, entries(board, winners, headings), scanned);
   }
 
   /** Every interaction an item received: what {@code scale-by} counts per segment. */
@@ -200,44 +228,50 @@ public class BoardComputer {
     return new Heap(bounded::offer, bounded::toSortedList);
   }
 
-  /** One keyset scan of the window with each item's labels, page by page; returns the rows. */
+  /**
+   * One keyset scan of the window with each item's labels, page by page (the next read while this
+   * one is ranked); returns the rows.
+   */
   private long scan(
       BoardDefinition board,
       Instant now,
       BooleanSupplier cancelled,
       java.util.function.Consumer<LabelledRow> each) {
-    long to = now.toEpochMilli();
-    long afterCreated = now.minus(board.window()).toEpochMilli();
-    long afterId = 0;
-    long scanned = 0;
-    while (true) {
-      if (cancelled.getAsBoolean()) {
-        throw new JobCancelledException(BoardJobs.jobName(board.name()));
-      }
-      List<LabelledRow> page =
-          counters.labelledWindowPage(board.biz(), afterCreated, afterId, to, pageSize);
-      page.forEach(each);
-      scanned += page.size();
-      if (page.size() < pageSize) {
-        return scanned;
-      }
-      CounterRow last = page.getLast().row();
-      afterCreated = last.createdAtMillis();
-      afterId = last.itemId();
+    long scanned =
+        counters.scanLabelledWindow(
+            board.biz(),
+            now.minus(board.window()).toEpochMilli(),
+            now.toEpochMilli(),
+            pageSize,
+            cancelled,
+            page -> page.forEach(each));
+    throwIfCancelled(board, cancelled); // a cancelled scan ends early, without its last pages
+    return scanned;
+  }
+
+  private static void throwIfCancelled(BoardDefinition board, BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
+      throw new JobCancelledException(BoardJobs.jobName(board.name()));
     }
   }
 
-  private static List<BoardEntry> entries(BoardDefinition board, List<Labelled> winners) {
+  /** The winners that still exist as entries, with their headings (the scan reads no titles). */
+  private static List<BoardEntry> entries(
+      BoardDefinition board, List<Labelled> winners, Map<Long, ItemCards.Heading> headings) {
     List<BoardEntry> entries = new ArrayList<>(winners.size());
     for (Labelled s : winners) {
+      ItemCards.Heading heading = headings.get(s.id());
+      if (heading == null) {
+        continue; // deleted between the scan and the headings query
+      }
       entries.add(
           new BoardEntry(
               entries.size() + 1,
               board.biz(),
               s.id(),
               s.score(),
-              s.row().title(),
-              s.row().labels().authorId(),
+              heading.title(),
+              heading.authorId(),
               Instant.ofEpochMilli(s.createdAtMillis()),
               Item.Counts.of(s.row().row().counts())));
     }
@@ -258,31 +292,21 @@ public class BoardComputer {
     if (board.maxPerAuthor() > 0 || board.scaleBy() != null) {
       return computeLabelled(board, now, cancelled);
     }
-    int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
-    BoundedTopN<Scored> top =
-        new BoundedTopN<>(board.size() + controlled + ControlsApplied.RESERVE, BEST_FIRST);
-    long to = now.toEpochMilli();
-    // Item ids are positive, so the position (window start, 0) admits every row at the start.
-    long afterCreated = now.minus(board.window()).toEpochMilli();
-    long afterId = 0;
-    long scanned = 0;
-    while (true) {
-      if (cancelled.getAsBoolean()) {
-        throw new JobCancelledException(BoardJobs.jobName(board.name()));
-      }
-      List<CounterRow> page = counters.windowPage(board.biz(), afterCreated, afterId, to, pageSize);
-      for (CounterRow row : page) {
-        double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
-        top.offer(new Scored(row.itemId(), row.createdAtMillis(), score, row));
-      }
-      scanned += page.size();
-      if (page.size() < pageSize) {
-        break;
-      }
-      CounterRow last = page.getLast();
-      afterCreated = last.createdAtMillis();
-      afterId = last.itemId();
-    }
+    BoundedTopN<Scored> top = new BoundedTopN<>(keep(board, now), BEST_FIRST);
+    long scanned =
+        counters.scanWindow(
+            board.biz(),
+            now.minus(board.window()).toEpochMilli(),
+            now.toEpochMilli(),
+            pageSize,
+            cancelled,
+            page -> {
+              for (CounterRow row : page) {
+                double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
+                top.offer(new Scored(row.itemId(), row.createdAtMillis(), score, row));
+              }
+            });
+    throwIfCancelled(board, cancelled); // a cancelled scan ends early, without its last pages
     return new Result(now, attachHeadings(board, top.toSortedList()), scanned);
   }
 

@@ -266,11 +266,29 @@ public class BoardPublisher implements BoardSink {
    */
   public static final int PUBLISH_CONCURRENCY = 4;
 
-  /** Segment boards per chunk: one transaction of rows and one query of controls each. */
+  /**
+   * At most this many segment boards per chunk: one transaction of rows and one query of controls
+   * each. A family of fewer than {@link #PUBLISH_CONCURRENCY} full chunks is split in {@link
+   * #PUBLISH_CONCURRENCY} smaller ones (of at least {@link #PUBLISH_CHUNK_MIN}), so that a batch
+   * run's 100 segments are not published one after the other in one chunk; a live family's look
+   * that changed fewer than 50 stays one chunk, one transaction.
+   */
   public static final int PUBLISH_CHUNK = 200;
 
+  /** The fewest segment boards a chunk holds when a family is split for concurrency. */
+  public static final int PUBLISH_CHUNK_MIN = 25;
+
+  /** Segment boards per chunk for a family of {@code segments}. */
+  static int chunkSize(int segments) {
+    if (segments < 2 * PUBLISH_CHUNK_MIN) {
+      return Math.max(1, segments);
+    }
+    int even = (segments + PUBLISH_CONCURRENCY - 1) / PUBLISH_CONCURRENCY;
+    return Math.clamp(even, PUBLISH_CHUNK_MIN, PUBLISH_CHUNK);
+  }
+
   /**
-   * Publishes many segment boards of one family in chunks of {@link #PUBLISH_CHUNK} ({@link
+   * Publishes many segment boards of one family in chunks of {@link #chunkSize} ({@link
    * #publishChunk}), {@link #PUBLISH_CONCURRENCY} chunks at a time on virtual threads, under the
    * run's fence. The first failure (a stale fence, a database refusing the controls' read) stops
    * it: what was published stays, and the caller publishes the rest later. Once {@code cancelled}
@@ -283,11 +301,12 @@ public class BoardPublisher implements BoardSink {
       Instant computedAt,
       long fence,
       BooleanSupplier cancelled) {
+    int chunkSize = chunkSize(work.size());
     List<Map<String, List<BoardEntry>>> chunks = new ArrayList<>();
     Map<String, List<BoardEntry>> chunk = new LinkedHashMap<>();
     for (Map.Entry<String, List<BoardEntry>> segment : work.entrySet()) {
       chunk.put(segment.getKey(), segment.getValue());
-      if (chunk.size() == PUBLISH_CHUNK) {
+      if (chunk.size() == chunkSize) {
         chunks.add(chunk);
         chunk = new LinkedHashMap<>();
       }
