@@ -3,9 +3,6 @@ package io.hotrank.realtime;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardKind;
-import io.hotrank.ingest.Fold;
-import io.hotrank.job.JobDefinition;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -15,36 +12,20 @@ import org.jspecify.annotations.Nullable;
  * a snapshot of the completed buckets in {@link WindowStore}, followed by {@link WindowFolds}; a
  * publish reads the snapshot plus the current bucket. Thread-safe.
  */
-final class WindowBoards implements RealtimeKind {
+final class WindowBoards extends FoldedWindows {
 
   private final WindowStore store;
-  private final WindowFolds folds;
   private final ScoredEntries entries;
 
   WindowBoards(WindowStore store, WindowFolds folds, ScoredEntries entries) {
+    super(folds);
     this.store = store;
-    this.folds = folds;
     this.entries = entries;
   }
 
   @Override
   public boolean keeps(BoardDefinition board) {
     return board.kind() instanceof BoardKind.Window && !board.segmented();
-  }
-
-  @Override
-  public void apply(BoardDefinition board, Fold fold) {
-    folds.apply(board, fold);
-  }
-
-  @Override
-  public void catchUp(BoardDefinition board, long lastFoldNo) {
-    folds.catchUp(board, lastFoldNo);
-  }
-
-  @Override
-  public boolean rebuild(BoardDefinition board, String why) {
-    return folds.rebuild(board, why);
   }
 
   /**
@@ -59,15 +40,5 @@ final class WindowBoards implements RealtimeKind {
     }
     long nowMillis = now.toEpochMilli();
     return entries.entries(board, controls, n -> store.top(board, nowMillis, n), gone -> {});
-  }
-
-  @Override
-  public List<JobDefinition> jobs(BoardDefinition board) {
-    return folds.jobs(board);
-  }
-
-  @Override
-  public void checkRetention(BoardDefinition board, Duration retention) {
-    folds.checkRetention(board, retention);
   }
 }

@@ -8,15 +8,11 @@ import io.hotrank.board.BoardSink;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.FamilyPublished;
 import io.hotrank.board.SegmentBy;
-import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobContext;
-import io.hotrank.job.JobDefinition;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -39,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * segment with data after a bucket's end), reads their tops in one script and publishes them
  * together ({@link BoardSink#publishSegments}). Thread-safe.
  */
-final class WindowFamilies implements FamilyKind {
+final class WindowFamilies extends FoldedWindows implements FamilyKind {
 
   private static final Logger log = LoggerFactory.getLogger(WindowFamilies.class);
 
@@ -47,7 +43,6 @@ final class WindowFamilies implements FamilyKind {
   private static final int TOP_CHUNK = 100;
 
   private final WindowFamilyStore store;
-  private final WindowFolds folds;
   private final PublishedCards published;
   private final BoardSink sink;
   private final Clock clock;
@@ -59,105 +54,36 @@ final class WindowFamilies implements FamilyKind {
       BoardSink sink,
       Clock clock,
       MeterRegistry meters) {
+    super(
+        new WindowFolds(
+            store, history, clock, meters, board -> republishStored(store, sink, board)));
     this.store = store;
-    this.folds = new WindowFolds(new Replayed(store), history, clock, meters);
     this.published = published;
     this.sink = sink;
     this.clock = clock;
   }
 
   /**
-   * The family's data as {@link WindowFolds} follows it; once a window is replayed (Redis lost it,
-   * or a rebuild reset it), the segments the database stores with entries are published again, so
-   * that one the replay left empty is published empty rather than kept as it was.
+   * Once a window is replayed (Redis lost it, or a rebuild reset it), the segments the database
+   * stores with entries are published again, so that one the replay left empty is published empty
+   * rather than kept as it was.
    */
-  private final class Replayed implements WindowData {
-
-    private final WindowFamilyStore data;
-
-    Replayed(WindowFamilyStore data) {
-      this.data = data;
-    }
-
-    @Override
-    public String apply(
-        BoardDefinition board,
-        long foldNo,
-        @Nullable Long previous,
-        List<LoggedEvent> events,
-        long nowMillis,
-        int keep) {
-      return data.apply(board, foldNo, previous, events, nowMillis, keep);
-    }
-
-    @Override
-    public long build(BoardDefinition board, long nowMillis, int keep) {
-      return data.build(board, nowMillis, keep);
-    }
-
-    @Override
-    public @Nullable Long applied(BoardDefinition board) {
-      return data.applied(board);
-    }
-
-    @Override
-    public void reset(BoardDefinition board, long nowMillis) {
-      data.reset(board, nowMillis);
-    }
-
-    @Override
-    public void replaying(BoardDefinition board, boolean on, Duration ttl) {
-      data.replaying(board, on, ttl);
-    }
-
-    @Override
-    public boolean isReplaying(BoardDefinition board) {
-      return data.isReplaying(board);
-    }
-
-    @Override
-    public void replayed(BoardDefinition board) {
-      data.replayed(board);
-      try {
-        data.changed(board, sink.segmentsWithEntries(board.name()));
-      } catch (RuntimeException e) {
-        log.warn(
-            "Window family '{}': stored segments unreadable ({}); those the replay left empty"
-                + " keep their boards until their next event",
-            board.name(),
-            e.toString());
-      }
+  private static void republishStored(
+      WindowFamilyStore store, BoardSink sink, BoardDefinition board) {
+    try {
+      store.changed(board, sink.segmentsWithEntries(board.name()));
+    } catch (RuntimeException e) {
+      log.warn(
+          "Window family '{}': stored segments unreadable ({}); those the replay left empty"
+              + " keep their boards until their next event",
+          board.name(),
+          e.toString());
     }
   }
 
   @Override
   public boolean keeps(BoardDefinition board) {
     return board.kind() instanceof BoardKind.Window && board.segmented();
-  }
-
-  @Override
-  public void apply(BoardDefinition board, Fold fold) {
-    folds.apply(board, fold);
-  }
-
-  @Override
-  public void catchUp(BoardDefinition board, long lastFoldNo) {
-    folds.catchUp(board, lastFoldNo);
-  }
-
-  @Override
-  public boolean rebuild(BoardDefinition board, String why) {
-    return folds.rebuild(board, why);
-  }
-
-  @Override
-  public List<JobDefinition> jobs(BoardDefinition board) {
-    return folds.jobs(board);
-  }
-
-  @Override
-  public void checkRetention(BoardDefinition board, Duration retention) {
-    folds.checkRetention(board, retention);
   }
 
   @Override

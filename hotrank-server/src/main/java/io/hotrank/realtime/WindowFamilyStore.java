@@ -31,9 +31,6 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class WindowFamilyStore implements WindowData {
 
-  /** An event this far ahead of the clock still counts (the API accepts 5 minutes of skew). */
-  private static final long FUTURE_MILLIS = 5 * 60_000;
-
   /** Segments per build script. */
   private static final int BUILD_CHUNK = 200;
 
@@ -83,22 +80,19 @@ final class WindowFamilyStore implements WindowData {
       List<LoggedEvent> events,
       long nowMillis,
       int keep) {
-    long oldest = WindowStore.bucketOf(board, nowMillis) - buckets(board) + 1;
-    long newest = WindowStore.bucketOf(board, nowMillis + FUTURE_MILLIS);
     Map<Long, Map<Long, Double>> byItem = new LinkedHashMap<>();
-    for (LoggedEvent e : events) {
-      if (!e.biz().equals(board.biz())) {
-        continue;
-      }
-      // Every item of the fold, whatever the clock: a fold written in parts is split alike by
-      // every attempt (a retry, another instance), so that each part is written once.
-      Map<Long, Double> weights = byItem.computeIfAbsent(e.itemId(), i -> new TreeMap<>());
-      double weight = board.weights().weight(e.type().counter()) * e.type().step();
-      long bucket = WindowStore.bucketOf(board, e.atMillis());
-      if (weight != 0 && bucket >= oldest && bucket <= newest) {
-        weights.merge(bucket, weight, Double::sum);
-      }
-    }
+    WindowStore.weigh(
+        board,
+        events,
+        nowMillis,
+        (itemId, bucket, weight, counts) -> {
+          // Every item of the fold, whatever the clock: a fold written in parts is split alike by
+          // every attempt (a retry, another instance), so that each part is written once.
+          Map<Long, Double> weights = byItem.computeIfAbsent(itemId, i -> new TreeMap<>());
+          if (counts) {
+            weights.merge(bucket, weight, Double::sum);
+          }
+        });
     Map<Long, ItemCards.Labels> labels =
         byItem.isEmpty() ? Map.of() : items.labels(board.biz(), byItem.keySet());
     List<Placed> placed = new ArrayList<>(byItem.size());

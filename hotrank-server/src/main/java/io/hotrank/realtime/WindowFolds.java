@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.support.CronExpression;
@@ -43,13 +44,28 @@ final class WindowFolds {
   private final WindowData store;
   private final FoldHistory history;
   private final Clock clock;
+  private final Consumer<BoardDefinition> afterReplay;
   private final MeterRegistry meters;
 
   WindowFolds(WindowData store, FoldHistory history, Clock clock, MeterRegistry meters) {
+    this(store, history, clock, meters, board -> {});
+  }
+
+  /**
+   * @param afterReplay run once a board's window was replayed from the log and marked so, e.g. to
+   *     publish again what the replay may have left empty
+   */
+  WindowFolds(
+      WindowData store,
+      FoldHistory history,
+      Clock clock,
+      MeterRegistry meters,
+      Consumer<BoardDefinition> afterReplay) {
     this.store = store;
     this.history = history;
     this.clock = clock;
     this.meters = meters;
+    this.afterReplay = afterReplay;
   }
 
   /** The name of a window board's snapshot job. */
@@ -131,6 +147,7 @@ final class WindowFolds {
     if (replaying) {
       store.replaying(board, false, REPLAY_MARK);
       store.replayed(board);
+      afterReplay.accept(board);
       log.info("Window board '{}' replayed up to fold {}", board.name(), upTo);
     }
     return true;

@@ -27,7 +27,31 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class WindowStore implements WindowData {
 
   /** An event this far ahead of the clock still counts (the API accepts 5 minutes of skew). */
-  private static final long FUTURE_MILLIS = 5 * 60_000;
+  static final long FUTURE_MILLIS = 5 * 60_000;
+
+  /** One event of a board's biz as a window counts it. */
+  @FunctionalInterface
+  interface Weighed {
+    /**
+     * @param counts whether it counts: it has a weight, and its bucket is in the window or at most
+     *     {@link #FUTURE_MILLIS} ahead of the clock
+     */
+    void event(long itemId, long bucket, double weight, boolean counts);
+  }
+
+  /** Hands each event of the board's biz to {@code each}, with its bucket and weight. */
+  static void weigh(BoardDefinition board, List<LoggedEvent> events, long nowMillis, Weighed each) {
+    long oldest = bucketOf(board, nowMillis) - buckets(board) + 1;
+    long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
+    for (LoggedEvent e : events) {
+      if (!e.biz().equals(board.biz())) {
+        continue;
+      }
+      double weight = board.weights().weight(e.type().counter()) * e.type().step();
+      long bucket = bucketOf(board, e.atMillis());
+      each.event(e.itemId(), bucket, weight, weight != 0 && bucket >= oldest && bucket <= newest);
+    }
+  }
 
   private static final RedisScript<String> APPLY =
       LuaScripts.load("window-apply.lua", String.class);
@@ -74,23 +98,18 @@ final class WindowStore implements WindowData {
       List<LoggedEvent> events,
       long nowMillis,
       int keep) {
-    long current = bucketOf(board, nowMillis);
-    long oldest = current - buckets(board) + 1;
-    long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
     Map<Long, Map<String, Double>> byBucket = new TreeMap<>();
-    for (LoggedEvent e : events) {
-      if (!e.biz().equals(board.biz())) {
-        continue;
-      }
-      double weight = board.weights().weight(e.type().counter()) * e.type().step();
-      long bucket = bucketOf(board, e.atMillis());
-      if (weight == 0 || bucket < oldest || bucket > newest) {
-        continue;
-      }
-      byBucket
-          .computeIfAbsent(bucket, b -> new TreeMap<>())
-          .merge(Long.toString(e.itemId()), weight, Double::sum);
-    }
+    weigh(
+        board,
+        events,
+        nowMillis,
+        (itemId, bucket, weight, counts) -> {
+          if (counts) {
+            byBucket
+                .computeIfAbsent(bucket, b -> new TreeMap<>())
+                .merge(Long.toString(itemId), weight, Double::sum);
+          }
+        });
     List<String> scriptKeys = new ArrayList<>();
     scriptKeys.add(keys.windowApplied(board));
     scriptKeys.add(keys.snapshot(board));
