@@ -26,12 +26,12 @@ import org.jspecify.annotations.Nullable;
  * writes this instance has seen ({@link ItemCards#writesSeen}); cards read after both numbers were
  * taken are at least that new. When folds committed since the held cards were read, only the cards
  * of the items those folds changed are dropped (the folds this instance committed are remembered,
- * others read back from {@link FoldHistory}, at most {@link #FOLDS_KEPT} of them); when an item was
- * written, or more folds committed than that, all are dropped; then only the ids not held are read.
- * A board's looks run in its publish job, one at a time per board; the map is shared by the boards'
- * jobs. Cards held for {@link ItemCards#trustedFor} are read again all the same, since the notice
- * of a write elsewhere can be lost: a board's candidates are read at most that often at rest,
- * whatever the catalogue holds.
+ * others read back from {@link FoldHistory}, at most {@link #FOLDS_KEPT} folds in all and {@link
+ * #FOLDS_READ_BACK} read back); when an item was written, or more folds committed than that, all
+ * are dropped; then only the ids not held are read. A board's looks run in its publish job, one at
+ * a time per board; the map is shared by the boards' jobs. Cards held for {@link
+ * ItemCards#trustedFor} are read again all the same, since the notice of a write elsewhere can be
+ * lost: a board's candidates are read at most that often at rest, whatever the catalogue holds.
  *
  * <p>Before this, every look read every card of the board's top from the database: with the shipped
  * boards, 1,000 items and no events, PostgreSQL counted about 480 index scans a second on {@code
@@ -47,6 +47,12 @@ final class PublishedCards {
 
   /** Folds whose changed items are remembered, and the most a look drops cards for one by one. */
   static final int FOLDS_KEPT = 256;
+
+  /**
+   * Folds of other instances (not remembered here) a look reads back from the event log at most:
+   * past that, reading their events costs more than reading the cards afresh, and all are dropped.
+   */
+  static final int FOLDS_READ_BACK = 16;
 
   /** The items each recent fold changed, by fold number. */
   private final ConcurrentSkipListMap<Long, Set<Fold.ItemKey>> changedBy =
@@ -131,16 +137,21 @@ final class PublishedCards {
 
   /**
    * The items of {@code biz} that the folds after {@code from} up to {@code to} changed; null when
-   * some fold's items are unknown (pruned) or the folds are too many to read one by one.
+   * some fold's items are unknown (pruned) or the folds are too many to read one by one (more than
+   * {@link #FOLDS_KEPT}, or more than {@link #FOLDS_READ_BACK} to read back from the log).
    */
   private @Nullable Set<Long> changedSince(String biz, long from, long to) {
     if (to - from > FOLDS_KEPT) {
       return null;
     }
     Set<Long> ids = new HashSet<>();
+    int readBack = 0;
     for (long f = from + 1; f <= to; f++) {
       Set<Fold.ItemKey> keys = changedBy.get(f);
       if (keys == null) {
+        if (++readBack > FOLDS_READ_BACK) {
+          return null;
+        }
         List<LoggedEvent> events = history.eventsOf(f);
         if (events == null) {
           return null;
