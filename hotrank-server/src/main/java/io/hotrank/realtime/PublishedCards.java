@@ -141,8 +141,9 @@ final class PublishedCards {
    * {@link #FOLDS_KEPT}, or more than {@link #FOLDS_READ_BACK} to read back from the log).
    */
   private @Nullable Set<Long> changedSince(String biz, long from, long to) {
-    if (to - from > FOLDS_KEPT) {
-      return null;
+    if (to - from > FOLDS_KEPT
+        || (to - from) - changedBy.subMap(from + 1, true, to, true).size() > FOLDS_READ_BACK) {
+      return null; // decided before reading any: reading back then dropping all costs both
     }
     Set<Long> ids = new HashSet<>();
     int readBack = 0;
@@ -150,7 +151,7 @@ final class PublishedCards {
       Set<Fold.ItemKey> keys = changedBy.get(f);
       if (keys == null) {
         if (++readBack > FOLDS_READ_BACK) {
-          return null;
+          return null; // remembered folds were evicted meanwhile
         }
         List<LoggedEvent> events = history.eventsOf(f);
         if (events == null) {

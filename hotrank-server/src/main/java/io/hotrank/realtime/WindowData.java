@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a window board's data lives in Redis and how a fold's events enter it: one board's buckets
- * ({@link WindowStore}) or a family's, per segment ({@link WindowFamilyStore}). {@link
- * WindowBoards} follows the folds, replays the log and builds the snapshots through it, for both.
+ * ({@link WindowStore}) or a family's, per segment ({@link WindowFamilyStore}). {@link WindowFolds}
+ * follows the folds, replays the log and builds the snapshots through it, for both.
  */
 interface WindowData {
 

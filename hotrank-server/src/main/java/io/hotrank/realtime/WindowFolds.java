@@ -38,9 +38,6 @@ final class WindowFolds {
   /** How long a replay's mark outlives its last step (an instance that died mid-replay). */
   private static final Duration REPLAY_MARK = Duration.ofSeconds(30);
 
-  /** Events may carry a time up to this far ahead (the API's tolerance). */
-  private static final long FUTURE_MILLIS = 5 * 60_000;
-
   private final WindowData store;
   private final FoldHistory history;
   private final Clock clock;
@@ -114,7 +111,7 @@ final class WindowFolds {
     long from;
     if (applied == null) {
       Duration bucket = board.kind(BoardKind.Window.class).bucket();
-      long since = now - board.window().toMillis() - bucket.toMillis() - FUTURE_MILLIS;
+      long since = now - board.window().toMillis() - bucket.toMillis() - WindowStore.FUTURE_MILLIS;
       from = Math.min(history.firstFoldSince(since), upTo);
       log.info(
           "Window board '{}' has no data in Redis: replaying folds {} to {} from the event log",
