@@ -53,7 +53,9 @@ final class Leaderboards implements RealtimeKind {
 
   @Override
   public boolean keeps(BoardDefinition board) {
-    return board.kind() instanceof BoardKind.Leaderboard && !board.segmented();
+    return board.kind() instanceof BoardKind.Leaderboard
+        && !board.segmented()
+        && board.scaleBy() == null;
   }
 
   @Override

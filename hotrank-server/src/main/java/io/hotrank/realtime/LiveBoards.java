@@ -99,7 +99,7 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
 
   @Override
   public boolean keeps(BoardDefinition board) {
-    return board.kind() instanceof BoardKind.Live && !board.segmented();
+    return board.kind() instanceof BoardKind.Live && !board.segmented() && board.scaleBy() == null;
   }
 
   @Override
@@ -337,6 +337,11 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
    */
   @Override
   public boolean changed(List<BoardEntry> published, List<BoardEntry> candidates) {
+    return changedButScores(published, candidates);
+  }
+
+  /** Whether two candidate lists differ in anything but their scores. */
+  static boolean changedButScores(List<BoardEntry> published, List<BoardEntry> candidates) {
     if (published.size() != candidates.size()) {
       return true;
     }

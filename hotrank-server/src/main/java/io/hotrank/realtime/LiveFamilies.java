@@ -72,6 +72,9 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
 
     double score(Interactions counts, long createdAtMillis, Instant at);
 
+    /** The score at {@code at} of an item with this key: what bounds a set's members below it. */
+    double scoreOfKey(double key, Instant at);
+
     /** The window's start at {@code now}; 0 for a board of all time. */
     long windowStart(Instant now);
 
@@ -88,6 +91,11 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
           @Override
           public double score(Interactions counts, long createdAtMillis, Instant at) {
             return leaderboard.value(counts);
+          }
+
+          @Override
+          public double scoreOfKey(double key, Instant at) {
+            return key;
           }
 
           @Override
@@ -109,6 +117,11 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
         }
 
         @Override
+        public double scoreOfKey(double key, Instant at) {
+          return order.score(key, at);
+        }
+
+        @Override
         public long windowStart(Instant now) {
           return LiveBoards.windowStart(board, now);
         }
@@ -117,6 +130,25 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
   }
 
   private static final Logger log = LoggerFactory.getLogger(LiveFamilies.class);
+
+  /**
+   * The set of a scaled board ({@link ScaledBoards}) that holds the items in no scaling segment: no
+   * segment has a slash in its name.
+   */
+  static final String UNSEGMENTED = "/";
+
+  /**
+   * The sets an item belongs in: a family's, its segments; a scaled board's, the segments it is
+   * scaled by, or {@link #UNSEGMENTED} when it has none.
+   */
+  static Set<String> segments(BoardDefinition board, ItemCards.Labels labels) {
+    SegmentBy scale = board.scaleBy();
+    if (scale == null) {
+      return Objects.requireNonNull(board.segmentBy()).segments(labels);
+    }
+    Set<String> segments = scale.segments(labels);
+    return segments.isEmpty() ? Set.of(UNSEGMENTED) : segments;
+  }
 
   /**
    * Segments a look publishes at most; the rest wait for the next look (a few looks a second): each
@@ -293,7 +325,8 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     remove(board, List.of(new LiveStore.Ranked(itemId, createdAtMillis, 0)));
   }
 
-  private void remove(BoardDefinition board, Collection<LiveStore.Ranked> gone) {
+  /** Takes deleted items out of every set. */
+  void remove(BoardDefinition board, Collection<LiveStore.Ranked> gone) {
     List<LiveFamilyStore.Placed> removed = new ArrayList<>(gone.size());
     for (LiveStore.Ranked r : gone) {
       removed.add(new LiveFamilyStore.Placed(r.itemId(), r.createdAtMillis(), null, 0, Set.of()));
@@ -317,7 +350,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
    *
    * @param createdAtMillis when the item was created, if known: a deleted item is then taken out
    */
-  private void place(BoardDefinition board, long itemId, @Nullable Long createdAtMillis) {
+  void place(BoardDefinition board, long itemId, @Nullable Long createdAtMillis) {
     for (int attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
       long lastFoldNo = history.lastFoldNo();
       ItemCards.Card card = items.cards(board.biz(), List.of(itemId)).get(itemId);
@@ -386,7 +419,6 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     long windowStart = foldWindowStart(board);
     int keep = keep(board);
     Ordering order = Ordering.of(board);
-    SegmentBy segmentBy = Objects.requireNonNull(board.segmentBy());
     Map<String, BoundedTopN<Scanned>> heaps = new HashMap<>();
     long scanned =
         counters.scanLabelledWindow(
@@ -398,7 +430,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
             page -> {
               for (CounterPages.LabelledRow labelled : page) {
                 CounterPages.CounterRow row = labelled.row();
-                Set<String> segments = segmentBy.segments(labelled.labels());
+                Set<String> segments = segments(board, labelled.labels());
                 Double key = order.key(row.counts(), row.createdAtMillis());
                 if (segments.isEmpty() || key == null) {
                   continue;
@@ -471,6 +503,27 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
         emptied,
         clock.millis() - started,
         why);
+  }
+
+  /**
+   * Rebuilds the sets because one thinned below what its board needs, unless that happened less
+   * than {@link #THINNED_GAP} ago.
+   *
+   * @return whether it rebuilt them
+   */
+  boolean rescanThinned(BoardDefinition board, Instant now) {
+    long last = thinnedAt.getOrDefault(board.name(), 0L);
+    if (now.toEpochMilli() - last < THINNED_GAP.toMillis()) {
+      return false;
+    }
+    thinnedAt.put(board.name(), now.toEpochMilli());
+    rescan(board, "thinned", "a segment holds fewer items than its board needs");
+    return true;
+  }
+
+  /** How many live controls the board's most controlled set must make room for. */
+  void controls(BoardDefinition board, int controls) {
+    controlled.put(board.name(), controls);
   }
 
   @Override
@@ -597,10 +650,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     for (Long id : misplaced) {
       place(board, id, null);
     }
-    long last = thinnedAt.getOrDefault(board.name(), 0L);
-    if (thinned && mayRebuild && now.toEpochMilli() - last >= THINNED_GAP.toMillis()) {
-      thinnedAt.put(board.name(), now.toEpochMilli());
-      rescan(board, "thinned", "a segment holds fewer items than its board needs");
+    if (thinned && mayRebuild && rescanThinned(board, now)) {
       return false; // every segment is marked changed
     }
     sink.publishSegments(board, boards, now, context.fence(), context::cancelled);
@@ -628,7 +678,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
         createdAtMillis,
         order.key(counts, createdAtMillis),
         labels.version(),
-        Objects.requireNonNull(board.segmentBy()).segments(labels));
+        segments(board, labels));
   }
 
   private long foldWindowStart(BoardDefinition board) {

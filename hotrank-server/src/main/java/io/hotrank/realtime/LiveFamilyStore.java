@@ -295,6 +295,12 @@ final class LiveFamilyStore {
         .toList();
   }
 
+  /** Every segment written since the family's last rebuild (some may have emptied since). */
+  Set<String> segments(BoardDefinition board) {
+    Set<String> members = redis.opsForSet().members(base(board) + ":segs");
+    return members == null ? Set.of() : members;
+  }
+
   private String base(BoardDefinition board) {
     return keys.liveFamily(board, LiveStore.fingerprint(board));
   }

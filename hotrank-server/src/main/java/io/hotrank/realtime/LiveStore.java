@@ -223,6 +223,10 @@ final class LiveStore {
     if (segmentBy != null) {
       definition += "|" + segmentBy.configName() + "|" + board.kind();
     }
+    SegmentBy scaleBy = board.scaleBy();
+    if (scaleBy != null) {
+      definition += "|scale:" + scaleBy.configName() + "|" + board.kind();
+    }
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(definition.getBytes(StandardCharsets.UTF_8));

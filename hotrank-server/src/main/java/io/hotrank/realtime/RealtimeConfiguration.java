@@ -123,6 +123,17 @@ class RealtimeConfiguration {
         store, history, counters, items, published, sink, clock, boards.scanPageSize(), meters);
   }
 
+  @Bean
+  ScaledBoards scaledBoards(
+      LiveFamilies sets,
+      LiveFamilyStore store,
+      CounterPages counters,
+      PublishedCards published,
+      Clock clock,
+      BoardProperties boards) {
+    return new ScaledBoards(sets, store, counters, published, clock, boards.scanPageSize());
+  }
+
   /** Every kind's boards, checked against the event log's retention. */
   @Bean
   RealtimeBoards realtimeBoards(

@@ -105,6 +105,10 @@ class BoardDefinitionTest {
     assertThatThrownBy(() -> BoardDefinition.from(diverse(null, "attribute:Lang", null, null), "b"))
         .hasMessageContaining("b.segment-by='attribute:Lang': the attribute key must match");
     assertThat(BoardDefinition.from(diverse("live", "tag", null, null), "b").segmented()).isTrue();
+    assertThat(BoardDefinition.from(diverse("live", null, null, "tag"), "b").scaleBy())
+        .isEqualTo(new SegmentBy.Tag());
+    assertThatThrownBy(() -> BoardDefinition.from(diverse("window", null, null, "tag"), "b"))
+        .hasMessageContaining("b.scale-by is supported on batch, live and leaderboard boards");
   }
 
   @Test

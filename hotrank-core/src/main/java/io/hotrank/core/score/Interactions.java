@@ -34,6 +34,13 @@ public record Interactions(
     requireNonNegative("dislike", dislike);
   }
 
+  /**
+   * Every interaction counted once, whatever its type: what {@code scale-by} adds up per segment.
+   */
+  public long total() {
+    return like + view + comment + share + collect + dislike;
+  }
+
   private static void requireNonNegative(String field, long value) {
     if (value < 0) {
       throw new IllegalArgumentException(field + " must be >= 0 but was " + value);

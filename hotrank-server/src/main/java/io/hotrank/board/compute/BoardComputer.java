@@ -150,7 +150,7 @@ public class BoardComputer {
               now,
               cancelled,
               labelled -> {
-                long n = interactions(labelled.row().counts());
+                long n = labelled.row().counts().total();
                 for (String segment : scale.segments(labelled.labels())) {
                   sizes.merge(segment, n, Long::sum);
                 }
@@ -177,16 +177,6 @@ public class BoardComputer {
     Map<Long, ItemCards.Heading> headings =
         items.headings(board.biz(), winners.stream().map(Labelled::id).toList());
     return new Result(now, entries(board, winners, headings), scanned);
-  }
-
-  /** Every interaction an item received: what {@code scale-by} counts per segment. */
-  static long interactions(io.hotrank.core.score.Interactions counts) {
-    return counts.like()
-        + counts.view()
-        + counts.comment()
-        + counts.share()
-        + counts.collect()
-        + counts.dislike();
   }
 
   private static Labelled scored(

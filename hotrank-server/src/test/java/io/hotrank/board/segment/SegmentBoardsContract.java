@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.SecondInstance;
@@ -169,7 +170,55 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[16].window=3d",
       "hotrank.boards[16].size=3",
       "hotrank.boards[16].segment-by=tag",
-      "hotrank.boards[16].max-per-author=1"
+      "hotrank.boards[16].max-per-author=1",
+      "hotrank.boards[17].name=ldiv-scaled",
+      "hotrank.boards[17].biz=div",
+      "hotrank.boards[17].type=live",
+      "hotrank.boards[17].algorithm=decay",
+      "hotrank.boards[17].half-life=6h",
+      "hotrank.boards[17].window=3d",
+      "hotrank.boards[17].size=6",
+      "hotrank.boards[17].refresh=0 0 0 1 1 *",
+      "hotrank.boards[17].scale-by=tag",
+      "hotrank.boards[18].name=lbdiv-scaled",
+      "hotrank.boards[18].biz=div",
+      "hotrank.boards[18].type=leaderboard",
+      "hotrank.boards[18].counter=like",
+      "hotrank.boards[18].size=6",
+      "hotrank.boards[18].refresh=0 0 0 1 1 *",
+      "hotrank.boards[18].scale-by=tag",
+      "hotrank.boards[19].name=lseg-scaled",
+      "hotrank.boards[19].biz=seg",
+      "hotrank.boards[19].type=live",
+      "hotrank.boards[19].algorithm=decay",
+      "hotrank.boards[19].half-life=6h",
+      "hotrank.boards[19].window=3d",
+      "hotrank.boards[19].size=5",
+      "hotrank.boards[19].refresh=0 0 0 1 1 *",
+      "hotrank.boards[19].scale-by=tag",
+      "hotrank.boards[20].name=lbseg-scaled",
+      "hotrank.boards[20].biz=seg",
+      "hotrank.boards[20].type=leaderboard",
+      "hotrank.boards[20].counter=like",
+      "hotrank.boards[20].size=5",
+      "hotrank.boards[20].refresh=0 0 0 1 1 *",
+      "hotrank.boards[20].scale-by=tag",
+      "hotrank.boards[21].name=scl-live",
+      "hotrank.boards[21].biz=scl",
+      "hotrank.boards[21].type=live",
+      "hotrank.boards[21].algorithm=decay",
+      "hotrank.boards[21].half-life=6h",
+      "hotrank.boards[21].window=3d",
+      "hotrank.boards[21].size=1",
+      "hotrank.boards[21].refresh=0 0 0 1 1 *",
+      "hotrank.boards[21].scale-by=tag",
+      "hotrank.boards[22].name=scl-liked",
+      "hotrank.boards[22].biz=scl",
+      "hotrank.boards[22].type=leaderboard",
+      "hotrank.boards[22].counter=like",
+      "hotrank.boards[22].size=1",
+      "hotrank.boards[22].refresh=0 0 0 1 1 *",
+      "hotrank.boards[22].scale-by=tag"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -438,6 +487,35 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
         assertThat(new ArrayList<>(listed.keySet()))
             .containsExactlyElementsOf(expectedListing.keySet());
       }
+      // The live board and the leaderboard scaled by tag, merged from one set per tag (and one of
+      // the items without a tag) through the same likes, edits and deletes.
+      Map<String, Long> tagLikes = new HashMap<>();
+      items.stream()
+          .filter(i -> !i.deleted)
+          .forEach(i -> i.tags.forEach(t -> tagLikes.merge(t, i.likes, Long::sum)));
+      for (String board : List.of("lseg-scaled", "lbseg-scaled")) {
+        Instant at = recomputed(board);
+        boolean leaderboard = board.startsWith("lb");
+        Function<Modelled, Double> scaled =
+            i ->
+                (leaderboard ? (double) i.likes : score(i, at))
+                    / Math.log10(
+                        10
+                            + i.tags.stream()
+                                .mapToLong(t -> tagLikes.getOrDefault(t, 0L))
+                                .max()
+                                .orElse(0));
+        List<Long> expected =
+            items.stream()
+                .filter(i -> !i.deleted && (!leaderboard || i.likes > 0))
+                .sorted(byScore(scaled))
+                .limit(5)
+                .map(i -> i.id)
+                .toList();
+        assertThat(ids(http, "/api/v1/boards/" + board + "?limit=5"))
+            .as("round %d, %s", round, board)
+            .containsExactlyElementsOf(expected);
+      }
     }
   }
 
@@ -543,6 +621,30 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       assertThat(first.get("score").asDouble())
           .isCloseTo(scaled.apply(top), org.assertj.core.data.Offset.offset(1e-9));
 
+      // The live board and the leaderboard scaled alike, merged from their segments' sets.
+      for (String board : List.of("ldiv-scaled", "lbdiv-scaled")) {
+        Instant at = recomputed(board);
+        boolean leaderboard = board.startsWith("lb");
+        Function<Modelled, Double> realtimeScaled =
+            i ->
+                (leaderboard ? (double) i.likes : score(i, at))
+                    / Math.log10(10 + i.tags.stream().mapToLong(sizes::get).max().orElse(0));
+        List<Modelled> ranked =
+            items.stream()
+                .filter(i -> !leaderboard || i.likes > 0)
+                .sorted(byScore(realtimeScaled))
+                .limit(6)
+                .toList();
+        assertThat(ids(http, "/api/v1/boards/" + board + "?limit=6"))
+            .as("round %d, %s", round, board)
+            .containsExactlyElementsOf(ranked.stream().map(i -> i.id).toList());
+        JsonNode best = http.get("/api/v1/boards/" + board + "?limit=6").json().get("items").get(0);
+        assertThat(best.get("score").asDouble())
+            .as("round %d, %s: the first score", round, board)
+            .isCloseTo(
+                realtimeScaled.apply(ranked.getFirst()), org.assertj.core.data.Offset.offset(1e-9));
+      }
+
       for (String family : List.of("div-capped-tag", "ldiv-capped-tag")) {
         Instant familyAt = recomputed(family);
         for (String tag : Set.of("big", "mid", "small", "tiny")) {
@@ -556,6 +658,52 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
               .containsExactlyElementsOf(capped(inTag, 1, 3));
         }
       }
+    }
+  }
+
+  /**
+   * A realtime scaled board whose first candidates by their sets' bounds all lose: twenty items in
+   * the large segment {@code big} and each in a small one of its own, fifty likes each, are bounded
+   * by their small segment ({@code 50 / log10(60)}, 28) but score by {@code big} ({@code 50 /
+   * log10(1010)}, 16.6); six items without a tag, twenty likes each, score 20 and take the board. A
+   * merge that stopped once it held as many candidates as it needs (the board and the reserve,
+   * eleven) would show one of the twenty.
+   */
+  @Test
+  void aScaledRealtimeBoard_mergesPastMisleadingBounds() {
+    Instant created = NOW.minusSeconds(60);
+    List<String> events = new ArrayList<>();
+    long user = 1;
+    for (long id = 1; id <= 26; id++) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "scl");
+      body.put("id", id);
+      body.put("authorId", 1);
+      body.put("title", "s" + id);
+      body.put("tags", id <= 20 ? List.of("big", "small" + id) : List.of());
+      body.put("createdAt", created.toString());
+      assertThat(http.post("/api/v1/items", HttpJson.json(body)).status()).isEqualTo(201);
+      for (int like = 0; like < (id <= 20 ? 50 : 20); like++) {
+        events.add(
+            "{\"biz\":\"scl\",\"itemId\":" + id + ",\"type\":\"like\",\"userId\":" + user++ + "}");
+        if (events.size() == 200) {
+          postEvents(events.toArray(String[]::new));
+          events.clear();
+        }
+      }
+    }
+    postEvents(events.toArray(String[]::new));
+    for (String board : List.of("scl-live", "scl-liked")) {
+      Instant at = recomputed(board);
+      Answer read = http.get("/api/v1/boards/" + board + "?limit=1");
+      assertThat(BoardReads.ids(read.json())).as(board).containsExactly(26L);
+      double unscaled =
+          board.equals("scl-liked")
+              ? 20
+              : 20 * Math.pow(2, -Duration.between(created, at).toMillis() / 3_600_000.0 / 6);
+      assertThat(read.json().get("items").get(0).get("score").asDouble())
+          .as(board)
+          .isCloseTo(unscaled, org.assertj.core.data.Offset.offset(1e-9));
     }
   }
 
