@@ -231,8 +231,14 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     return need + need / 10 + 1;
   }
 
-  /** Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's. */
+  /**
+   * Members per segment set: as {@link LiveBoards#keep}, with the most controlled segment's; a
+   * scaled board's sets keep every member ({@link ScaledBoards}).
+   */
   int keep(BoardDefinition board) {
+    if (board.scaleBy() != null) {
+      return ScaledBoards.EVERY_MEMBER;
+    }
     return 2 * board.size()
         + ControlsApplied.RESERVE
         + controlled.getOrDefault(board.name(), 0)

@@ -8,6 +8,7 @@ import io.hotrank.board.BoardKind;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldHistory;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
@@ -42,14 +43,19 @@ import org.slf4j.LoggerFactory;
  * score is at most its unscaled score over its segment's divisor (its largest segment's divisor is
  * at least that), so the next member of each set bounds what the set has left. A look pops the
  * member of the best bound, scores it exactly from its card (its segments, hence its divisor), and
- * stops once its best items all score above every set's bound (Fagin's threshold algorithm). The
- * board is exact; a look reads each segment's first members, then only deeper where the merge goes.
+ * stops once its best items all score above every set's bound (Fagin's threshold algorithm); a look
+ * reads each segment's first members, then only deeper where the merge goes.
+ *
+ * <p>The sets keep every member of the window ({@link #EVERY_MEMBER}): a set trimmed to its best
+ * unscaled members could be filled with items that also sit in a larger segment, and so score less
+ * than an item of this segment alone that it trimmed. Every member kept, the board is exact for the
+ * n it holds; Redis holds one member per segment of each item of the window.
  *
  * <p>n is what a batch board with {@code scale-by} counts: every interaction (each type counted
  * once) of the segment's items in the window, read by one labelled scan of the window. The scan
- * runs on the board's first look, then at most once a {@link #RECOUNT_EVERY} while the board
- * changes, never at rest: between two counts a segment's divisor holds still (it moves with the
- * logarithm of n, so a minute's events move it little).
+ * runs on the board's first look, then at most once a {@link #RECOUNT_EVERY} after a fold committed
+ * or an item was written, never at rest: between two counts a segment's divisor holds still (it
+ * moves with the logarithm of n, so a minute's events move it little).
  *
  * <p>Thread-safe: the folds and the publish job of one board may run at once.
  */
@@ -59,6 +65,12 @@ final class ScaledBoards implements RealtimeKind {
 
   /** How often a changing board counts its segments' interactions again, at most. */
   static final Duration RECOUNT_EVERY = Duration.ofMinutes(1);
+
+  /** How many members a scaled board's sets keep: all. */
+  static final int EVERY_MEMBER = 1 << 30;
+
+  /** Changed segments a look takes at most: only whether some changed matters here. */
+  private static final int TAKE = 1_000;
 
   /** Segments per script reading their first members. */
   private static final int TOP_CHUNK = 500;
@@ -70,14 +82,19 @@ final class ScaledBoards implements RealtimeKind {
   private final LiveFamilyStore store;
   private final CounterPages counters;
   private final PublishedCards published;
+  private final FoldHistory history;
+  private final ItemCards items;
   private final Clock clock;
   private final int scanPageSize;
 
   /** Each board's segment sizes (n), as last counted. */
   private final Map<String, Sizes> sizes = new ConcurrentHashMap<>();
 
-  /** A board's interactions per segment, and when they were counted (epoch ms). */
-  private record Sizes(Map<String, Long> perSegment, long countedAt) {
+  /**
+   * A board's interactions per segment; when they were counted (epoch ms), and the last fold and
+   * the item writes seen before: what has to move for the next count.
+   */
+  private record Sizes(Map<String, Long> perSegment, long countedAt, long foldNo, long writes) {
     double divisor(String segment) {
       return segment.equals(LiveFamilies.UNSEGMENTED)
           ? 1
@@ -90,12 +107,16 @@ final class ScaledBoards implements RealtimeKind {
       LiveFamilyStore store,
       CounterPages counters,
       PublishedCards published,
+      FoldHistory history,
+      ItemCards items,
       Clock clock,
       int scanPageSize) {
     this.sets = sets;
     this.store = store;
     this.counters = counters;
     this.published = published;
+    this.history = history;
+    this.items = items;
     this.clock = clock;
     this.scanPageSize = scanPageSize;
   }
@@ -138,12 +159,28 @@ final class ScaledBoards implements RealtimeKind {
   }
 
   /**
-   * As a live board: a decay board's scores fall every instant while its order holds (a
-   * leaderboard's scores change only with its order or counters).
+   * Whether the candidates show another board: other items, order, counters or fields, as a live
+   * board; or scores in other proportions (a decay board's scores all fall by one factor from one
+   * instant to the next, a recount's new divisors do not), so that new divisors are published.
    */
   @Override
   public boolean changed(List<BoardEntry> previous, List<BoardEntry> candidates) {
-    return LiveBoards.changedButScores(previous, candidates);
+    if (LiveBoards.changedButScores(previous, candidates)) {
+      return true;
+    }
+    if (previous.isEmpty()) {
+      return false;
+    }
+    double before = previous.getFirst().uncontrolled().score();
+    double now = candidates.getFirst().uncontrolled().score();
+    for (int i = 1; i < previous.size(); i++) {
+      double a = previous.get(i).uncontrolled().score() * now;
+      double b = candidates.get(i).uncontrolled().score() * before;
+      if (Math.abs(a - b) > 1e-9 * Math.max(Math.abs(a), Math.abs(b))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -158,18 +195,16 @@ final class ScaledBoards implements RealtimeKind {
     Ordering order = Ordering.of(board);
     long tolerantStart = order.windowStart(now.minus(CLOCK_TOLERANCE));
     LiveFamilyStore.Taken taken =
-        store.take(board, tolerantStart, sets.keep(board), sets.visible(board), Integer.MAX_VALUE);
+        store.take(board, tolerantStart, sets.keep(board), sets.visible(board), TAKE);
     if (!taken.hasData()) {
       sets.rescan(board, "no-data", "Redis holds none of its data");
-      taken =
-          store.take(
-              board, tolerantStart, sets.keep(board), sets.visible(board), Integer.MAX_VALUE);
+      taken = store.take(board, tolerantStart, sets.keep(board), sets.visible(board), TAKE);
       if (!taken.hasData()) {
         return null;
       }
     }
     store.published(board);
-    Sizes counted = sizes(board, order, now, !taken.changed().isEmpty());
+    Sizes counted = sizes(board, order, now);
     Merged merged = merge(board, order, counted, now, need);
     if (merged == null) {
       return null; // forgotten meanwhile: the next look rebuilds it
@@ -183,11 +218,17 @@ final class ScaledBoards implements RealtimeKind {
     return merged.entries();
   }
 
-  /** The segment sizes, counted again when none are held or when due and the board changed. */
-  private Sizes sizes(BoardDefinition board, Ordering order, Instant now, boolean changed) {
+  /**
+   * The segment sizes, counted again when none are held, or when a fold committed or an item was
+   * written since the last count and that was {@link #RECOUNT_EVERY} ago.
+   */
+  private Sizes sizes(BoardDefinition board, Ordering order, Instant now) {
+    long foldNo = history.lastFoldNo();
+    long writes = items.writesSeen();
     Sizes held = sizes.get(board.name());
     if (held != null
-        && (!changed || now.toEpochMilli() - held.countedAt() < RECOUNT_EVERY.toMillis())) {
+        && ((held.foldNo() == foldNo && held.writes() == writes)
+            || now.toEpochMilli() - held.countedAt() < RECOUNT_EVERY.toMillis())) {
       return held;
     }
     SegmentBy scale = Objects.requireNonNull(board.scaleBy());
@@ -214,7 +255,7 @@ final class ScaledBoards implements RealtimeKind {
         perSegment.size(),
         scanned,
         clock.millis() - started);
-    Sizes counted = new Sizes(perSegment, now.toEpochMilli());
+    Sizes counted = new Sizes(perSegment, now.toEpochMilli(), foldNo, writes);
     sizes.put(board.name(), counted);
     return counted;
   }
@@ -286,16 +327,21 @@ final class ScaledBoards implements RealtimeKind {
     Set<Long> misplaced = new HashSet<>();
     boolean thinned = false;
     while (true) {
-      if (!pending.isEmpty()
-          && (pending.size() >= CARD_BATCH || best.size() + pending.size() >= need)) {
-        score(board, order, counted, now, windowStart, need, pending, best, gone, misplaced);
-      }
       Cursor top = bounds.peek();
       if (top == null) {
         score(board, order, counted, now, windowStart, need, pending, best, gone, misplaced);
         break;
       }
       double bound = top.bound(order, now);
+      // Popped members are scored in batches: when a batch is full, when the board has too few
+      // candidates without them, or when no member left could beat the last candidate.
+      if (!pending.isEmpty()
+          && (pending.size() >= CARD_BATCH
+              || (best.size() < need && best.size() + pending.size() >= need)
+              || (best.size() >= need && best.peek().score() >= bound))) {
+        score(board, order, counted, now, windowStart, need, pending, best, gone, misplaced);
+        continue;
+      }
       if (pending.isEmpty() && best.size() >= need) {
         BoardEntry last = best.peek();
         if (last.score() > bound) {
@@ -352,8 +398,9 @@ final class ScaledBoards implements RealtimeKind {
   }
 
   /**
-   * Reads the first {@code wanted} members of each cursor's set (from the top: a deeper read
-   * replaces what was read, and goes on after the members taken).
+   * Reads the first {@code wanted} members of each cursor's set, from the top: a deeper read
+   * replaces what was read and starts over (members already taken are skipped as seen), so that a
+   * member that left the set meanwhile moves no other past the cursor.
    *
    * @return false when the sets were forgotten meanwhile
    */
@@ -373,6 +420,7 @@ final class ScaledBoards implements RealtimeKind {
           (segment, top) -> {
             Cursor cursor = cursors.get(segment);
             cursor.read = top.ranked();
+            cursor.next = 0;
             cursor.more = top.ranked().size() >= chunk.get(segment);
             cursor.trimmed = top.trimmed();
           });

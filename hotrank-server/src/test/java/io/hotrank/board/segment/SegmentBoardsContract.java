@@ -218,7 +218,23 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[22].counter=like",
       "hotrank.boards[22].size=1",
       "hotrank.boards[22].refresh=0 0 0 1 1 *",
-      "hotrank.boards[22].scale-by=tag"
+      "hotrank.boards[22].scale-by=tag",
+      "hotrank.boards[23].name=crowd-live",
+      "hotrank.boards[23].biz=crowd",
+      "hotrank.boards[23].type=live",
+      "hotrank.boards[23].algorithm=decay",
+      "hotrank.boards[23].half-life=6h",
+      "hotrank.boards[23].window=3d",
+      "hotrank.boards[23].size=1",
+      "hotrank.boards[23].refresh=0 0 0 1 1 *",
+      "hotrank.boards[23].scale-by=tag",
+      "hotrank.boards[24].name=crowd-liked",
+      "hotrank.boards[24].biz=crowd",
+      "hotrank.boards[24].type=leaderboard",
+      "hotrank.boards[24].counter=like",
+      "hotrank.boards[24].size=1",
+      "hotrank.boards[24].refresh=0 0 0 1 1 *",
+      "hotrank.boards[24].scale-by=tag"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -704,6 +720,62 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       assertThat(read.json().get("items").get(0).get("score").asDouble())
           .as(board)
           .isCloseTo(unscaled, org.assertj.core.data.Offset.offset(1e-9));
+    }
+  }
+
+  /**
+   * A niche segment crowded by items of a large one: thirteen items tagged {@code rust} and {@code
+   * programming}, ten likes each, score {@code 10 / log10(10 + 440)} (2.64) by {@code programming}
+   * (thirty more items there, ten views each); one item tagged {@code rust} alone, nine likes,
+   * scores {@code 9 / log10(10 + 139)} (4.14) and takes the board, though twelve better items by
+   * likes share its segment, more than a size-one board's set would keep if it kept its best by
+   * likes only.
+   */
+  @Test
+  void aScaledRealtimeBoard_findsANicheItemBehindItemsOfALargerSegment() {
+    Instant created = NOW.minusSeconds(60);
+    List<String> events = new ArrayList<>();
+    long user = 1;
+    for (long id = 1; id <= 44; id++) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("biz", "crowd");
+      body.put("id", id);
+      body.put("authorId", 1);
+      body.put("title", "c" + id);
+      body.put(
+          "tags",
+          id <= 13
+              ? List.of("rust", "programming")
+              : id == 14 ? List.of("rust") : List.of("programming"));
+      body.put("createdAt", created.toString());
+      assertThat(http.post("/api/v1/items", HttpJson.json(body)).status()).isEqualTo(201);
+      int times = id <= 13 ? 10 : id == 14 ? 9 : 10;
+      String type = id <= 14 ? "like" : "view";
+      for (int e = 0; e < times; e++) {
+        events.add(
+            "{\"biz\":\"crowd\",\"itemId\":"
+                + id
+                + ",\"type\":\""
+                + type
+                + "\",\"userId\":"
+                + user++
+                + "}");
+      }
+    }
+    for (int from = 0; from < events.size(); from += 200) {
+      postEvents(events.subList(from, Math.min(events.size(), from + 200)).toArray(String[]::new));
+    }
+    for (String board : List.of("crowd-live", "crowd-liked")) {
+      Instant at = recomputed(board);
+      Answer read = http.get("/api/v1/boards/" + board + "?limit=1");
+      assertThat(BoardReads.ids(read.json())).as(board).containsExactly(14L);
+      double unscaled =
+          board.equals("crowd-liked")
+              ? 9
+              : 9 * Math.pow(2, -Duration.between(created, at).toMillis() / 3_600_000.0 / 6);
+      assertThat(read.json().get("items").get(0).get("score").asDouble())
+          .as(board)
+          .isCloseTo(unscaled / Math.log10(10 + 139), org.assertj.core.data.Offset.offset(1e-9));
     }
   }
 
