@@ -16,12 +16,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The read path under faults, with hotrank instances, Redis and the database each running as their
  * own processes, started, stopped, killed and frozen by the test.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class BoardReadFaultProcessTest {
 
   private static final String BOARD = "/api/v1/boards/article-hot";

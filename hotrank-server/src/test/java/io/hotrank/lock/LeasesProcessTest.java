@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -26,6 +27,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * and both processes must have held the lease.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class LeasesProcessTest {
 
   private static final long MILLIS = 3000;

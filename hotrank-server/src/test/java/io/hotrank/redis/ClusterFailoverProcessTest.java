@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The failover contract on a Redis Cluster of three masters with a replica each ({@code
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * leaderboard's shards go through the failover.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class ClusterFailoverProcessTest extends RedisFailoverContract {
 
   /** The slot of the batch board job's lease keys ({@code hr:{l:board-fo-hot}...}). */

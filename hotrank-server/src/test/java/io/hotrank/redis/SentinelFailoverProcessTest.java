@@ -7,12 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The failover contract on Redis Sentinel, configured as a user does it, with Boot's {@code
  * spring.data.redis.sentinel.*}: a master, one replica and three Sentinels; the master is killed.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class SentinelFailoverProcessTest extends RedisFailoverContract {
 
   @RegisterExtension static final ServiceProcesses PROCESSES = new ServiceProcesses();

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Two instances whose wall clocks disagree by ten minutes (one runs under libfaketime) share leader
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * minutes.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class LeaseClockSkewProcessTest {
 
   private static final Pattern RUN =

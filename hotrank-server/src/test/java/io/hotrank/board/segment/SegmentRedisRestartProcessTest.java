@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * rebuild themselves (from the database, from the event log) and move with the next likes.
  */
 @Tag("process")
+@Isolated // its assertions bound a failover, a lease or a cycle in seconds: run alone
 class SegmentRedisRestartProcessTest {
 
   private static final String RED = "/api/v1/boards/seg-hot/segments/red";
