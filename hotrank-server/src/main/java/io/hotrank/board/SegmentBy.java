@@ -1,5 +1,6 @@
 package io.hotrank.board;
 
+import io.hotrank.item.CounterPages;
 import io.hotrank.item.ItemCards;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,6 +48,9 @@ public sealed interface SegmentBy {
   /** The setting as written: {@code tag}, {@code author} or {@code attribute:<key>}. */
   String configName();
 
+  /** The label a scan reads for {@link #segments}. */
+  CounterPages.Label label();
+
   /** One segment board per tag: an item with three tags is on three boards. */
   record Tag() implements SegmentBy {
     @Override
@@ -83,6 +87,11 @@ public sealed interface SegmentBy {
     public String configName() {
       return "tag";
     }
+
+    @Override
+    public CounterPages.Label label() {
+      return CounterPages.Label.TAGS;
+    }
   }
 
   /** One segment board per author, named by the author id in decimal. */
@@ -111,6 +120,11 @@ public sealed interface SegmentBy {
     public String configName() {
       return "author";
     }
+
+    @Override
+    public CounterPages.Label label() {
+      return CounterPages.Label.AUTHOR;
+    }
   }
 
   /** One segment board per value of one attribute, {@code attribute:<key>}. */
@@ -135,6 +149,11 @@ public sealed interface SegmentBy {
     @Override
     public String configName() {
       return "attribute:" + key;
+    }
+
+    @Override
+    public CounterPages.Label label() {
+      return CounterPages.Label.ATTRIBUTES;
     }
   }
 

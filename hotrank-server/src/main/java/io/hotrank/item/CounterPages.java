@@ -5,6 +5,7 @@ import io.hotrank.core.score.Interactions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -23,12 +24,24 @@ public interface CounterPages {
   record LabelledRow(CounterRow row, ItemCards.Labels labels) {}
 
   /**
-   * {@link #windowPage} with each item's author, tags, attributes and version: what a segmented
-   * batch board scans, so that one pass fills every segment's board (titles are read for the
-   * winners only).
+   * A label a labelled scan reads. One not read is left at its empty value in the row's labels (0,
+   * no tags, no attributes): a family by tag reads the tags alone, which costs the database and the
+   * scan less than every label of a million rows.
+   */
+  enum Label {
+    AUTHOR,
+    TAGS,
+    ATTRIBUTES,
+    VERSION
+  }
+
+  /**
+   * {@link #windowPage} with the given labels of each item (author, tags, attributes, version):
+   * what a segmented batch board scans, so that one pass fills every segment's board (titles are
+   * read for the winners only).
    */
   List<LabelledRow> labelledWindowPage(
-      String biz, long afterCreated, long afterId, long toMillis, int limit);
+      String biz, long afterCreated, long afterId, long toMillis, int limit, Set<Label> labels);
 
   /** The counters of a live item and the fold that last wrote them (0 before the first). */
   record Counted(Interactions counts, long foldNo) {}
@@ -67,17 +80,18 @@ public interface CounterPages {
         each);
   }
 
-  /** {@link #scanWindow} over {@link #labelledWindowPage}: each row with its item's labels. */
+  /** {@link #scanWindow} over {@link #labelledWindowPage}: each row with the labels asked. */
   default long scanLabelledWindow(
       String biz,
       long fromMillis,
       long toMillis,
       int pageSize,
+      Set<Label> labels,
       BooleanSupplier stopped,
       Consumer<List<LabelledRow>> each) {
     return WindowScan.scan(
         (afterCreated, afterId) ->
-            labelledWindowPage(biz, afterCreated, afterId, toMillis, pageSize),
+            labelledWindowPage(biz, afterCreated, afterId, toMillis, pageSize, labels),
         labelled -> labelled.row().createdAtMillis(),
         labelled -> labelled.row().itemId(),
         fromMillis,

@@ -9,10 +9,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -44,16 +46,28 @@ public class CounterStore implements CounterPages {
           + " ORDER BY created_at, item_id LIMIT ?";
 
   /**
-   * {@link #WINDOW_PAGE} with each item's labels, read from their copies on the counter row (V16):
-   * one index range scan, no join.
+   * {@link #WINDOW_PAGE} with the labels asked of each item, read from their copies on the counter
+   * row (V16): one index range scan, no join.
    */
-  static final String LABELLED_WINDOW_PAGE =
-      "SELECT item_id, created_at, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt,"
-          + " dislike_cnt, author_id, tags, attributes, item_version AS version"
-          + " FROM hr_item_counter"
-          + " WHERE biz = ? AND deleted = ? AND created_at >= ? AND created_at <= ?"
-          + " AND (created_at > ? OR item_id > ?)"
-          + " ORDER BY created_at, item_id LIMIT ?";
+  static String labelledWindowPage(Set<Label> labels) {
+    StringBuilder columns = new StringBuilder();
+    for (Label label : labels) {
+      columns.append(
+          switch (label) {
+            case AUTHOR -> ", author_id";
+            case TAGS -> ", tags";
+            case ATTRIBUTES -> ", attributes";
+            case VERSION -> ", item_version AS version";
+          });
+    }
+    return "SELECT item_id, created_at, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt,"
+        + " dislike_cnt"
+        + columns
+        + " FROM hr_item_counter"
+        + " WHERE biz = ? AND deleted = ? AND created_at >= ? AND created_at <= ?"
+        + " AND (created_at > ? OR item_id > ?)"
+        + " ORDER BY created_at, item_id LIMIT ?";
+  }
 
   /** Items per IN list. */
   private static final int KEYS_PER_STATEMENT = 500;
@@ -189,12 +203,12 @@ public class CounterStore implements CounterPages {
 
   @Override
   public List<LabelledRow> labelledWindowPage(
-      String biz, long afterCreated, long afterId, long toMillis, int limit) {
+      String biz, long afterCreated, long afterId, long toMillis, int limit, Set<Label> labels) {
     return page(
-        LABELLED_WINDOW_PAGE,
+        labelledWindowPage(labels.isEmpty() ? EnumSet.noneOf(Label.class) : EnumSet.copyOf(labels)),
         rs -> {
-          ItemStore.LabelColumns labels = ItemStore.LabelColumns.of(rs);
-          return (row, counters) -> new LabelledRow(counters, labels.labels(row));
+          ItemStore.LabelColumns columns = ItemStore.LabelColumns.of(rs);
+          return (row, counters) -> new LabelledRow(counters, columns.labels(row));
         },
         biz,
         afterCreated,
@@ -218,7 +232,7 @@ public class CounterStore implements CounterPages {
     T of(ResultSet rs, CounterRow counters) throws SQLException;
   }
 
-  /** One keyset page of a window query ({@link #WINDOW_PAGE} or {@link #LABELLED_WINDOW_PAGE}). */
+  /** One keyset page of a window query ({@link #WINDOW_PAGE} or {@link #labelledWindowPage}). */
   private <T> List<T> page(
       String sql,
       PageRows<T> rows,

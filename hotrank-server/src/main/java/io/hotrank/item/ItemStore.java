@@ -310,21 +310,35 @@ public class ItemStore {
    */
   record LabelColumns(int author, int tags, int attributes, int version) {
 
+    /** The positions of the label columns the result set has; 0 for one it has not. */
     static LabelColumns of(java.sql.ResultSet rs) throws java.sql.SQLException {
-      return new LabelColumns(
-          rs.findColumn("author_id"),
-          rs.findColumn("tags"),
-          rs.findColumn("attributes"),
-          rs.findColumn("version"));
+      java.sql.ResultSetMetaData meta = rs.getMetaData();
+      int author = 0;
+      int tags = 0;
+      int attributes = 0;
+      int version = 0;
+      for (int i = 1; i <= meta.getColumnCount(); i++) {
+        switch (meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT)) {
+          case "author_id" -> author = i;
+          case "tags" -> tags = i;
+          case "attributes" -> attributes = i;
+          case "version" -> version = i;
+          default -> {}
+        }
+      }
+      return new LabelColumns(author, tags, attributes, version);
     }
 
+    /** The row's labels; one the result set has not is left empty (0, no tags, no attributes). */
     ItemCards.Labels labels(java.sql.ResultSet rs) throws java.sql.SQLException {
-      String joined = rs.getString(tags);
+      String joined = tags == 0 ? "" : rs.getString(tags);
       return new ItemCards.Labels(
-          rs.getLong(author),
+          author == 0 ? 0 : rs.getLong(author),
           joined.isEmpty() ? List.of() : List.of(joined.split(",")),
-          ItemAttributes.decode(rs.getString(attributes)),
-          rs.getLong(version));
+          attributes == 0
+              ? java.util.Collections.emptySortedMap()
+              : ItemAttributes.decode(rs.getString(attributes)),
+          version == 0 ? 0 : rs.getLong(version));
     }
   }
 

@@ -28,6 +28,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -137,17 +138,19 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
    */
   static final String UNSEGMENTED = "/";
 
+  /** What splits the board's items into sets: its segments, or what it is scaled by. */
+  static SegmentBy splitBy(BoardDefinition board) {
+    SegmentBy scale = board.scaleBy();
+    return scale != null ? scale : Objects.requireNonNull(board.segmentBy());
+  }
+
   /**
    * The sets an item belongs in: a family's, its segments; a scaled board's, the segments it is
    * scaled by, or {@link #UNSEGMENTED} when it has none.
    */
   static Set<String> segments(BoardDefinition board, ItemCards.Labels labels) {
-    SegmentBy scale = board.scaleBy();
-    if (scale == null) {
-      return Objects.requireNonNull(board.segmentBy()).segments(labels);
-    }
-    Set<String> segments = scale.segments(labels);
-    return segments.isEmpty() ? Set.of(UNSEGMENTED) : segments;
+    Set<String> segments = splitBy(board).segments(labels);
+    return segments.isEmpty() && board.scaleBy() != null ? Set.of(UNSEGMENTED) : segments;
   }
 
   /**
@@ -432,6 +435,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
             windowStart,
             Long.MAX_VALUE,
             scanPageSize,
+            EnumSet.of(splitBy(board).label(), CounterPages.Label.VERSION),
             () -> false,
             page -> {
               for (CounterPages.LabelledRow labelled : page) {

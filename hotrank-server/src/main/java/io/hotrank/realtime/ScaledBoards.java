@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -240,6 +241,7 @@ final class ScaledBoards implements RealtimeKind {
             order.windowStart(now),
             now.toEpochMilli(),
             scanPageSize,
+            EnumSet.of(scale.label()),
             () -> false,
             page -> {
               for (CounterPages.LabelledRow labelled : page) {

@@ -18,6 +18,7 @@ import io.hotrank.support.TestDatabase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,16 +165,25 @@ abstract class StorageCompatibilityContract {
                 createdAt,
                 new ItemCards.Labels(9, List.of("a", "b-c"), attributes, 1),
                 createdAt));
-    assertThat(counters.labelledWindowPage(BIZ, at, 0, at, 10))
+    assertThat(
+            counters.labelledWindowPage(
+                BIZ, at, 0, at, 10, EnumSet.allOf(CounterPages.Label.class)))
         .singleElement()
         .extracting(CounterPages.LabelledRow::labels)
         .isEqualTo(new ItemCards.Labels(9, List.of("a", "b-c"), attributes, 1));
+    // A scan that asks for the tags alone reads no other label.
+    assertThat(counters.labelledWindowPage(BIZ, at, 0, at, 10, EnumSet.of(CounterPages.Label.TAGS)))
+        .singleElement()
+        .extracting(CounterPages.LabelledRow::labels)
+        .isEqualTo(new ItemCards.Labels(0, List.of("a", "b-c"), Collections.emptySortedMap(), 0));
 
     tx.executeWithoutResult(
         s ->
             counters.relabel(
                 BIZ, 5, new ItemCards.Labels(11, List.of(), Collections.emptySortedMap(), 2)));
-    assertThat(counters.labelledWindowPage(BIZ, at, 0, at, 10))
+    assertThat(
+            counters.labelledWindowPage(
+                BIZ, at, 0, at, 10, EnumSet.allOf(CounterPages.Label.class)))
         .singleElement()
         .extracting(CounterPages.LabelledRow::labels)
         .isEqualTo(new ItemCards.Labels(11, List.of(), Collections.emptySortedMap(), 2));

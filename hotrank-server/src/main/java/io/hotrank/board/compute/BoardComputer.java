@@ -17,6 +17,7 @@ import io.hotrank.job.JobCancelledException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -233,10 +234,29 @@ public class BoardComputer {
             now.minus(board.window()).toEpochMilli(),
             now.toEpochMilli(),
             pageSize,
+            labels(board),
             cancelled,
             page -> page.forEach(each));
     throwIfCancelled(board, cancelled); // a cancelled scan ends early, without its last pages
     return scanned;
+  }
+
+  /**
+   * The labels a board's scan reads: its segments', its scaling segments', and the author when
+   * capped.
+   */
+  static Set<CounterPages.Label> labels(BoardDefinition board) {
+    Set<CounterPages.Label> labels = EnumSet.noneOf(CounterPages.Label.class);
+    if (board.segmentBy() != null) {
+      labels.add(board.segmentBy().label());
+    }
+    if (board.scaleBy() != null) {
+      labels.add(board.scaleBy().label());
+    }
+    if (board.maxPerAuthor() > 0) {
+      labels.add(CounterPages.Label.AUTHOR);
+    }
+    return labels;
   }
 
   private static void throwIfCancelled(BoardDefinition board, BooleanSupplier cancelled) {
