@@ -429,6 +429,13 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     int keep = keep(board);
     Ordering order = Ordering.of(board);
     Map<String, BoundedTopN<Scanned>> heaps = new HashMap<>();
+    // A scaled board keeps every member: emptied first, then loaded as the scan reads them, in
+    // chunks, rather than held in heaps (its sets may hold the whole window).
+    boolean everyMember = board.scaleBy() != null;
+    long emptiedFirst = everyMember ? store.clear(board) : 0;
+    Map<String, List<LiveFamilyStore.Placed>> streamed = new LinkedHashMap<>();
+    Set<String> streamedSegments = new HashSet<>();
+    int[] streaming = {0};
     long scanned =
         counters.scanLabelledWindow(
             board.biz(),
@@ -445,6 +452,25 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
                 if (segments.isEmpty() || key == null) {
                   continue;
                 }
+                if (everyMember) {
+                  for (String segment : segments) {
+                    streamed
+                        .computeIfAbsent(segment, s -> new ArrayList<>())
+                        .add(
+                            new LiveFamilyStore.Placed(
+                                row.itemId(),
+                                row.createdAtMillis(),
+                                key,
+                                labelled.labels().version(),
+                                Set.of()));
+                    streamedSegments.add(segment);
+                    if (++streaming[0] >= LOAD_CHUNK) {
+                      loadStreamed(board, streamed);
+                      streaming[0] = 0;
+                    }
+                  }
+                  continue;
+                }
                 Scanned item =
                     new Scanned(
                         new LiveStore.Ranked(row.itemId(), row.createdAtMillis(), key),
@@ -457,7 +483,8 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
                 }
               }
             });
-    long emptied = store.clear(board);
+    loadStreamed(board, streamed);
+    long emptied = everyMember ? emptiedFirst : store.clear(board);
     Map<String, LiveFamilyStore.Loaded> chunk = new LinkedHashMap<>();
     int members = 0;
     for (Map.Entry<String, BoundedTopN<Scanned>> heap : heaps.entrySet()) {
@@ -509,10 +536,23 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
         board.name(),
         foldNo,
         scanned,
-        heaps.size(),
+        everyMember ? streamedSegments.size() : heaps.size(),
         emptied,
         clock.millis() - started,
         why);
+  }
+
+  /** Loads the members a scaled board's rebuild has read so far, and forgets them. */
+  private void loadStreamed(
+      BoardDefinition board, Map<String, List<LiveFamilyStore.Placed>> streamed) {
+    if (streamed.isEmpty()) {
+      return;
+    }
+    Map<String, LiveFamilyStore.Loaded> chunk = new LinkedHashMap<>();
+    streamed.forEach(
+        (segment, placed) -> chunk.put(segment, new LiveFamilyStore.Loaded("", placed)));
+    store.load(board, chunk);
+    streamed.clear();
   }
 
   /**

@@ -129,12 +129,9 @@ class RealtimeConfiguration {
       LiveFamilyStore store,
       CounterPages counters,
       PublishedCards published,
-      FoldHistory history,
-      ItemCards items,
       Clock clock,
       BoardProperties boards) {
-    return new ScaledBoards(
-        sets, store, counters, published, history, items, clock, boards.scanPageSize());
+    return new ScaledBoards(sets, store, counters, published, clock, boards.scanPageSize());
   }
 
   /** Every kind's boards, checked against the event log's retention. */

@@ -187,7 +187,7 @@ final class RealtimeJobs implements JobSource {
       if (held != null
           && previous != null
           && previous.version() == held.version()
-          && !kind.changed(previous.candidates(), entries)
+          && !kind.changed(board, previous.candidates(), entries)
           && !context.manual()) {
         context.report(held);
         return true;

@@ -61,6 +61,12 @@ interface RealtimeKind {
     return !published.equals(candidates);
   }
 
+  /** {@link #changed(List, List)} for one board: a kind that republishes on its own news. */
+  default boolean changed(
+      BoardDefinition board, List<BoardEntry> published, List<BoardEntry> candidates) {
+    return changed(published, candidates);
+  }
+
   /** Jobs of the board beside its publish job. */
   default List<JobDefinition> jobs(BoardDefinition board) {
     return List.of();

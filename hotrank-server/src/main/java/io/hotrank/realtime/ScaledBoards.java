@@ -8,7 +8,6 @@ import io.hotrank.board.BoardKind;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.ingest.Fold;
-import io.hotrank.ingest.FoldHistory;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
@@ -54,9 +53,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>n is what a batch board with {@code scale-by} counts: every interaction (each type counted
  * once) of the segment's items in the window, read by one labelled scan of the window. The scan
- * runs on the board's first look, then at most once a {@link #RECOUNT_EVERY} after a fold committed
- * or an item was written, never at rest: between two counts a segment's divisor holds still (it
- * moves with the logarithm of n, so a minute's events move it little).
+ * runs on the board's first look, then at most once a {@link #RECOUNT_EVERY} once a fold, an edit
+ * or a delete changed what some set shows, never at rest: between two counts a segment's divisor
+ * holds still (it moves with the logarithm of n, so a minute's events move it little). A recount is
+ * published even when the board's order holds.
  *
  * <p>Thread-safe: the folds and the publish job of one board may run at once.
  */
@@ -76,6 +76,9 @@ final class ScaledBoards implements RealtimeKind {
   /** Segments per script reading their first members. */
   private static final int TOP_CHUNK = 500;
 
+  /** Members a deeper read of a set adds at most (a set may hold the whole window). */
+  private static final int DEEPER_AT_MOST = 4_096;
+
   /** Members popped before their cards are read at once. */
   private static final int CARD_BATCH = 256;
 
@@ -83,19 +86,20 @@ final class ScaledBoards implements RealtimeKind {
   private final LiveFamilyStore store;
   private final CounterPages counters;
   private final PublishedCards published;
-  private final FoldHistory history;
-  private final ItemCards items;
   private final Clock clock;
   private final int scanPageSize;
 
   /** Each board's segment sizes (n), as last counted. */
   private final Map<String, Sizes> sizes = new ConcurrentHashMap<>();
 
-  /**
-   * A board's interactions per segment; when they were counted (epoch ms), and the last fold and
-   * the item writes seen before: what has to move for the next count.
-   */
-  private record Sizes(Map<String, Long> perSegment, long countedAt, long foldNo, long writes) {
+  /** The boards some of whose sets changed since their last count. */
+  private final Set<String> changedSinceCount = ConcurrentHashMap.newKeySet();
+
+  /** The boards recounted since their last publish: published even when their order holds. */
+  private final Set<String> recounted = ConcurrentHashMap.newKeySet();
+
+  /** A board's interactions per segment, and when they were counted (epoch ms). */
+  private record Sizes(Map<String, Long> perSegment, long countedAt) {
     double divisor(String segment) {
       return segment.equals(LiveFamilies.UNSEGMENTED)
           ? 1
@@ -108,16 +112,12 @@ final class ScaledBoards implements RealtimeKind {
       LiveFamilyStore store,
       CounterPages counters,
       PublishedCards published,
-      FoldHistory history,
-      ItemCards items,
       Clock clock,
       int scanPageSize) {
     this.sets = sets;
     this.store = store;
     this.counters = counters;
     this.published = published;
-    this.history = history;
-    this.items = items;
     this.clock = clock;
     this.scanPageSize = scanPageSize;
   }
@@ -165,6 +165,12 @@ final class ScaledBoards implements RealtimeKind {
    * instant to the next, a recount's new divisors do not), so that new divisors are published.
    */
   @Override
+  public boolean changed(
+      BoardDefinition board, List<BoardEntry> previous, List<BoardEntry> candidates) {
+    return recounted.remove(board.name()) || changed(previous, candidates);
+  }
+
+  @Override
   public boolean changed(List<BoardEntry> previous, List<BoardEntry> candidates) {
     if (LiveBoards.changedButScores(previous, candidates)) {
       return true;
@@ -205,6 +211,9 @@ final class ScaledBoards implements RealtimeKind {
       }
     }
     store.published(board);
+    if (!taken.changed().isEmpty()) {
+      changedSinceCount.add(board.name());
+    }
     Sizes counted = sizes(board, order, now);
     Merged merged = merge(board, order, counted, now, need);
     if (merged == null) {
@@ -220,18 +229,17 @@ final class ScaledBoards implements RealtimeKind {
   }
 
   /**
-   * The segment sizes, counted again when none are held, or when a fold committed or an item was
-   * written since the last count and that was {@link #RECOUNT_EVERY} ago.
+   * The segment sizes, counted again when none are held, or when a set changed since the last count
+   * and that was {@link #RECOUNT_EVERY} ago.
    */
   private Sizes sizes(BoardDefinition board, Ordering order, Instant now) {
-    long foldNo = history.lastFoldNo();
-    long writes = items.writesSeen();
     Sizes held = sizes.get(board.name());
     if (held != null
-        && ((held.foldNo() == foldNo && held.writes() == writes)
+        && (!changedSinceCount.contains(board.name())
             || now.toEpochMilli() - held.countedAt() < RECOUNT_EVERY.toMillis())) {
       return held;
     }
+    changedSinceCount.remove(board.name());
     SegmentBy scale = Objects.requireNonNull(board.scaleBy());
     Map<String, Long> perSegment = new HashMap<>();
     long started = clock.millis();
@@ -257,8 +265,9 @@ final class ScaledBoards implements RealtimeKind {
         perSegment.size(),
         scanned,
         clock.millis() - started);
-    Sizes counted = new Sizes(perSegment, now.toEpochMilli(), foldNo, writes);
+    Sizes counted = new Sizes(perSegment, now.toEpochMilli());
     sizes.put(board.name(), counted);
+    recounted.add(board.name());
     return counted;
   }
 
@@ -269,14 +278,19 @@ final class ScaledBoards implements RealtimeKind {
   private static final class Cursor {
     final String segment;
     final double divisor;
+
+    /** The largest divisor of any segment: a negative score is largest over it. */
+    final double largest;
+
     List<LiveStore.Ranked> read = List.of();
     int next;
     boolean more;
     boolean trimmed;
 
-    Cursor(String segment, double divisor) {
+    Cursor(String segment, double divisor, double largest) {
       this.segment = segment;
       this.divisor = divisor;
+      this.largest = largest;
     }
 
     /**
@@ -287,9 +301,13 @@ final class ScaledBoards implements RealtimeKind {
       return next < read.size() ? read.get(next) : read.getLast();
     }
 
-    /** At most the scaled score of any member not taken yet. */
+    /**
+     * At most the scaled score of any member not taken yet: a positive score is largest over this
+     * segment's divisor (an item's own is at least that), a negative one over the largest of all.
+     */
     double bound(Ordering order, Instant now) {
-      return order.scoreOfKey(at().key(), now) / divisor;
+      double score = order.scoreOfKey(at().key(), now);
+      return score >= 0 ? score / divisor : score / largest;
     }
   }
 
@@ -309,8 +327,12 @@ final class ScaledBoards implements RealtimeKind {
     int first = Math.clamp(2L * need / segments.size() + 1, 2, keep);
     Map<String, Cursor> cursors = new LinkedHashMap<>();
     Map<String, Integer> wanted = new LinkedHashMap<>();
+    double largest = 1;
     for (String segment : segments) {
-      cursors.put(segment, new Cursor(segment, counted.divisor(segment)));
+      largest = Math.max(largest, counted.divisor(segment));
+    }
+    for (String segment : segments) {
+      cursors.put(segment, new Cursor(segment, counted.divisor(segment), largest));
       wanted.put(segment, first);
     }
     if (!read(board, cursors, wanted)) {
@@ -395,8 +417,10 @@ final class ScaledBoards implements RealtimeKind {
         || (created == member.createdAtMillis() && entry.itemId() > member.itemId());
   }
 
+  /** Members a deeper read asks: four times what was read, at most {@link #DEEPER_AT_MOST} more. */
   private static int deeper(Cursor cursor, int keep) {
-    return (int) Math.min(keep + 1L, 4L * cursor.read.size());
+    long size = cursor.read.size();
+    return (int) Math.min(keep + 1L, Math.min(4 * size, size + DEEPER_AT_MOST));
   }
 
   /**

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A service at rest reads item rows only as its boards' settings ask, not at every look: one
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * change, it failed with about 9,600 index scans of {@code hr_item} in the 20 seconds.
  */
 @Tag("process")
+@Isolated // its assertions count looks or bound heartbeats in seconds: run alone
 class IdleCostProcessTest {
 
   private static final int ITEMS = 1000;

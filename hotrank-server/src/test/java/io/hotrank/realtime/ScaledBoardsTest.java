@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** When a scaled board's candidates show another board than the one published. */
 class ScaledBoardsTest {
 
-  private final ScaledBoards boards = new ScaledBoards(null, null, null, null, null, null, null, 0);
+  private final ScaledBoards boards = new ScaledBoards(null, null, null, null, null, 0);
 
   private static List<BoardEntry> board(double... scores) {
     List<BoardEntry> entries = new java.util.ArrayList<>();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -44,6 +45,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("process")
+@Isolated // its assertions count looks or bound heartbeats in seconds: run alone
 class TasksProcessTest {
 
   private static final int TASKS = 20;
