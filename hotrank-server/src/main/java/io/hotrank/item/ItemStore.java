@@ -312,21 +312,23 @@ public class ItemStore {
 
     /** The positions of the label columns the result set has; 0 for one it has not. */
     static LabelColumns of(java.sql.ResultSet rs) throws java.sql.SQLException {
-      java.sql.ResultSetMetaData meta = rs.getMetaData();
-      int author = 0;
-      int tags = 0;
-      int attributes = 0;
-      int version = 0;
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
-        switch (meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT)) {
-          case "author_id" -> author = i;
-          case "tags" -> tags = i;
-          case "attributes" -> attributes = i;
-          case "version" -> version = i;
-          default -> {}
-        }
+      return new LabelColumns(
+          column(rs, "author_id"),
+          column(rs, "tags"),
+          column(rs, "attributes"),
+          column(rs, "version"));
+    }
+
+    /**
+     * A column's position by the driver's own lookup (a card read resolves them per row), or 0 when
+     * the result set has no such column (a scan that asked for fewer labels).
+     */
+    private static int column(java.sql.ResultSet rs, String name) {
+      try {
+        return rs.findColumn(name);
+      } catch (java.sql.SQLException absent) {
+        return 0;
       }
-      return new LabelColumns(author, tags, attributes, version);
     }
 
     /** The row's labels; one the result set has not is left empty (0, no tags, no attributes). */

@@ -192,8 +192,7 @@ final class ScaledBoards implements RealtimeKind {
 
   /**
    * The board's candidates at {@code now}, best scaled first; null when Redis holds none of its
-   * data even after a rebuild. Recounts the segments first when due, and rebuilds the sets when one
-   * thinned below what the merge needed (at most every few minutes).
+   * data even after a rebuild. Recounts the segments first when due.
    */
   @Override
   public @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
@@ -215,17 +214,9 @@ final class ScaledBoards implements RealtimeKind {
       changedSinceCount.add(board.name());
     }
     Sizes counted = sizes(board, order, now);
-    Merged merged = merge(board, order, counted, now, need);
-    if (merged == null) {
-      return null; // forgotten meanwhile: the next look rebuilds it
-    }
-    if (merged.thinned() && sets.rescanThinned(board, now)) {
-      merged = merge(board, order, counted, now, need);
-      if (merged == null) {
-        return null;
-      }
-    }
-    return merged.entries();
+    // Null when forgotten meanwhile: the next look rebuilds it. The sets keep every member, so
+    // none thins below what the merge needs.
+    return merge(board, order, counted, now, need);
   }
 
   /**
@@ -271,9 +262,6 @@ final class ScaledBoards implements RealtimeKind {
     return counted;
   }
 
-  /** The merged board, and whether a set ran out of members the merge still needed. */
-  private record Merged(List<BoardEntry> entries, boolean thinned) {}
-
   /** What is left of one segment's set: the members read so far, from the next to take. */
   private static final class Cursor {
     final String segment;
@@ -285,7 +273,6 @@ final class ScaledBoards implements RealtimeKind {
     List<LiveStore.Ranked> read = List.of();
     int next;
     boolean more;
-    boolean trimmed;
 
     Cursor(String segment, double divisor, double largest) {
       this.segment = segment;
@@ -316,11 +303,11 @@ final class ScaledBoards implements RealtimeKind {
 
   private static final Comparator<BoardEntry> WORST_FIRST = ControlsApplied.BEST_FIRST.reversed();
 
-  private @Nullable Merged merge(
+  private @Nullable List<BoardEntry> merge(
       BoardDefinition board, Ordering order, Sizes counted, Instant now, int need) {
     List<String> segments = new ArrayList<>(store.segments(board));
     if (segments.isEmpty()) {
-      return new Merged(List.of(), false);
+      return List.of();
     }
     int keep = sets.keep(board);
     // Enough first members of each set that a board of few segments is merged in one read.
@@ -349,7 +336,6 @@ final class ScaledBoards implements RealtimeKind {
     List<Popped> pending = new ArrayList<>();
     List<LiveStore.Ranked> gone = new ArrayList<>();
     Set<Long> misplaced = new HashSet<>();
-    boolean thinned = false;
     while (true) {
       Cursor top = bounds.peek();
       if (top == null) {
@@ -391,10 +377,6 @@ final class ScaledBoards implements RealtimeKind {
         if (top.next < top.read.size()) {
           bounds.add(top);
         }
-      } else if (top.trimmed) {
-        // The set trimmed members below its last one, which may have scored above the board's
-        // last candidate: rebuilt, unless one was moments ago.
-        thinned = true;
       }
     }
     if (!gone.isEmpty()) {
@@ -407,7 +389,7 @@ final class ScaledBoards implements RealtimeKind {
     for (BoardEntry e : entries) {
       ranked.add(e.withRank(ranked.size() + 1));
     }
-    return new Merged(ranked, thinned);
+    return ranked;
   }
 
   /** Whether an entry ranks ahead of a member of equal score: younger, then the larger id. */
@@ -448,7 +430,6 @@ final class ScaledBoards implements RealtimeKind {
             cursor.read = top.ranked();
             cursor.next = 0;
             cursor.more = top.ranked().size() >= chunk.get(segment);
-            cursor.trimmed = top.trimmed();
           });
     }
     return true;
