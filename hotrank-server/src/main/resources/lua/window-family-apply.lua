@@ -33,7 +33,9 @@
 --          fold whose generation moved meanwhile (a reset) is refused as 'behind:'
 -- ARGV[12..] per item: member, its labels' item version (-1: unknown, keep what is stored), the
 --          number s of its segments, its s segments, the number c of its buckets, c pairs of
---          bucket and weight to add
+--          bucket and weight to add, the number e of its counted buckets and e pairs of bucket and
+--          events (a scaled board counts its segments' events per bucket, in n:<bucket>: segment
+--          to events; they stay where they were counted when the item moves)
 -- Returns  'applied', 'done' or 'behind:<applied>' as window-apply.lua; 'written' for a part;
 --          'placed' or 'none' (no
 --          data: the items wait in the pending set) for 'move' and 'remove'.
@@ -70,7 +72,8 @@ elseif not current then
   while a <= #ARGV do
     redis.call('SADD', p .. 'pending', ARGV[a])
     local s = tonumber(ARGV[a + 2])
-    a = a + 4 + s + 2 * tonumber(ARGV[a + 3 + s])
+    local after = a + 4 + s + 2 * tonumber(ARGV[a + 3 + s])
+    a = after + 1 + 2 * tonumber(ARGV[after])
   end
   return 'none'
 end
@@ -155,7 +158,9 @@ while a <= #ARGV do
   end
   local c = tonumber(ARGV[a + 3 + s])
   local from = a + 4 + s
-  a = from + 2 * c
+  local e = tonumber(ARGV[from + 2 * c])
+  local counted = from + 2 * c + 1
+  a = counted + 2 * e
   local stored = redis.call('HGET', p .. 'where', member)
   local storedVersion, storedSegments = -1, {}
   if stored then
@@ -232,6 +237,16 @@ while a <= #ARGV do
       end
       redis.call('ZADD', p .. 'segs', 'GT', b, t)
       redis.call('SADD', p .. 'dirty', t)
+    end
+  end
+  -- The events counted per segment (a scaled board's n), where the item is now.
+  for i = counted, counted + 2 * e - 1, 2 do
+    local b = tonumber(ARGV[i])
+    for _, t in ipairs(segments) do
+      redis.call('ZINCRBY', p .. 'n:' .. b, ARGV[i + 1], t)
+    end
+    if #segments > 0 then
+      expire(p .. 'n:' .. b, b)
     end
   end
 end

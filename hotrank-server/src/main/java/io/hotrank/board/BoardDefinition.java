@@ -156,12 +156,6 @@ public record BoardDefinition(
       problems.add(
           property + ".scale-by applies to an unsegmented board; remove segment-by or scale-by");
     }
-    if (scaleBy != null && kind instanceof BoardKind.Window) {
-      problems.add(
-          property
-              + ".scale-by is supported on batch, live and leaderboard boards; a window board"
-              + " cannot use it yet");
-    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));

@@ -354,11 +354,16 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
   }
 
   static BoardEntry entry(BoardDefinition board, ItemCards.Card card, Instant now) {
+    return entry(board, card, board.scoreAt(card.counts(), card.createdAtMillis(), now));
+  }
+
+  /** A card as an unranked entry of a realtime board, with its score there. */
+  static BoardEntry entry(BoardDefinition board, ItemCards.Card card, double score) {
     return new BoardEntry(
         0,
         board.biz(),
         card.itemId(),
-        board.scoreAt(card.counts(), card.createdAtMillis(), now),
+        score,
         card.title(),
         card.authorId(),
         Instant.ofEpochMilli(card.createdAtMillis()),

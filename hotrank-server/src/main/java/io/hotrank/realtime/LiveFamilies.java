@@ -17,7 +17,6 @@ import io.hotrank.core.topn.BoundedTopN;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.item.CounterPages;
-import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import io.hotrank.job.JobContext;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -737,14 +736,6 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
 
   private static BoardEntry entry(
       BoardDefinition board, Ordering order, ItemCards.Card card, Instant now) {
-    return new BoardEntry(
-        0,
-        board.biz(),
-        card.itemId(),
-        order.score(card.counts(), card.createdAtMillis(), now),
-        card.title(),
-        card.authorId(),
-        Instant.ofEpochMilli(card.createdAtMillis()),
-        Item.Counts.of(card.counts()));
+    return LiveBoards.entry(board, card, order.score(card.counts(), card.createdAtMillis(), now));
   }
 }

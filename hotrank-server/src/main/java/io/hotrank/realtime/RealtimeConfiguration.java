@@ -80,6 +80,19 @@ class RealtimeConfiguration {
   }
 
   @Bean
+  ScaledWindows scaledWindows(
+      StringRedisTemplate redis,
+      RealtimeKeys keys,
+      ItemCards items,
+      FoldHistory history,
+      PublishedCards published,
+      Clock clock,
+      MeterRegistry meters) {
+    WindowFamilyStore store = new WindowFamilyStore(redis, keys, items, clock);
+    return new ScaledWindows(store, new WindowFolds(store, history, clock, meters), published);
+  }
+
+  @Bean
   Leaderboards leaderboards(
       LeaderboardStore store,
       FoldHistory history,

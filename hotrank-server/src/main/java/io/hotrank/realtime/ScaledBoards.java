@@ -9,14 +9,12 @@ import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.ingest.Fold;
 import io.hotrank.item.CounterPages;
-import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import io.hotrank.realtime.LiveFamilies.Ordering;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,9 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,12 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p>A scaled score cannot be a set's key: n moves with every event of a segment, which would move
  * every member of it. So the items are kept unscaled, in one set per segment as a {@link
  * LiveFamilies live family} keeps them (items in no segment in a set of their own, {@link
- * LiveFamilies#UNSEGMENTED}), and each look merges the sets best scaled first: an item's scaled
- * score is at most its unscaled score over its segment's divisor (its largest segment's divisor is
- * at least that), so the next member of each set bounds what the set has left. A look pops the
- * member of the best bound, scores it exactly from its card (its segments, hence its divisor), and
- * stops once its best items all score above every set's bound (Fagin's threshold algorithm); a look
- * reads each segment's first members, then only deeper where the merge goes.
+ * LiveFamilies#UNSEGMENTED}), and each look merges the sets best scaled first ({@link
+ * ThresholdMerge}), scoring the members it pops exactly from their cards.
  *
  * <p>The sets keep every member of the window ({@link #EVERY_MEMBER}): a set trimmed to its best
  * unscaled members could be filled with items that also sit in a larger segment, and so score less
@@ -76,12 +70,6 @@ final class ScaledBoards implements RealtimeKind {
   /** Segments per script reading their first members. */
   private static final int TOP_CHUNK = 500;
 
-  /** Members a deeper read of a set adds at most (a set may hold the whole window). */
-  private static final int DEEPER_AT_MOST = 4_096;
-
-  /** Members popped before their cards are read at once. */
-  private static final int CARD_BATCH = 256;
-
   private final LiveFamilies sets;
   private final LiveFamilyStore store;
   private final CounterPages counters;
@@ -104,6 +92,15 @@ final class ScaledBoards implements RealtimeKind {
       return segment.equals(LiveFamilies.UNSEGMENTED)
           ? 1
           : Math.log10(10 + perSegment.getOrDefault(segment, 0L));
+    }
+
+    /** An item's divisor: its largest segment's. */
+    double divisor(Set<String> segments) {
+      double divisor = 1;
+      for (String segment : segments) {
+        divisor = Math.max(divisor, divisor(segment));
+      }
+      return divisor;
     }
   }
 
@@ -262,234 +259,109 @@ final class ScaledBoards implements RealtimeKind {
     return counted;
   }
 
-  /** What is left of one segment's set: the members read so far, from the next to take. */
-  private static final class Cursor {
-    final String segment;
-    final double divisor;
+  /**
+   * A look's sets: the segments' sets in Redis, scored at {@code now} from the items' cards. Items
+   * found deleted, or in a set their labels left, are noted, to be removed or placed again.
+   */
+  private final class LiveSets implements ThresholdMerge.Sets<LiveStore.Ranked> {
+    final BoardDefinition board;
+    final Ordering order;
+    final Sizes counted;
+    final Instant now;
+    final long windowStart;
+    final List<LiveStore.Ranked> gone = new ArrayList<>();
+    final Set<Long> misplaced = new HashSet<>();
 
-    /** The largest divisor of any segment: a negative score is largest over it. */
-    final double largest;
+    LiveSets(BoardDefinition board, Ordering order, Sizes counted, Instant now) {
+      this.board = board;
+      this.order = order;
+      this.counted = counted;
+      this.now = now;
+      this.windowStart = order.windowStart(now);
+    }
 
-    List<LiveStore.Ranked> read = List.of();
-    int next;
-    boolean more;
+    @Override
+    public @Nullable Map<String, List<LiveStore.Ranked>> top(Map<String, Integer> wanted) {
+      Map<String, List<LiveStore.Ranked>> read = new LinkedHashMap<>();
+      List<String> names = new ArrayList<>(wanted.keySet());
+      for (int from = 0; from < names.size(); from += TOP_CHUNK) {
+        Map<String, Integer> chunk = new LinkedHashMap<>();
+        for (String segment : names.subList(from, Math.min(names.size(), from + TOP_CHUNK))) {
+          chunk.put(segment, wanted.get(segment));
+        }
+        Map<String, LiveFamilyStore.SegmentTop> tops = store.top(board, chunk);
+        if (tops == null) {
+          return null;
+        }
+        tops.forEach((segment, top) -> read.put(segment, top.ranked()));
+      }
+      return read;
+    }
 
-    Cursor(String segment, double divisor, double largest) {
-      this.segment = segment;
-      this.divisor = divisor;
-      this.largest = largest;
+    @Override
+    public long itemId(LiveStore.Ranked member) {
+      return member.itemId();
+    }
+
+    @Override
+    public double score(LiveStore.Ranked member) {
+      return order.scoreOfKey(member.key(), now);
+    }
+
+    /** The set orders equal keys as the board orders equal scores: younger, then the larger id. */
+    @Override
+    public boolean ranksAhead(BoardEntry entry, LiveStore.Ranked member) {
+      long created = entry.createdAt().toEpochMilli();
+      return created > member.createdAtMillis()
+          || (created == member.createdAtMillis() && entry.itemId() > member.itemId());
     }
 
     /**
-     * The member that bounds those not taken yet: the next one, or the last read when all read are
-     * taken (the set orders equal keys younger first, as boards order equal scores).
+     * The item's score at {@code now} over the divisor of its largest segment, if it is alive and
+     * in the window.
      */
-    LiveStore.Ranked at() {
-      return next < read.size() ? read.get(next) : read.getLast();
-    }
-
-    /**
-     * At most the scaled score of any member not taken yet: a positive score is largest over this
-     * segment's divisor (an item's own is at least that), a negative one over the largest of all.
-     */
-    double bound(Ordering order, Instant now) {
-      double score = order.scoreOfKey(at().key(), now);
-      return score >= 0 ? score / divisor : score / largest;
+    @Override
+    public void score(
+        List<ThresholdMerge.Popped<LiveStore.Ranked>> popped, Consumer<BoardEntry> offer) {
+      List<Long> ids = new ArrayList<>(popped.size());
+      popped.forEach(p -> ids.add(p.member().itemId()));
+      Map<Long, ItemCards.Card> cards = published.cards(board, ids);
+      for (ThresholdMerge.Popped<LiveStore.Ranked> p : popped) {
+        ItemCards.Card card = cards.get(p.member().itemId());
+        if (card == null) {
+          gone.add(p.member());
+          continue;
+        }
+        Set<String> segments = LiveFamilies.segments(board, card.labels());
+        if (!segments.contains(p.segment())) {
+          misplaced.add(card.itemId()); // its move between sets was lost: placed again
+        }
+        if (card.createdAtMillis() > now.toEpochMilli()
+            || card.createdAtMillis() < windowStart
+            || order.key(card.counts(), card.createdAtMillis()) == null) {
+          continue;
+        }
+        double score = order.score(card.counts(), card.createdAtMillis(), now);
+        offer.accept(LiveBoards.entry(board, card, score / counted.divisor(segments)));
+      }
     }
   }
-
-  /** An item taken from a set, scored once its card is read. */
-  private record Popped(LiveStore.Ranked ranked, String segment) {}
-
-  private static final Comparator<BoardEntry> WORST_FIRST = ControlsApplied.BEST_FIRST.reversed();
 
   private @Nullable List<BoardEntry> merge(
       BoardDefinition board, Ordering order, Sizes counted, Instant now, int need) {
-    List<String> segments = new ArrayList<>(store.segments(board));
-    if (segments.isEmpty()) {
-      return List.of();
+    Map<String, Double> divisors = new LinkedHashMap<>();
+    for (String segment : store.segments(board)) {
+      divisors.put(segment, counted.divisor(segment));
     }
-    int keep = sets.keep(board);
-    // Enough first members of each set that a board of few segments is merged in one read.
-    int first = Math.clamp(2L * need / segments.size() + 1, 2, keep);
-    Map<String, Cursor> cursors = new LinkedHashMap<>();
-    Map<String, Integer> wanted = new LinkedHashMap<>();
-    double largest = 1;
-    for (String segment : segments) {
-      largest = Math.max(largest, counted.divisor(segment));
-    }
-    for (String segment : segments) {
-      cursors.put(segment, new Cursor(segment, counted.divisor(segment), largest));
-      wanted.put(segment, first);
-    }
-    if (!read(board, cursors, wanted)) {
+    LiveSets live = new LiveSets(board, order, counted, now);
+    List<BoardEntry> merged = new ThresholdMerge<>(live).merge(divisors, need, sets.keep(board));
+    if (merged == null) {
       return null;
     }
-    PriorityQueue<Cursor> bounds =
-        new PriorityQueue<>(
-            Comparator.comparingDouble((Cursor c) -> c.bound(order, now)).reversed());
-    cursors.values().stream().filter(c -> !c.read.isEmpty()).forEach(bounds::add);
-
-    long windowStart = order.windowStart(now);
-    PriorityQueue<BoardEntry> best = new PriorityQueue<>(WORST_FIRST);
-    Set<Long> seen = new HashSet<>();
-    List<Popped> pending = new ArrayList<>();
-    List<LiveStore.Ranked> gone = new ArrayList<>();
-    Set<Long> misplaced = new HashSet<>();
-    while (true) {
-      Cursor top = bounds.peek();
-      if (top == null) {
-        score(board, order, counted, now, windowStart, need, pending, best, gone, misplaced);
-        break;
-      }
-      double bound = top.bound(order, now);
-      // Popped members are scored in batches: when a batch is full, when the board has too few
-      // candidates without them, or when no member left could beat the last candidate.
-      if (!pending.isEmpty()
-          && (pending.size() >= CARD_BATCH
-              || (best.size() < need && best.size() + pending.size() >= need)
-              || (best.size() >= need && best.peek().score() >= bound))) {
-        score(board, order, counted, now, windowStart, need, pending, best, gone, misplaced);
-        continue;
-      }
-      if (pending.isEmpty() && best.size() >= need) {
-        BoardEntry last = best.peek();
-        if (last.score() > bound) {
-          break; // no member left in any set can score above the board's last candidate
-        }
-        if (last.score() == bound && ranksAhead(last, top.at())) {
-          bounds.poll(); // what this set has left ties at best, and is older: it ranks below
-          continue;
-        }
-      }
-      bounds.poll();
-      if (top.next < top.read.size()) {
-        LiveStore.Ranked taken = top.read.get(top.next++);
-        if (seen.add(taken.itemId())) {
-          pending.add(new Popped(taken, top.segment));
-        }
-        bounds.add(top);
-      } else if (top.more) {
-        // Its members read so far are taken, and the set holds more: read deeper.
-        if (!read(board, Map.of(top.segment, top), Map.of(top.segment, deeper(top, keep)))) {
-          return null;
-        }
-        if (top.next < top.read.size()) {
-          bounds.add(top);
-        }
-      }
+    if (!live.gone.isEmpty()) {
+      sets.remove(board, live.gone);
     }
-    if (!gone.isEmpty()) {
-      sets.remove(board, gone);
-    }
-    misplaced.forEach(id -> sets.place(board, id, null));
-    List<BoardEntry> entries = new ArrayList<>(best);
-    entries.sort(ControlsApplied.BEST_FIRST);
-    List<BoardEntry> ranked = new ArrayList<>(entries.size());
-    for (BoardEntry e : entries) {
-      ranked.add(e.withRank(ranked.size() + 1));
-    }
-    return ranked;
-  }
-
-  /** Whether an entry ranks ahead of a member of equal score: younger, then the larger id. */
-  private static boolean ranksAhead(BoardEntry entry, LiveStore.Ranked member) {
-    long created = entry.createdAt().toEpochMilli();
-    return created > member.createdAtMillis()
-        || (created == member.createdAtMillis() && entry.itemId() > member.itemId());
-  }
-
-  /** Members a deeper read asks: four times what was read, at most {@link #DEEPER_AT_MOST} more. */
-  private static int deeper(Cursor cursor, int keep) {
-    long size = cursor.read.size();
-    return (int) Math.min(keep + 1L, Math.min(4 * size, size + DEEPER_AT_MOST));
-  }
-
-  /**
-   * Reads the first {@code wanted} members of each cursor's set, from the top: a deeper read
-   * replaces what was read and starts over (members already taken are skipped as seen), so that a
-   * member that left the set meanwhile moves no other past the cursor.
-   *
-   * @return false when the sets were forgotten meanwhile
-   */
-  private boolean read(
-      BoardDefinition board, Map<String, Cursor> cursors, Map<String, Integer> wanted) {
-    List<String> names = new ArrayList<>(wanted.keySet());
-    for (int from = 0; from < names.size(); from += TOP_CHUNK) {
-      Map<String, Integer> chunk = new LinkedHashMap<>();
-      for (String segment : names.subList(from, Math.min(names.size(), from + TOP_CHUNK))) {
-        chunk.put(segment, wanted.get(segment));
-      }
-      Map<String, LiveFamilyStore.SegmentTop> tops = store.top(board, chunk);
-      if (tops == null) {
-        return false;
-      }
-      tops.forEach(
-          (segment, top) -> {
-            Cursor cursor = cursors.get(segment);
-            cursor.read = top.ranked();
-            cursor.next = 0;
-            cursor.more = top.ranked().size() >= chunk.get(segment);
-          });
-    }
-    return true;
-  }
-
-  /**
-   * Scores the popped members from their cards: the item's score at {@code now} over the divisor of
-   * its largest segment, if it is alive and in the window; offers each to the {@code need} best.
-   */
-  private void score(
-      BoardDefinition board,
-      Ordering order,
-      Sizes counted,
-      Instant now,
-      long windowStart,
-      int need,
-      List<Popped> pending,
-      PriorityQueue<BoardEntry> best,
-      List<LiveStore.Ranked> gone,
-      Set<Long> misplaced) {
-    if (pending.isEmpty()) {
-      return;
-    }
-    List<Long> ids = new ArrayList<>(pending.size());
-    pending.forEach(p -> ids.add(p.ranked().itemId()));
-    Map<Long, ItemCards.Card> cards = published.cards(board, ids);
-    for (Popped popped : pending) {
-      ItemCards.Card card = cards.get(popped.ranked().itemId());
-      if (card == null) {
-        gone.add(popped.ranked());
-        continue;
-      }
-      Set<String> segments = LiveFamilies.segments(board, card.labels());
-      if (!segments.contains(popped.segment())) {
-        misplaced.add(card.itemId()); // its move between sets was lost: placed again
-      }
-      if (card.createdAtMillis() > now.toEpochMilli()
-          || card.createdAtMillis() < windowStart
-          || order.key(card.counts(), card.createdAtMillis()) == null) {
-        continue;
-      }
-      double divisor = 1;
-      for (String segment : segments) {
-        divisor = Math.max(divisor, counted.divisor(segment));
-      }
-      BoardEntry entry =
-          new BoardEntry(
-              0,
-              board.biz(),
-              card.itemId(),
-              order.score(card.counts(), card.createdAtMillis(), now) / divisor,
-              card.title(),
-              card.authorId(),
-              Instant.ofEpochMilli(card.createdAtMillis()),
-              Item.Counts.of(card.counts()));
-      best.add(entry);
-      if (best.size() > need) {
-        best.poll();
-      }
-    }
-    pending.clear();
+    live.misplaced.forEach(id -> sets.place(board, id, null));
+    return merged;
   }
 }

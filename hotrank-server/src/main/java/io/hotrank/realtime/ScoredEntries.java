@@ -35,10 +35,13 @@ final class ScoredEntries {
 
   /**
    * How many members a shard or a window snapshot keeps: the board's size plus as many again, and
-   * the deeper read of a board capped per author ({@link AuthorCap}).
+   * the deeper read of a board capped per author ({@link AuthorCap}); a scaled window board's
+   * snapshots keep every member ({@link ScaledWindows}).
    */
   static int keep(BoardDefinition board) {
-    return 2 * board.size() + AuthorCap.extra(board);
+    return board.scaleBy() != null
+        ? ScaledBoards.EVERY_MEMBER
+        : 2 * board.size() + AuthorCap.extra(board);
   }
 
   /**

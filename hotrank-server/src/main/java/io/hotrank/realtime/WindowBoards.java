@@ -25,7 +25,9 @@ final class WindowBoards extends FoldedWindows {
 
   @Override
   public boolean keeps(BoardDefinition board) {
-    return board.kind() instanceof BoardKind.Window && !board.segmented();
+    return board.kind() instanceof BoardKind.Window
+        && !board.segmented()
+        && board.scaleBy() == null;
   }
 
   /**

@@ -35,14 +35,10 @@ import org.slf4j.LoggerFactory;
  * segment with data after a bucket's end), reads their tops in one script and publishes them
  * together ({@link BoardSink#publishSegments}). Thread-safe.
  */
-final class WindowFamilies extends FoldedWindows implements FamilyKind {
+final class WindowFamilies extends SegmentedWindows implements FamilyKind {
 
   private static final Logger log = LoggerFactory.getLogger(WindowFamilies.class);
 
-  /** Segments per script reading their tops. */
-  private static final int TOP_CHUNK = 100;
-
-  private final WindowFamilyStore store;
   private final PublishedCards published;
   private final BoardSink sink;
   private final Clock clock;
@@ -55,9 +51,9 @@ final class WindowFamilies extends FoldedWindows implements FamilyKind {
       Clock clock,
       MeterRegistry meters) {
     super(
+        store,
         new WindowFolds(
             store, history, clock, meters, board -> republishStored(store, sink, board)));
-    this.store = store;
     this.published = published;
     this.sink = sink;
     this.clock = clock;
@@ -84,16 +80,6 @@ final class WindowFamilies extends FoldedWindows implements FamilyKind {
   @Override
   public boolean keeps(BoardDefinition board) {
     return board.kind() instanceof BoardKind.Window && board.segmented();
-  }
-
-  @Override
-  public void edited(BoardDefinition board, long itemId) {
-    store.move(board, List.of(itemId));
-  }
-
-  @Override
-  public void deleted(BoardDefinition board, long itemId, long createdAtMillis) {
-    store.remove(board, List.of(itemId));
   }
 
   @Override
@@ -138,21 +124,10 @@ final class WindowFamilies extends FoldedWindows implements FamilyKind {
       wanted.put(
           segment, Math.max(ScoredEntries.keep(board), need.get(segment) + AuthorCap.extra(board)));
     }
-    Map<String, List<Scored>> tops = new LinkedHashMap<>();
-    List<String> segments = new ArrayList<>(wanted.keySet());
-    for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
-      // In parts, so that no script holds Redis for long (after a bucket's end every segment is
-      // read).
-      Map<String, Integer> part = new LinkedHashMap<>();
-      for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
-        part.put(segment, wanted.get(segment));
-      }
-      Map<String, List<Scored>> read = store.top(board, now.toEpochMilli(), part);
-      if (read == null) {
-        store.changed(board, changed); // reset or replaying meanwhile: published after
-        return;
-      }
-      tops.putAll(read);
+    Map<String, List<Scored>> tops = store.tops(board, now.toEpochMilli(), wanted);
+    if (tops == null) {
+      store.changed(board, changed); // reset or replaying meanwhile: published after
+      return;
     }
     Set<Long> ids = new HashSet<>();
     tops.values().forEach(top -> top.forEach(s -> ids.add(s.itemId())));

@@ -9,11 +9,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +30,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Thread-safe.
  */
 final class WindowFamilyStore implements WindowData {
+
+  /** Segments per script reading their tops. */
+  private static final int TOP_CHUNK = 100;
 
   /** Segments per build script. */
   private static final int BUILD_CHUNK = 200;
@@ -54,6 +57,10 @@ final class WindowFamilyStore implements WindowData {
       LuaScripts.load("window-family-take.lua", List.class);
 
   @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> SIZES =
+      LuaScripts.load("window-family-sizes.lua", List.class);
+
+  @SuppressWarnings("rawtypes")
   private static final RedisScript<List> TOP = LuaScripts.load("window-family-top.lua", List.class);
 
   private final StringRedisTemplate redis;
@@ -68,9 +75,16 @@ final class WindowFamilyStore implements WindowData {
     this.clock = clock;
   }
 
-  /** An item as a script places it: its labels' version and segments, and weights per bucket. */
+  /**
+   * An item as a script places it: its labels' version and segments, weights per bucket, and (on a
+   * scaled board) events per bucket.
+   */
   private record Placed(
-      long itemId, long version, Set<String> segments, Map<Long, Double> weights) {}
+      long itemId,
+      long version,
+      Set<String> segments,
+      Map<Long, Double> weights,
+      Map<Long, Long> events) {}
 
   @Override
   public String apply(
@@ -81,16 +95,24 @@ final class WindowFamilyStore implements WindowData {
       long nowMillis,
       int keep) {
     Map<Long, Map<Long, Double>> byItem = new LinkedHashMap<>();
+    Map<Long, Map<Long, Long>> counted = new LinkedHashMap<>();
+    boolean scaled = board.scaleBy() != null;
     WindowStore.weigh(
         board,
         events,
         nowMillis,
-        (itemId, bucket, weight, counts) -> {
+        (itemId, bucket, weight, step, inWindow) -> {
           // Every item of the fold, whatever the clock: a fold written in parts is split alike by
           // every attempt (a retry, another instance), so that each part is written once.
           Map<Long, Double> weights = byItem.computeIfAbsent(itemId, i -> new TreeMap<>());
-          if (counts) {
+          if (inWindow && weight != 0) {
             weights.merge(bucket, weight, Double::sum);
+          }
+          if (inWindow && scaled) {
+            // Every interaction counts towards n, weighted or not, as a batch board counts it.
+            counted
+                .computeIfAbsent(itemId, i -> new TreeMap<>())
+                .merge(bucket, (long) step, Long::sum);
           }
         });
     Map<Long, ItemCards.Labels> labels =
@@ -100,7 +122,13 @@ final class WindowFamilyStore implements WindowData {
         (id, weights) -> {
           ItemCards.Labels l = labels.get(id);
           // An item not found (deleted, or not yet visible) keeps what the family knows of it.
-          placed.add(new Placed(id, l == null ? -1 : l.version(), segments(board, l), weights));
+          placed.add(
+              new Placed(
+                  id,
+                  l == null ? -1 : l.version(),
+                  segments(board, l),
+                  weights,
+                  counted.getOrDefault(id, Map.of())));
         });
     String generation = generation(board);
     if (placed.size() <= PART) {
@@ -129,7 +157,7 @@ final class WindowFamilyStore implements WindowData {
     for (long id : ids) {
       ItemCards.Labels l = labels.get(id);
       if (l != null) {
-        placed.add(new Placed(id, l.version(), segments(board, l), Map.of()));
+        placed.add(new Placed(id, l.version(), segments(board, l), Map.of(), Map.of()));
       }
     }
     if (!placed.isEmpty()) {
@@ -141,7 +169,7 @@ final class WindowFamilyStore implements WindowData {
   void remove(BoardDefinition board, Collection<Long> ids) {
     List<Placed> removed = new ArrayList<>(ids.size());
     for (long id : ids) {
-      removed.add(new Placed(id, -1, Set.of(), Map.of()));
+      removed.add(new Placed(id, -1, Set.of(), Map.of(), Map.of()));
     }
     run(board, "remove", 0, null, removed, clock.millis(), ScoredEntries.keep(board), "");
   }
@@ -242,10 +270,32 @@ final class WindowFamilyStore implements WindowData {
   }
 
   /**
+   * {@link #top} in parts of {@link #TOP_CHUNK} segments a script, so that no script holds Redis
+   * for long (after a bucket's end every segment is read).
+   */
+  @Nullable Map<String, List<Scored>> tops(
+      BoardDefinition board, long nowMillis, Map<String, Integer> wanted) {
+    Map<String, List<Scored>> read = new LinkedHashMap<>();
+    List<String> segments = new ArrayList<>(wanted.keySet());
+    for (int from = 0; from < segments.size(); from += TOP_CHUNK) {
+      Map<String, Integer> part = new LinkedHashMap<>();
+      for (String segment : segments.subList(from, Math.min(segments.size(), from + TOP_CHUNK))) {
+        part.put(segment, wanted.get(segment));
+      }
+      Map<String, List<Scored>> tops = top(board, nowMillis, part);
+      if (tops == null) {
+        return null;
+      }
+      read.putAll(tops);
+    }
+    return read;
+  }
+
+  /**
    * The best members of each segment at {@code nowMillis}, as many as asked per segment (more when
    * some tie with the last); null when the family has no data or is replaying its window.
    */
-  @Nullable Map<String, List<Scored>> top(
+  private @Nullable Map<String, List<Scored>> top(
       BoardDefinition board, long nowMillis, Map<String, Integer> wanted) {
     BoardKind.Window window = board.kind(BoardKind.Window.class);
     List<String> args = new ArrayList<>(3 + 2 * wanted.size());
@@ -278,11 +328,41 @@ final class WindowFamilyStore implements WindowData {
     return tops;
   }
 
+  /** A family's item is in its segments; a scaled board's in those it is scaled by, or in '/'. */
+  /** A scaled board's segments holding members, and the events each received over the window. */
+  record Sizes(List<String> segments, Map<String, Long> events) {}
+
+  /**
+   * The segments holding members and their events over the window at {@code nowMillis}; null when
+   * the family has no data or is replaying its window.
+   */
+  @Nullable Sizes sizes(BoardDefinition board, long nowMillis) {
+    List<?> reply =
+        redis.execute(
+            SIZES,
+            List.of(generationKey(board)),
+            Long.toString(WindowStore.bucketOf(board, nowMillis)),
+            Integer.toString(buckets(board)));
+    if (reply == null || reply.isEmpty() || "".equals(reply.getFirst().toString())) {
+      return null;
+    }
+    int count = Integer.parseInt(reply.get(1).toString());
+    List<String> segments = new ArrayList<>(count);
+    for (int i = 2; i < 2 + count; i++) {
+      segments.add(reply.get(i).toString());
+    }
+    Map<String, Long> events = new HashMap<>();
+    for (int i = 2 + count; i + 1 < reply.size(); i += 2) {
+      events.put(reply.get(i).toString(), (long) Double.parseDouble(reply.get(i + 1).toString()));
+    }
+    return new Sizes(segments, events);
+  }
+
   private static Set<String> segments(BoardDefinition board, ItemCards.@Nullable Labels labels) {
     if (labels == null) {
       return Set.of();
     }
-    return new LinkedHashSet<>(Objects.requireNonNull(board.segmentBy()).segments(labels));
+    return new LinkedHashSet<>(LiveFamilies.segments(board, labels));
   }
 
   private static int buckets(BoardDefinition board) {
@@ -350,6 +430,13 @@ final class WindowFamilyStore implements WindowData {
               (bucket, weight) -> {
                 args.add(Long.toString(bucket));
                 args.add(Double.toString(weight));
+              });
+      args.add(Integer.toString(p.events().size()));
+      p.events()
+          .forEach(
+              (bucket, count) -> {
+                args.add(Long.toString(bucket));
+                args.add(Long.toString(count));
               });
     }
     return redis.execute(APPLY, List.of(generationKey(board)), args.toArray());

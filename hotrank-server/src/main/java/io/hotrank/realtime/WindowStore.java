@@ -33,10 +33,11 @@ final class WindowStore implements WindowData {
   @FunctionalInterface
   interface Weighed {
     /**
-     * @param counts whether it counts: it has a weight, and its bucket is in the window or at most
-     *     {@link #FUTURE_MILLIS} ahead of the clock
+     * @param step the interactions it counts (-1 for an undo)
+     * @param inWindow whether its bucket is in the window or at most {@link #FUTURE_MILLIS} ahead
+     *     of the clock; it counts on the board when it also has a weight
      */
-    void event(long itemId, long bucket, double weight, boolean counts);
+    void event(long itemId, long bucket, double weight, int step, boolean inWindow);
   }
 
   /** Hands each event of the board's biz to {@code each}, with its bucket and weight. */
@@ -49,7 +50,7 @@ final class WindowStore implements WindowData {
       }
       double weight = board.weights().weight(e.type().counter()) * e.type().step();
       long bucket = bucketOf(board, e.atMillis());
-      each.event(e.itemId(), bucket, weight, weight != 0 && bucket >= oldest && bucket <= newest);
+      each.event(e.itemId(), bucket, weight, e.type().step(), bucket >= oldest && bucket <= newest);
     }
   }
 
@@ -103,8 +104,8 @@ final class WindowStore implements WindowData {
         board,
         events,
         nowMillis,
-        (itemId, bucket, weight, counts) -> {
-          if (counts) {
+        (itemId, bucket, weight, step, inWindow) -> {
+          if (inWindow && weight != 0) {
             byBucket
                 .computeIfAbsent(bucket, b -> new TreeMap<>())
                 .merge(Long.toString(itemId), weight, Double::sum);

@@ -107,8 +107,27 @@ class BoardDefinitionTest {
     assertThat(BoardDefinition.from(diverse("live", "tag", null, null), "b").segmented()).isTrue();
     assertThat(BoardDefinition.from(diverse("live", null, null, "tag"), "b").scaleBy())
         .isEqualTo(new SegmentBy.Tag());
-    assertThatThrownBy(() -> BoardDefinition.from(diverse("window", null, null, "tag"), "b"))
-        .hasMessageContaining("b.scale-by is supported on batch, live and leaderboard boards");
+    BoardSpec scaledWindow =
+        new BoardSpec(
+            "w",
+            "article",
+            null,
+            null,
+            null,
+            null,
+            Duration.ofHours(12),
+            10,
+            null,
+            "window",
+            Duration.ofHours(1),
+            null,
+            null,
+            null,
+            null,
+            null,
+            "attribute:lang");
+    assertThat(BoardDefinition.from(scaledWindow, "b").scaleBy())
+        .isEqualTo(new SegmentBy.Attribute("lang"));
   }
 
   @Test

@@ -234,7 +234,30 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[24].counter=like",
       "hotrank.boards[24].size=1",
       "hotrank.boards[24].refresh=0 0 0 1 1 *",
-      "hotrank.boards[24].scale-by=tag"
+      "hotrank.boards[24].scale-by=tag",
+      "hotrank.boards[25].name=wseg-scaled",
+      "hotrank.boards[25].biz=seg",
+      "hotrank.boards[25].type=window",
+      "hotrank.boards[25].window=12h",
+      "hotrank.boards[25].bucket=1h",
+      "hotrank.boards[25].size=5",
+      "hotrank.boards[25].scale-by=tag",
+      "hotrank.boards[26].name=scl-window",
+      "hotrank.boards[26].biz=scl",
+      "hotrank.boards[26].type=window",
+      "hotrank.boards[26].window=12h",
+      "hotrank.boards[26].bucket=1h",
+      "hotrank.boards[26].size=1",
+      "hotrank.boards[26].refresh=0 0 0 1 1 *",
+      "hotrank.boards[26].scale-by=tag",
+      "hotrank.boards[27].name=crowd-window",
+      "hotrank.boards[27].biz=crowd",
+      "hotrank.boards[27].type=window",
+      "hotrank.boards[27].window=12h",
+      "hotrank.boards[27].bucket=1h",
+      "hotrank.boards[27].size=1",
+      "hotrank.boards[27].refresh=0 0 0 1 1 *",
+      "hotrank.boards[27].scale-by=tag"
     })
 public abstract class SegmentBoardsContract extends ApiTestSupport {
 
@@ -416,6 +439,9 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
             "lbseg-tag",
             5);
     Map<String, Set<String>> everSeen = new HashMap<>();
+    // The likes each tag received while they came (a scaled window board's n stays where it was
+    // counted when an item moves).
+    Map<String, Long> tagEvents = new HashMap<>();
     long user = 1;
     for (int round = 0; round < 6; round++) {
       List<String> events = new ArrayList<>();
@@ -431,6 +457,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
                 + user++
                 + "}");
         item.likes++;
+        item.tags.forEach(t -> tagEvents.merge(t, 1L, Long::sum));
       }
       postEvents(events.toArray(String[]::new));
       for (int edit = 0; edit < 15; edit++) {
@@ -532,6 +559,33 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
             .as("round %d, %s", round, board)
             .containsExactlyElementsOf(expected);
       }
+      // The window board scaled by tag: likes in its window (every like here) over the largest of
+      // the item's tags' divisors, n counting the likes each tag received while they came.
+      recomputed("wseg-scaled");
+      Function<Modelled, Double> windowScaled =
+          i ->
+              i.likes
+                  / Math.log10(
+                      10
+                          + i.tags.stream()
+                              .mapToLong(t -> tagEvents.getOrDefault(t, 0L))
+                              .max()
+                              .orElse(0));
+      List<Long> expectedWindow =
+          items.stream()
+              .filter(i -> !i.deleted && i.likes > 0)
+              .sorted(byScore(windowScaled))
+              .limit(5)
+              .map(i -> i.id)
+              .toList();
+      Answer windowBoard = http.get("/api/v1/boards/wseg-scaled?limit=5");
+      assertThat(ids(http, "/api/v1/boards/wseg-scaled?limit=5"))
+          .as("round %d, wseg-scaled", round)
+          .containsExactlyElementsOf(expectedWindow);
+      Modelled windowTop =
+          items.stream().filter(i -> i.id == expectedWindow.getFirst()).findFirst().orElseThrow();
+      assertThat(windowBoard.json().get("items").get(0).get("score").asDouble())
+          .isCloseTo(windowScaled.apply(windowTop), org.assertj.core.data.Offset.offset(1e-9));
     }
   }
 
@@ -683,7 +737,8 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
    * by their small segment ({@code 50 / log10(60)}, 28) but score by {@code big} ({@code 50 /
    * log10(1010)}, 16.6); six items without a tag, twenty likes each, score 20 and take the board. A
    * merge that stopped once it held as many candidates as it needs (the board and the reserve,
-   * eleven) would show one of the twenty.
+   * eleven) would show one of the twenty. The window board scaled alike counts the same likes in
+   * its window.
    */
   @Test
   void aScaledRealtimeBoard_mergesPastMisleadingBounds() {
@@ -709,12 +764,12 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
       }
     }
     postEvents(events.toArray(String[]::new));
-    for (String board : List.of("scl-live", "scl-liked")) {
+    for (String board : List.of("scl-live", "scl-liked", "scl-window")) {
       Instant at = recomputed(board);
       Answer read = http.get("/api/v1/boards/" + board + "?limit=1");
       assertThat(BoardReads.ids(read.json())).as(board).containsExactly(26L);
       double unscaled =
-          board.equals("scl-liked")
+          !board.equals("scl-live")
               ? 20
               : 20 * Math.pow(2, -Duration.between(created, at).toMillis() / 3_600_000.0 / 6);
       assertThat(read.json().get("items").get(0).get("score").asDouble())
@@ -729,7 +784,7 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
    * (thirty more items there, ten views each); one item tagged {@code rust} alone, nine likes,
    * scores {@code 9 / log10(10 + 139)} (4.14) and takes the board, though twelve better items by
    * likes share its segment, more than a size-one board's set would keep if it kept its best by
-   * likes only.
+   * likes only. The window board scaled alike weighs views 0, and counts them in n all the same.
    */
   @Test
   void aScaledRealtimeBoard_findsANicheItemBehindItemsOfALargerSegment() {
@@ -765,12 +820,12 @@ public abstract class SegmentBoardsContract extends ApiTestSupport {
     for (int from = 0; from < events.size(); from += 200) {
       postEvents(events.subList(from, Math.min(events.size(), from + 200)).toArray(String[]::new));
     }
-    for (String board : List.of("crowd-live", "crowd-liked")) {
+    for (String board : List.of("crowd-live", "crowd-liked", "crowd-window")) {
       Instant at = recomputed(board);
       Answer read = http.get("/api/v1/boards/" + board + "?limit=1");
       assertThat(BoardReads.ids(read.json())).as(board).containsExactly(14L);
       double unscaled =
-          board.equals("crowd-liked")
+          !board.equals("crowd-live")
               ? 9
               : 9 * Math.pow(2, -Duration.between(created, at).toMillis() / 3_600_000.0 / 6);
       assertThat(read.json().get("items").get(0).get("score").asDouble())
