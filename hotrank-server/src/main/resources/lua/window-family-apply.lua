@@ -12,6 +12,7 @@
 --   dirty        segments changed since their last publish
 --   pending      items edited while the family had no data (placed after the replay)
 --   b:<n>        the family's bucket n: member to weight
+--   n:<n>        a scaled board's events of bucket n: segment to events
 --   s:<segment>:b:<n>, s:<segment>:snap, s:<segment>:built   a segment's buckets, snapshot, and
 --                the last bucket its snapshot covers (see window-build.lua)
 --

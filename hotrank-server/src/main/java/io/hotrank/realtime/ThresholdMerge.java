@@ -155,11 +155,12 @@ final class ThresholdMerge<M> {
       }
       double bound = top.bound();
       // Popped members are scored in batches: when a batch is full, when the board has too few
-      // candidates without them, or when no member left could beat the last candidate.
+      // candidates without them, or when no member left could beat or tie the last candidate (a
+      // run of members tied with it is popped into one batch).
       if (!pending.isEmpty()
           && (pending.size() >= CARD_BATCH
               || (best.size() < need && best.size() + pending.size() >= need)
-              || (best.size() >= need && best.peek().score() >= bound))) {
+              || (best.size() >= need && best.peek().score() > bound))) {
         score(pending, offer);
         continue;
       }

@@ -26,8 +26,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * board, as {@link WindowStore} keeps one. A fold reads the labels of the items it touched (one
  * query) and adds each item's weights to the buckets of its segments; an item whose labels changed
  * moves its whole window from the segments it left to those it joined, from the family's buckets.
- * Every key shares the family's hash tag and lives under a generation that a reset moves past.
- * Thread-safe.
+ * Every key shares the family's hash tag and lives under a generation that a reset moves past. A
+ * scaled window board ({@link ScaledWindows}) is kept here too, its segments being those it is
+ * scaled by, with its events counted per segment and bucket. Thread-safe.
  */
 final class WindowFamilyStore implements WindowData {
 
@@ -328,7 +329,6 @@ final class WindowFamilyStore implements WindowData {
     return tops;
   }
 
-  /** A family's item is in its segments; a scaled board's in those it is scaled by, or in '/'. */
   /** A scaled board's segments holding members, and the events each received over the window. */
   record Sizes(List<String> segments, Map<String, Long> events) {}
 
@@ -358,6 +358,7 @@ final class WindowFamilyStore implements WindowData {
     return new Sizes(segments, events);
   }
 
+  /** A family's item is in its segments; a scaled board's in those it is scaled by, or in '/'. */
   private static Set<String> segments(BoardDefinition board, ItemCards.@Nullable Labels labels) {
     if (labels == null) {
       return Set.of();

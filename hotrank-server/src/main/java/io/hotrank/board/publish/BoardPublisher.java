@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -387,14 +389,24 @@ public class BoardPublisher implements BoardSink {
       log.warn("Board '{}': database unavailable for the version floors ({})", board.name(), e);
       stored = Map.of();
     }
-    Map<String, Version> versions = new HashMap<>();
+    Map<String, Long> floors = new HashMap<>();
     for (int i = 0; i < names.size(); i++) {
       String key = keys.get(i);
-      long floor = Math.max(local.version(key), stored.getOrDefault(key, 0L));
-      try {
-        versions.put(names.get(i), new Version(redis.nextVersion(key, floor), true));
-      } catch (RuntimeException e) {
-        failure("redis", board, floor + 1, e);
+      floors.put(names.get(i), Math.max(local.version(key), stored.getOrDefault(key, 0L)));
+    }
+    List<Called<Long>> taken =
+        concurrently(
+            names,
+            segment ->
+                redis.nextVersion(BoardSnapshot.key(board.name(), segment), floors.get(segment)));
+    Map<String, Version> versions = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      long floor = floors.get(names.get(i));
+      Called<Long> next = taken.get(i);
+      if (next.failure() == null) {
+        versions.put(names.get(i), new Version(Objects.requireNonNull(next.value()), true));
+      } else {
+        failure("redis", board, floor + 1, next.failure());
         versions.put(names.get(i), new Version(floor + 1, false));
       }
     }
@@ -426,6 +438,7 @@ public class BoardPublisher implements BoardSink {
     } catch (RuntimeException e) {
       failure("db", board, snapshots.isEmpty() ? 0 : snapshots.getFirst().version(), e);
     }
+    List<BoardSnapshot> toRedis = new ArrayList<>(snapshots.size());
     for (BoardSnapshot snapshot : snapshots) {
       BoardSnapshotStore.Saved outcome = saved.get(snapshot.key());
       if (outcome == BoardSnapshotStore.Saved.STALE_FENCE) {
@@ -433,27 +446,61 @@ public class BoardPublisher implements BoardSink {
       }
       if (outcome == BoardSnapshotStore.Saved.NOT_NEWER) {
         publish(board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
-        continue;
+      } else if (versions.get(snapshot.segment()).redisUp()) {
+        toRedis.add(snapshot);
+      } else {
+        local.install(snapshot);
       }
-      if (versions.get(snapshot.segment()).redisUp()) {
-        try {
-          switch (redis.publish(snapshot, fence, BoardRedisStore.NO_BASE)) {
-            case STALE_FENCE -> throw rejected(board, snapshot.version(), fence, "redis");
-            case NEWER_LIVE -> {
-              publish(
-                  board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
-              continue;
-            }
-            case LIVE -> {}
-          }
-        } catch (StalePublishException e) {
-          throw e;
-        } catch (RuntimeException e) {
-          failure("redis", board, snapshot.version(), e);
-        }
+    }
+    List<Called<BoardRedisStore.Outcome>> outcomes =
+        concurrently(toRedis, snapshot -> redis.publish(snapshot, fence, BoardRedisStore.NO_BASE));
+    for (int i = 0; i < toRedis.size(); i++) {
+      BoardSnapshot snapshot = toRedis.get(i);
+      Called<BoardRedisStore.Outcome> outcome = outcomes.get(i);
+      if (outcome.failure() != null) {
+        failure("redis", board, snapshot.version(), outcome.failure());
+      } else if (outcome.value() == BoardRedisStore.Outcome.STALE_FENCE) {
+        throw rejected(board, snapshot.version(), fence, "redis");
+      } else if (outcome.value() == BoardRedisStore.Outcome.NEWER_LIVE) {
+        publish(board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
+        continue;
       }
       local.install(snapshot);
     }
+  }
+
+  /** What a call answered, or how it failed. */
+  private record Called<T>(@Nullable T value, @Nullable RuntimeException failure) {}
+
+  /**
+   * Calls {@code call} on each of {@code inputs} at once, one virtual thread each, and answers in
+   * their order. Lettuce pipelines the commands of concurrent callers on its shared connection, so
+   * a chunk's hundreds of Redis round trips (one or two per segment, each on its own slot, so that
+   * no one script or pipeline could take them on a Cluster) cost about one each way.
+   */
+  private static <T, R> List<Called<R>> concurrently(List<T> inputs, Function<T, R> call) {
+    if (inputs.isEmpty()) {
+      return List.of();
+    }
+    List<Future<Called<R>>> calls = new ArrayList<>(inputs.size());
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (T input : inputs) {
+        calls.add(
+            pool.submit(
+                () -> {
+                  try {
+                    return new Called<R>(call.apply(input), null);
+                  } catch (RuntimeException e) {
+                    return new Called<R>(null, e);
+                  }
+                }));
+      }
+    }
+    List<Called<R>> answered = new ArrayList<>(calls.size());
+    for (Future<Called<R>> each : calls) {
+      answered.add(each.resultNow()); // the pool's close waited for every call
+    }
+    return answered;
   }
 
   /** A version and whether Redis handed it out. */
