@@ -452,6 +452,48 @@ abstract class StorageCompatibilityContract {
   }
 
   /**
+   * A family's segment boards saved at once (their guarded UPDATEs in one batch, then the rows the
+   * batch did not write one by one): each comes out as its own save would, whatever the driver
+   * reports of a batch.
+   */
+  @Test
+  void snapshotSavesOfAFamily_inOneBatch_eachComeOutAsItsOwnSave() {
+    assertThat(snapshots.save(segment("older", 5), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(segment("newer", 5), 10)).isEqualTo(Saved.STORED);
+    assertThat(snapshots.save(segment("fenced", 5), 12)).isEqualTo(Saved.STORED);
+    Map<String, Saved> saved =
+        snapshots.saveAll(
+            List.of(
+                segment("older", 4),
+                segment("newer", 6),
+                segment("fenced", 7),
+                segment("fresh", 1)),
+            11);
+    assertThat(saved)
+        .isEqualTo(
+            Map.of(
+                BOARD + "/older", Saved.NOT_NEWER,
+                BOARD + "/newer", Saved.STORED,
+                BOARD + "/fenced", Saved.STALE_FENCE,
+                BOARD + "/fresh", Saved.STORED));
+    assertThat(snapshots.version(BOARD + "/older")).isEqualTo(5);
+    assertThat(snapshots.version(BOARD + "/newer")).isEqualTo(6);
+    assertThat(snapshots.version(BOARD + "/fenced")).isEqualTo(5);
+    assertThat(snapshots.version(BOARD + "/fresh")).isEqualTo(1);
+  }
+
+  private static BoardSnapshot segment(String segment, long version) {
+    return BoardSnapshot.of(
+        BOARD,
+        segment,
+        version,
+        Instant.ofEpochMilli(1_780_000_000_000L + version),
+        List.<BoardEntry>of(),
+        List.<BoardEntry>of(),
+        10);
+  }
+
+  /**
    * Inserting a duplicate inside a transaction must not poison it (PostgreSQL aborts a transaction
    * on any unique violation): the dialect's insert-ignoring-duplicates goes on in one transaction.
    */

@@ -2,6 +2,9 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardSnapshot;
 import java.nio.charset.StandardCharsets;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,31 +147,63 @@ public class BoardSnapshotStore {
         snapshot.size());
   }
 
+  private static final String GUARDED_UPDATE =
+      "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?,"
+          + " entries = ? WHERE board = ? AND fence <= ? AND version < ? AND version <= ?";
+
   private boolean updateIfAllowed(
+      BoardSnapshot snapshot, long fence, long base, String payload, long computedAt) {
+    return jdbc.update(GUARDED_UPDATE, guardedUpdate(snapshot, fence, base, payload, computedAt))
+        == 1;
+  }
+
+  private static Object[] guardedUpdate(
       BoardSnapshot snapshot, long fence, long base, String payload, long computedAt) {
     // Without a base, "version <= version - 1" is the plain "version < ?" guard.
     long highest = base == BoardRedisStore.NO_BASE ? snapshot.version() - 1 : base;
-    return jdbc.update(
-            "UPDATE hr_board_snapshot SET version = ?, computed_at = ?, payload = ?, fence = ?,"
-                + " entries = ? WHERE board = ? AND fence <= ? AND version < ? AND version <= ?",
-            snapshot.version(),
-            computedAt,
-            payload,
-            fence,
-            snapshot.size(),
-            snapshot.key(),
-            fence,
-            snapshot.version(),
-            highest)
-        == 1;
+    return new Object[] {
+      snapshot.version(),
+      computedAt,
+      payload,
+      fence,
+      snapshot.size(),
+      snapshot.key(),
+      fence,
+      snapshot.version(),
+      highest
+    };
+  }
+
+  /**
+   * The guarded UPDATE of every snapshot, sent as one JDBC batch (one round trip, not one per
+   * segment): whether each updated its row, or null when the driver did not say.
+   */
+  private @Nullable Boolean[] updateAllIfAllowed(List<BoardSnapshot> snapshots, long fence) {
+    List<Object[]> rows = new ArrayList<>(snapshots.size());
+    for (BoardSnapshot snapshot : snapshots) {
+      rows.add(
+          guardedUpdate(
+              snapshot,
+              fence,
+              BoardRedisStore.NO_BASE,
+              new String(snapshot.payload(), StandardCharsets.UTF_8),
+              snapshot.computedAt().toEpochMilli()));
+    }
+    int[] counts = jdbc.batchUpdate(GUARDED_UPDATE, rows);
+    Boolean[] updated = new Boolean[snapshots.size()];
+    for (int i = 0; i < counts.length; i++) {
+      updated[i] = counts[i] == Statement.SUCCESS_NO_INFO ? null : counts[i] == 1;
+    }
+    return updated;
   }
 
   /**
    * Stores many snapshots (a family's segment boards) as {@link #save(BoardSnapshot, long)} stores
-   * each, in one transaction: the same guarded UPDATE, and for a board never stored an INSERT under
-   * a savepoint, so that one lost insert race rolls back that statement alone. One commit for the
-   * lot instead of one per board: the commit's flush to disk is what a segment's save waits on.
-   * Deadlock victims run the whole transaction again (at most {@value #SAVE_ATTEMPTS} times).
+   * each, in one transaction: the same guarded UPDATEs (sent as one batch), and for a board whose
+   * UPDATE changed no row the per-board path, with an INSERT under a savepoint, so that one lost
+   * insert race rolls back that statement alone. One commit for the lot instead of one per board:
+   * the commit's flush to disk is what a segment's save waits on. Deadlock victims run the whole
+   * transaction again (at most {@value #SAVE_ATTEMPTS} times).
    *
    * @return what became of each, by key
    */
@@ -179,8 +214,21 @@ public class BoardSnapshotStore {
         transactions.executeWithoutResult(
             status -> {
               saved.clear();
-              for (BoardSnapshot snapshot : snapshots) {
-                saved.put(snapshot.key(), saveInTransaction(snapshot, fence));
+              @Nullable Boolean[] updated = updateAllIfAllowed(snapshots, fence);
+              Map<String, Long> stored = Map.of();
+              if (Arrays.asList(updated).contains(null)) {
+                stored = versions(snapshots.stream().map(BoardSnapshot::key).toList());
+              }
+              for (int i = 0; i < snapshots.size(); i++) {
+                BoardSnapshot snapshot = snapshots.get(i);
+                // A driver that does not say what a batched statement did: the row holds this
+                // version if this update wrote it (a board's versions come from its Redis
+                // sequence; two instances could take the same one only while Redis is down).
+                boolean done =
+                    updated[i] == null
+                        ? stored.getOrDefault(snapshot.key(), 0L) == snapshot.version()
+                        : updated[i];
+                saved.put(snapshot.key(), done ? Saved.STORED : saveInTransaction(snapshot, fence));
               }
             });
         return saved;
