@@ -1,7 +1,7 @@
 -- Starts a look at a live family's segment boards: lets the members created before the window's
 -- start leave their segments, refreshes the keys' lifetimes (the family's, and a hundred segments'
 -- a look, so that a segment nobody changes for a day keeps its set), and takes the segments
--- changed since the last look.
+-- changed since the last look, those read lately first.
 --
 -- KEYS[1..7]  as live-family-apply.lua: applied, keep, pending, dirty, created, where, segments
 -- KEYS[8]     the sweep cursor over the segments set
@@ -13,6 +13,7 @@
 -- ARGV[4]     the segment keys' prefix
 -- ARGV[5]     how many changed segments to take at most
 -- ARGV[6]     how many members of a segment its publish shows (see live-family-apply.lua)
+-- ARGV[7..]   segments to take first when they changed (those read lately), then the others
 -- Returns     {applied or '', segment, segment...}
 local applied = redis.call('GET', KEYS[1])
 if not applied then
@@ -57,7 +58,21 @@ if redis.call('EXISTS', KEYS[9]) == 1 then
   redis.call('DEL', KEYS[9])
 end
 local reply = {applied}
-local taken = redis.call('SPOP', KEYS[4], ARGV[5])
+local max = tonumber(ARGV[5])
+local taken = {}
+for i = 7, #ARGV do
+  if #taken >= max then
+    break
+  end
+  if redis.call('SREM', KEYS[4], ARGV[i]) == 1 then
+    taken[#taken + 1] = ARGV[i]
+  end
+end
+if #taken < max then
+  for _, s in ipairs(redis.call('SPOP', KEYS[4], max - #taken)) do
+    taken[#taken + 1] = s
+  end
+end
 for _, s in ipairs(taken) do
   reply[#reply + 1] = s
 end

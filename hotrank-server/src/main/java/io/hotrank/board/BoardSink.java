@@ -47,6 +47,13 @@ public interface BoardSink {
   List<String> segmentsWithEntries(String family);
 
   /**
+   * The segments of a family read on this instance lately (those its local tier holds, at most
+   * {@code max}): what a family's publishing takes first when more segments changed than one look
+   * publishes.
+   */
+  List<String> readSegments(String family, int max);
+
+  /**
    * The controls that shape each of the given segment boards of a family (the family's and the
    * segment's own), as stored now, expired ones included.
    */

@@ -154,21 +154,33 @@ final class LiveFamilyStore {
    * segments changed since the last look.
    */
   Taken take(BoardDefinition board, long windowStartMillis, int keep, int visible, int max) {
+    return take(board, windowStartMillis, keep, visible, max, List.of());
+  }
+
+  /**
+   * As {@link #take(BoardDefinition, long, int, int, int)}, taking those of {@code first} that
+   * changed before the others (the segments read lately).
+   */
+  Taken take(
+      BoardDefinition board,
+      long windowStartMillis,
+      int keep,
+      int visible,
+      int max,
+      List<String> first) {
     String base = base(board);
     List<String> keys = new ArrayList<>(familyKeys(base));
     keys.add(base + ":sweep");
     keys.add(base + ":publishing");
-    List<?> reply =
-        redis.execute(
-            TAKE,
-            keys,
-            Long.toString(windowStartMillis),
-            TTL,
-            Integer.toString(keep),
-            segmentPrefix(base),
-            Integer.toString(max),
-            Integer.toString(visible));
-    return taken(reply);
+    List<String> args = new ArrayList<>(6 + first.size());
+    args.add(Long.toString(windowStartMillis));
+    args.add(TTL);
+    args.add(Integer.toString(keep));
+    args.add(segmentPrefix(base));
+    args.add(Integer.toString(max));
+    args.add(Integer.toString(visible));
+    args.addAll(first);
+    return taken(redis.execute(TAKE, keys, args.toArray()));
   }
 
   /** A take script's reply: {applied or '', segment...} (also a window family's). */

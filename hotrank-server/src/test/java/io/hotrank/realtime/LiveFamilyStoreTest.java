@@ -103,4 +103,35 @@ class LiveFamilyStoreTest {
     Map<String, Integer> wanted = Map.of("a", 1);
     assertThat(store.top(board, wanted).get("a").trimmed()).isTrue();
   }
+
+  /**
+   * With more segments changed than a look takes, the segments named first (read lately) are taken
+   * first, those that changed; the rest of the look is taken from the others, which are all taken
+   * in turn.
+   */
+  @Test
+  void aLook_takesTheSegmentsReadFirst_thenTheOthersInTurn() {
+    store.start(board, 5);
+    List<LiveFamilyStore.Placed> items = new ArrayList<>();
+    for (long id = 1; id <= 60; id++) {
+      items.add(new LiveFamilyStore.Placed(id, 1_000_000L + id, (double) id, 1, Set.of("s" + id)));
+    }
+    assertThat(store.apply(board, LiveFamilyStore.Mode.FOLD, 6, 5L, 100, 100, 0, items))
+        .isEqualTo("applied");
+    LiveFamilyStore.Taken first =
+        store.take(board, 0, 100, 3, 10, List.of("s7", "s-never", "s42", "s60"));
+    assertThat(first.changed()).hasSize(10);
+    assertThat(first.changed().subList(0, 3)).containsExactly("s7", "s42", "s60");
+    store.published(board);
+    java.util.Set<String> seen = new java.util.HashSet<>(first.changed());
+    for (int look = 0; look < 5; look++) {
+      // The segments read are published already: the others go in turn.
+      LiveFamilyStore.Taken next = store.take(board, 0, 100, 3, 10, List.of("s7", "s42"));
+      assertThat(next.changed()).hasSize(10).doesNotContain("s7", "s42");
+      store.published(board);
+      seen.addAll(next.changed());
+    }
+    assertThat(seen).hasSize(60);
+    assertThat(store.take(board, 0, 100, 3, 10, List.of("s7")).changed()).isEmpty();
+  }
 }

@@ -35,8 +35,9 @@ import org.springframework.stereotype.Component;
  * Publishes a board to every layer under a fencing token: the database snapshot row, then Redis
  * (fresh key swapped live by a script), then this instance's local snapshot. Both shared layers
  * refuse a token lower than the highest that has published the board; a refusal stops the publish
- * there, is logged and counted ({@code hotrank.board.publish.rejected}) and is not retried. A layer
- * that fails is logged and counted, never fatal.
+ * there (a family's chunk of segment boards, whose Redis calls go out together, stops once their
+ * answers are in), is logged and counted ({@code hotrank.board.publish.rejected}) and is not
+ * retried. A layer that fails is logged and counted, never fatal.
  *
  * <h2>Operators' controls</h2>
  *
@@ -439,13 +440,14 @@ public class BoardPublisher implements BoardSink {
       failure("db", board, snapshots.isEmpty() ? 0 : snapshots.getFirst().version(), e);
     }
     List<BoardSnapshot> toRedis = new ArrayList<>(snapshots.size());
+    List<String> again = new ArrayList<>();
     for (BoardSnapshot snapshot : snapshots) {
       BoardSnapshotStore.Saved outcome = saved.get(snapshot.key());
       if (outcome == BoardSnapshotStore.Saved.STALE_FENCE) {
         throw rejected(board, snapshot.version(), fence, "db");
       }
       if (outcome == BoardSnapshotStore.Saved.NOT_NEWER) {
-        publish(board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
+        again.add(snapshot.segment());
       } else if (versions.get(snapshot.segment()).redisUp()) {
         toRedis.add(snapshot);
       } else {
@@ -454,18 +456,29 @@ public class BoardPublisher implements BoardSink {
     }
     List<Called<BoardRedisStore.Outcome>> outcomes =
         concurrently(toRedis, snapshot -> redis.publish(snapshot, fence, BoardRedisStore.NO_BASE));
+    // A stale fence anywhere stops the chunk before anything else of it is installed or retried
+    // (the calls went out together, so segments after it may be live in Redis already; the
+    // publisher holding the newer fence replaces them).
+    for (int i = 0; i < toRedis.size(); i++) {
+      if (outcomes.get(i).value() == BoardRedisStore.Outcome.STALE_FENCE) {
+        throw rejected(board, toRedis.get(i).version(), fence, "redis");
+      }
+    }
     for (int i = 0; i < toRedis.size(); i++) {
       BoardSnapshot snapshot = toRedis.get(i);
       Called<BoardRedisStore.Outcome> outcome = outcomes.get(i);
       if (outcome.failure() != null) {
         failure("redis", board, snapshot.version(), outcome.failure());
-      } else if (outcome.value() == BoardRedisStore.Outcome.STALE_FENCE) {
-        throw rejected(board, snapshot.version(), fence, "redis");
       } else if (outcome.value() == BoardRedisStore.Outcome.NEWER_LIVE) {
-        publish(board, snapshot.segment(), computedAt, segments.get(snapshot.segment()), fence);
+        again.add(snapshot.segment());
         continue;
       }
       local.install(snapshot);
+    }
+    // Refused as not newer by a layer: published again, each on its own, through the retrying
+    // path, once the chunk's other boards are live.
+    for (String segment : again) {
+      publish(board, segment, computedAt, segments.get(segment), fence);
     }
   }
 
@@ -473,12 +486,21 @@ public class BoardPublisher implements BoardSink {
   private record Called<T>(@Nullable T value, @Nullable RuntimeException failure) {}
 
   /**
-   * Calls {@code call} on each of {@code inputs} at once, one virtual thread each, and answers in
-   * their order. Lettuce pipelines the commands of concurrent callers on its shared connection, so
-   * a chunk's hundreds of Redis round trips (one or two per segment, each on its own slot, so that
-   * no one script or pipeline could take them on a Cluster) cost about one each way.
+   * Redis calls of segment publishes in flight at once on this instance, across chunks and
+   * families: enough to fill the pipeline, few enough that a read of a board waiting behind them on
+   * the shared connection is not held up for long.
    */
-  private static <T, R> List<Called<R>> concurrently(List<T> inputs, Function<T, R> call) {
+  static final int REDIS_IN_FLIGHT = 64;
+
+  private final Semaphore redisInFlight = new Semaphore(REDIS_IN_FLIGHT);
+
+  /**
+   * Calls {@code call} on each of {@code inputs}, up to {@link #REDIS_IN_FLIGHT} at once on this
+   * instance, one virtual thread each, and answers in their order. Lettuce pipelines the commands
+   * of concurrent callers on its shared connection, so a chunk's hundreds of Redis round trips (one
+   * or two per segment board, each on its own slot) overlap instead of following one another.
+   */
+  private <T, R> List<Called<R>> concurrently(List<T> inputs, Function<T, R> call) {
     if (inputs.isEmpty()) {
       return List.of();
     }
@@ -488,10 +510,13 @@ public class BoardPublisher implements BoardSink {
         calls.add(
             pool.submit(
                 () -> {
+                  redisInFlight.acquireUninterruptibly();
                   try {
                     return new Called<R>(call.apply(input), null);
                   } catch (RuntimeException e) {
                     return new Called<R>(null, e);
+                  } finally {
+                    redisInFlight.release();
                   }
                 }));
       }
@@ -686,6 +711,11 @@ public class BoardPublisher implements BoardSink {
   @Override
   public List<String> segmentsWithEntries(String family) {
     return database.segmentsWithEntries(family);
+  }
+
+  @Override
+  public List<String> readSegments(String family, int max) {
+    return local.segmentsOf(family, max);
   }
 
   @Override

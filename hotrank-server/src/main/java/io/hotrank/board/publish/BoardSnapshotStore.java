@@ -2,9 +2,7 @@ package io.hotrank.board.publish;
 
 import io.hotrank.board.BoardSnapshot;
 import java.nio.charset.StandardCharsets;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -176,9 +174,12 @@ public class BoardSnapshotStore {
 
   /**
    * The guarded UPDATE of every snapshot, sent as one JDBC batch (one round trip, not one per
-   * segment): whether each updated its row, or null when the driver did not say.
+   * segment): whether each surely updated its row. A driver that reports no count for a batched
+   * statement (none of the three engines' drivers as configured) makes that row take the per-board
+   * path: its UPDATE changes nothing the second time, and the row is reported not newer, which the
+   * publisher answers by publishing that board again on its own.
    */
-  private @Nullable Boolean[] updateAllIfAllowed(List<BoardSnapshot> snapshots, long fence) {
+  private boolean[] updateAllIfAllowed(List<BoardSnapshot> snapshots, long fence) {
     List<Object[]> rows = new ArrayList<>(snapshots.size());
     for (BoardSnapshot snapshot : snapshots) {
       rows.add(
@@ -190,9 +191,9 @@ public class BoardSnapshotStore {
               snapshot.computedAt().toEpochMilli()));
     }
     int[] counts = jdbc.batchUpdate(GUARDED_UPDATE, rows);
-    Boolean[] updated = new Boolean[snapshots.size()];
+    boolean[] updated = new boolean[snapshots.size()];
     for (int i = 0; i < counts.length; i++) {
-      updated[i] = counts[i] == Statement.SUCCESS_NO_INFO ? null : counts[i] == 1;
+      updated[i] = counts[i] == 1;
     }
     return updated;
   }
@@ -214,21 +215,11 @@ public class BoardSnapshotStore {
         transactions.executeWithoutResult(
             status -> {
               saved.clear();
-              @Nullable Boolean[] updated = updateAllIfAllowed(snapshots, fence);
-              Map<String, Long> stored = Map.of();
-              if (Arrays.asList(updated).contains(null)) {
-                stored = versions(snapshots.stream().map(BoardSnapshot::key).toList());
-              }
+              boolean[] updated = updateAllIfAllowed(snapshots, fence);
               for (int i = 0; i < snapshots.size(); i++) {
                 BoardSnapshot snapshot = snapshots.get(i);
-                // A driver that does not say what a batched statement did: the row holds this
-                // version if this update wrote it (a board's versions come from its Redis
-                // sequence; two instances could take the same one only while Redis is down).
-                boolean done =
-                    updated[i] == null
-                        ? stored.getOrDefault(snapshot.key(), 0L) == snapshot.version()
-                        : updated[i];
-                saved.put(snapshot.key(), done ? Saved.STORED : saveInTransaction(snapshot, fence));
+                saved.put(
+                    snapshot.key(), updated[i] ? Saved.STORED : saveInTransaction(snapshot, fence));
               }
             });
         return saved;

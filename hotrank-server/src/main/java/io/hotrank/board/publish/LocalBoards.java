@@ -2,9 +2,11 @@ package io.hotrank.board.publish;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Policy.CacheEntry;
 import io.hotrank.board.BoardInstalled;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -117,6 +119,26 @@ public class LocalBoards {
   public BoardSnapshot holdAbsent(BoardSnapshot empty) {
     absent.put(empty.key(), empty);
     return empty;
+  }
+
+  /**
+   * The segments of a family held now (the ones read here lately), at most {@code max}, the most
+   * read first as Caffeine ranks them.
+   */
+  public List<String> segmentsOf(String family, int max) {
+    String prefix = family + "/";
+    return segments
+        .policy()
+        .eviction()
+        .orElseThrow()
+        .hottest(
+            entries ->
+                entries
+                    .map(CacheEntry::getKey)
+                    .filter(key -> key.startsWith(prefix))
+                    .limit(max)
+                    .map(key -> key.substring(prefix.length()))
+                    .toList());
   }
 
   /** The keys of the segment boards held now: what the version check looks at. */
