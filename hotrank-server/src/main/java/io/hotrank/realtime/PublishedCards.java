@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,8 +59,27 @@ final class PublishedCards {
   private final ConcurrentSkipListMap<Long, Set<Fold.ItemKey>> changedBy =
       new ConcurrentSkipListMap<>();
 
-  private record Held(
-      long foldNo, long writes, long readAt, Map<Long, ItemCards.Card> cards, Set<Long> gone) {}
+  /**
+   * A board's held cards, changed in place under its lock (a look's calls follow one another; the
+   * lock keeps two calls of one board, should they meet, from mixing cards of different folds): a
+   * family holds tens of thousands, which a copy per call would cost more than the reads it saves.
+   */
+  private static final class Held {
+    final ReentrantLock lock = new ReentrantLock();
+    final Map<Long, ItemCards.Card> cards = new HashMap<>();
+    final Set<Long> gone = new HashSet<>();
+    long foldNo = -1;
+    long writes = -1;
+    long readAt;
+
+    void reset(long foldNo, long writes, long readAt) {
+      cards.clear();
+      gone.clear();
+      this.foldNo = foldNo;
+      this.writes = writes;
+      this.readAt = readAt;
+    }
+  }
 
   private final ItemCards items;
   private final FoldHistory history;
@@ -76,58 +96,56 @@ final class PublishedCards {
 
   /** The cards of the live items among {@code ids}, as new as the database's now. */
   Map<Long, ItemCards.Card> cards(BoardDefinition board, Collection<Long> ids) {
-    long writes = items.writesSeen();
-    long foldNo = history.lastFoldNo();
-    long now = ticker.read();
     // By name and biz: a test or a redefinition may give one name to another biz.
-    String key = board.name() + '/' + board.biz();
-    Held held = byBoard.get(key);
-    if (held == null
-        || held.writes() != writes
-        || now - held.readAt() >= trustedNanos
-        || held.cards().size() + held.gone().size() > MAX_HELD) {
-      held = new Held(foldNo, writes, now, new HashMap<>(), new HashSet<>());
-    } else if (held.foldNo() != foldNo) {
-      Set<Long> changed =
-          foldNo > held.foldNo() ? changedSince(board.biz(), held.foldNo(), foldNo) : null;
-      if (changed == null) {
-        held = new Held(foldNo, writes, now, new HashMap<>(), new HashSet<>());
-      } else {
-        Map<Long, ItemCards.Card> kept = new HashMap<>(held.cards());
-        kept.keySet().removeAll(changed);
-        // An item a fold counted exists: read again, should it have been read as gone.
-        Set<Long> gone = new HashSet<>(held.gone());
-        gone.removeAll(changed);
-        held = new Held(foldNo, writes, held.readAt(), kept, gone);
-      }
-    }
-    List<Long> missing = new ArrayList<>();
-    for (Long id : ids) {
-      if (!held.cards().containsKey(id) && !held.gone().contains(id)) {
-        missing.add(id);
-      }
-    }
-    if (!missing.isEmpty()) {
-      Map<Long, ItemCards.Card> read = items.cards(board.biz(), missing);
-      Map<Long, ItemCards.Card> cards = new HashMap<>(held.cards());
-      Set<Long> gone = new HashSet<>(held.gone());
-      cards.putAll(read);
-      for (Long id : missing) {
-        if (!read.containsKey(id)) {
-          gone.add(id);
+    Held held = byBoard.computeIfAbsent(board.name() + '/' + board.biz(), k -> new Held());
+    held.lock.lock();
+    try {
+      long writes = items.writesSeen();
+      long foldNo = history.lastFoldNo();
+      long now = ticker.read();
+      if (held.writes != writes
+          || held.foldNo < 0
+          || now - held.readAt >= trustedNanos
+          || held.cards.size() + held.gone.size() > MAX_HELD) {
+        held.reset(foldNo, writes, now);
+      } else if (held.foldNo != foldNo) {
+        Set<Long> changed =
+            foldNo > held.foldNo ? changedSince(board.biz(), held.foldNo, foldNo) : null;
+        if (changed == null) {
+          held.reset(foldNo, writes, now);
+        } else {
+          held.cards.keySet().removeAll(changed);
+          // An item a fold counted exists: read again, should it have been read as gone.
+          held.gone.removeAll(changed);
+          held.foldNo = foldNo;
         }
       }
-      held = new Held(foldNo, writes, held.readAt(), cards, gone);
-    }
-    byBoard.put(key, held);
-    Map<Long, ItemCards.Card> found = new HashMap<>();
-    for (Long id : ids) {
-      ItemCards.Card card = held.cards().get(id);
-      if (card != null) {
-        found.put(id, card);
+      List<Long> missing = new ArrayList<>();
+      for (Long id : ids) {
+        if (!held.cards.containsKey(id) && !held.gone.contains(id)) {
+          missing.add(id);
+        }
       }
+      if (!missing.isEmpty()) {
+        Map<Long, ItemCards.Card> read = items.cards(board.biz(), missing);
+        held.cards.putAll(read);
+        for (Long id : missing) {
+          if (!read.containsKey(id)) {
+            held.gone.add(id);
+          }
+        }
+      }
+      Map<Long, ItemCards.Card> found = new HashMap<>();
+      for (Long id : ids) {
+        ItemCards.Card card = held.cards.get(id);
+        if (card != null) {
+          found.put(id, card);
+        }
+      }
+      return found;
+    } finally {
+      held.lock.unlock();
     }
-    return found;
   }
 
   /** Remembers the items a fold this instance committed changed. */
