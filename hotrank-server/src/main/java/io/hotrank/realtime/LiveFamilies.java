@@ -580,9 +580,10 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Ordering order = Ordering.of(board);
     long tolerantStart = order.windowStart(now.minus(CLOCK_TOLERANCE));
-    // The segments read here lately are taken first (half a look at most, so that the others still
-    // go in turn): with more changed than a look publishes, the boards people read are published at
-    // every look.
+    // The segments read on this instance (held in its local tier) are taken first, half a look at
+    // most so that the others still go: with more changed than a look publishes, the boards people
+    // read are published at every look. Reads elsewhere are not seen here; a segment read on every
+    // instance is read here too.
     List<String> read = sink.readSegments(board.name(), MAX_LOOK / 2);
     LiveFamilyStore.Taken taken =
         store.take(board, tolerantStart, keep(board), visible(board), MAX_LOOK, read);

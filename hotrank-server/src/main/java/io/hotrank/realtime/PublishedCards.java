@@ -66,15 +66,16 @@ final class PublishedCards {
    */
   private static final class Held {
     final ReentrantLock lock = new ReentrantLock();
-    final Map<Long, ItemCards.Card> cards = new HashMap<>();
-    final Set<Long> gone = new HashSet<>();
+    Map<Long, ItemCards.Card> cards = new HashMap<>();
+    Set<Long> gone = new HashSet<>();
     long foldNo = -1;
     long writes = -1;
     long readAt;
 
     void reset(long foldNo, long writes, long readAt) {
-      cards.clear();
-      gone.clear();
+      // New tables: a cleared one keeps its capacity (a family's, a hundred thousand slots).
+      cards = new HashMap<>();
+      gone = new HashSet<>();
       this.foldNo = foldNo;
       this.writes = writes;
       this.readAt = readAt;

@@ -2,10 +2,10 @@ package io.hotrank.board.publish;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Policy.CacheEntry;
 import io.hotrank.board.BoardInstalled;
 import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -122,23 +122,22 @@ public class LocalBoards {
   }
 
   /**
-   * The segments of a family held now (the ones read here lately), at most {@code max}, the most
-   * read first as Caffeine ranks them.
+   * The segments of a family held now (the ones read here and not evicted since), at most {@code
+   * max}: a walk of the held keys without the cache's eviction lock, which the read path would wait
+   * on.
    */
   public List<String> segmentsOf(String family, int max) {
     String prefix = family + "/";
-    return segments
-        .policy()
-        .eviction()
-        .orElseThrow()
-        .hottest(
-            entries ->
-                entries
-                    .map(CacheEntry::getKey)
-                    .filter(key -> key.startsWith(prefix))
-                    .limit(max)
-                    .map(key -> key.substring(prefix.length()))
-                    .toList());
+    List<String> held = new ArrayList<>();
+    for (String key : segmentMap.keySet()) {
+      if (held.size() == max) {
+        break;
+      }
+      if (key.startsWith(prefix)) {
+        held.add(key.substring(prefix.length()));
+      }
+    }
+    return held;
   }
 
   /** The keys of the segment boards held now: what the version check looks at. */
