@@ -103,7 +103,7 @@ final class ScaledWindows extends SegmentedWindows {
       return ScoredEntries.rounded(member.score());
     }
 
-    /** A set orders equal scores by id, not by age: the merge reads on past a tie. */
+    /** A set orders equal scores by their text, not by age: the merge reads on past a tie. */
     @Override
     public boolean ranksAhead(BoardEntry entry, Scored member) {
       return false;
