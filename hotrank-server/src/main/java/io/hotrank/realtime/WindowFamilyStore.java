@@ -397,6 +397,16 @@ final class WindowFamilyStore implements WindowData {
     return base(board) + ":" + generation + ":";
   }
 
+  /** A script's per-bucket section: how many buckets, then pairs of bucket and value. */
+  private static void addPerBucket(List<String> args, Map<Long, ? extends Number> perBucket) {
+    args.add(Integer.toString(perBucket.size()));
+    perBucket.forEach(
+        (bucket, value) -> {
+          args.add(Long.toString(bucket));
+          args.add(value.toString());
+        });
+  }
+
   private String run(
       BoardDefinition board,
       String mode,
@@ -425,20 +435,8 @@ final class WindowFamilyStore implements WindowData {
       args.add(Long.toString(p.version()));
       args.add(Integer.toString(p.segments().size()));
       args.addAll(p.segments());
-      args.add(Integer.toString(p.weights().size()));
-      p.weights()
-          .forEach(
-              (bucket, weight) -> {
-                args.add(Long.toString(bucket));
-                args.add(Double.toString(weight));
-              });
-      args.add(Integer.toString(p.events().size()));
-      p.events()
-          .forEach(
-              (bucket, count) -> {
-                args.add(Long.toString(bucket));
-                args.add(Long.toString(count));
-              });
+      addPerBucket(args, p.weights());
+      addPerBucket(args, p.events());
     }
     return redis.execute(APPLY, List.of(generationKey(board)), args.toArray());
   }

@@ -39,16 +39,7 @@ class BoardRedisStoreFenceTest {
             redis,
             new HotrankRedisProperties(
                 PREFIX, Duration.ofMillis(50), Duration.ofSeconds(5), 10, 3, 50, 2),
-            new io.hotrank.board.BoardProperties(
-                2000,
-                Duration.ofSeconds(5),
-                50,
-                true,
-                Duration.ofSeconds(5),
-                true,
-                true,
-                Duration.ofMinutes(10),
-                org.springframework.util.unit.DataSize.ofMegabytes(64)));
+            io.hotrank.support.TestBoardProperties.defaults());
   }
 
   @AfterAll

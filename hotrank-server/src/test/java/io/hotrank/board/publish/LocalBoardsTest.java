@@ -3,13 +3,11 @@ package io.hotrank.board.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.board.BoardEntry;
-import io.hotrank.board.BoardProperties;
 import io.hotrank.board.BoardSnapshot;
-import java.time.Duration;
+import io.hotrank.support.TestBoardProperties;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 /**
  * The segments of a family that an instance holds (read there): what a live family's look takes
@@ -17,19 +15,7 @@ import org.springframework.util.unit.DataSize;
  */
 class LocalBoardsTest {
 
-  private final LocalBoards local =
-      new LocalBoards(
-          event -> {},
-          new BoardProperties(
-              2000,
-              Duration.ofSeconds(5),
-              50,
-              true,
-              Duration.ofSeconds(5),
-              true,
-              true,
-              Duration.ofMinutes(10),
-              DataSize.ofMegabytes(64)));
+  private final LocalBoards local = new LocalBoards(event -> {}, TestBoardProperties.defaults());
 
   private void read(String family, String segment) {
     local.segment(
