@@ -1,15 +1,11 @@
 package io.hotrank.audit;
 
-import io.hotrank.job.Job;
-import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
+import io.hotrank.job.PruneJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.support.CronExpression;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,43 +23,21 @@ class AuditRetention implements JobSource {
 
   static final int BATCH = 1000;
 
-  private static final Logger log = LoggerFactory.getLogger(AuditRetention.class);
-
-  private final AuditStore store;
-  private final Clock clock;
-  private final Duration retention;
+  private final PruneJob job;
 
   AuditRetention(AuditStore store, Clock clock, AuditProperties properties) {
-    this.store = store;
-    this.clock = clock;
-    this.retention = properties.auditRetention();
+    Duration retention = properties.auditRetention();
+    this.job =
+        new PruneJob(
+            JOB,
+            "audit entries older than " + retention,
+            BATCH,
+            () -> clock.millis() - retention.toMillis(),
+            store::deleteOlderThan);
   }
 
   @Override
   public List<JobDefinition> jobs() {
-    return List.of(new JobDefinition(new PruneJob(), CronExpression.parse("0 17 * * * *")));
-  }
-
-  private final class PruneJob implements Job {
-
-    @Override
-    public String name() {
-      return JOB;
-    }
-
-    @Override
-    public void run(JobContext context) {
-      long cutoff = clock.millis() - retention.toMillis();
-      long deleted = 0;
-      int n;
-      do {
-        n = store.deleteOlderThan(cutoff, BATCH);
-        deleted += n;
-      } while (n >= BATCH && !context.cancelled());
-      if (deleted > 0) {
-        log.info("Deleted {} audit entries older than {}", deleted, retention);
-      }
-      context.report(deleted);
-    }
+    return List.of(job.hourlyAt(17));
   }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** Validates a batch of events as a whole, naming every invalid field. */
 public final class EventValidator {
@@ -18,6 +19,9 @@ public final class EventValidator {
 
   /** The earliest {@code at} an event may carry: the epoch, as for an item's createdAt. */
   public static final Instant EARLIEST = Instant.EPOCH;
+
+  /** What an event's {@code id} may be. */
+  public static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
   private EventValidator() {}
 
@@ -58,6 +62,12 @@ public final class EventValidator {
             at + ".type",
             "unknown type '" + e.type() + "'; expected one of " + EventType.WIRE_NAMES);
       }
+      if (e.id() != null) {
+        violations.check(
+            ID.matcher(e.id()).matches(),
+            at + ".id",
+            "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' and '-'");
+      }
       if (e.userId() != null) {
         violations.check(e.userId() > 0, at + ".userId", "must be a positive integer");
       }
@@ -72,7 +82,7 @@ public final class EventValidator {
       if (violations.isEmpty()) {
         long userId = e.userId() == null ? 0 : e.userId();
         long atMillis = (e.at() == null ? now : e.at()).toEpochMilli();
-        accepted.add(new Event(i, e.biz(), e.itemId(), type, userId, atMillis));
+        accepted.add(new Event(i, e.biz(), e.itemId(), type, userId, atMillis, e.id()));
       }
     }
     violations.throwIfAny();

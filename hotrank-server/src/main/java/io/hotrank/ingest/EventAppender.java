@@ -45,7 +45,12 @@ final class EventAppender implements SmartLifecycle {
    */
   static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
-  private record Pending(List<Event> events, CompletableFuture<Void> done, long queuedNanos) {}
+  private record Pending(EventSink.Batch batch, CompletableFuture<Integer> done, long queuedNanos) {
+
+    int size() {
+      return batch.events().size();
+    }
+  }
 
   private final EventSink sink;
   private final Ticker ticker;
@@ -91,15 +96,17 @@ final class EventAppender implements SmartLifecycle {
   }
 
   /**
-   * Appends the events and returns once they are durable in the log.
+   * Appends a request's events and returns once they are durable in the log.
    *
+   * @return how many of its events the sink left out as duplicates of events accepted before
    * @throws IngestOverloadedException if the log is not keeping up (nothing appended)
    * @throws org.springframework.dao.DataAccessException if the append failed (nothing appended)
    * @throws IngestOutcomeUnknownException if it broke after the batch was sent, or outlasted the
    *     wait: it may have been appended
    */
-  void append(List<Event> events) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
+  int append(EventSink.Batch batch) {
+    List<Event> events = batch.events();
+    CompletableFuture<Integer> done = new CompletableFuture<>();
     synchronized (lock) {
       if (!running) {
         throw new IngestOverloadedException("the service is stopping");
@@ -118,13 +125,14 @@ final class EventAppender implements SmartLifecycle {
         refused.increment(events.size());
         throw new IngestOverloadedException(reason);
       }
-      queue.addLast(new Pending(events, done, ticker.read()));
+      queue.addLast(new Pending(batch, done, ticker.read()));
       queued += events.size();
       lock.notify();
     }
     try {
-      done.get(wait.toMillis(), TimeUnit.MILLISECONDS);
-      accepted.increment(events.size());
+      int duplicates = done.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      accepted.increment(events.size() - duplicates);
+      return duplicates;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
@@ -175,10 +183,10 @@ final class EventAppender implements SmartLifecycle {
           return; // stopped and drained
         }
         while (!queue.isEmpty()
-            && (group.isEmpty() || events + queue.peekFirst().events().size() <= groupEvents)) {
+            && (group.isEmpty() || events + queue.peekFirst().size() <= groupEvents)) {
           Pending p = queue.pollFirst();
           group.add(p);
-          events += p.events().size();
+          events += p.size();
         }
         queued -= events;
         writing += events;
@@ -194,16 +202,18 @@ final class EventAppender implements SmartLifecycle {
   }
 
   private void appendGroup(EventSink.Writer writer, List<Pending> group, int events) {
-    List<Event> all = new ArrayList<>(events);
-    group.forEach(p -> all.addAll(p.events()));
+    List<EventSink.Batch> batches = new ArrayList<>(group.size());
+    group.forEach(p -> batches.add(p.batch()));
     try {
       long deadline = Long.MAX_VALUE;
       for (Pending p : group) {
         deadline = Math.min(deadline, p.queuedNanos() + wait.toNanos());
       }
-      writer.write(all, deadline);
+      int[] duplicates = writer.write(batches, deadline);
       groups.increment();
-      group.forEach(p -> p.done().complete(null));
+      for (int i = 0; i < group.size(); i++) {
+        group.get(i).done().complete(duplicates[i]);
+      }
     } catch (RuntimeException e) {
       log.warn("Appending {} events of {} batches failed: {}", events, group.size(), e.toString());
       group.forEach(p -> p.done().completeExceptionally(e));

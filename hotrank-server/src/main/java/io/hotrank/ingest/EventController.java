@@ -1,9 +1,11 @@
 package io.hotrank.ingest;
 
 import io.hotrank.audit.AuditLog;
+import io.hotrank.idempotency.IdempotencyClaim;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -14,8 +16,9 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/events}: 202 once the batch is durable in the event log; and {@code POST
- * /api/v1/admin/events/fold}: fold everything accepted so far, now (role operator; audited as
+ * {@code POST /api/v1/events}: 202 once the batch is durable in the event log, with how many of its
+ * events count and how many were duplicates ({@code {"accepted": 3, "duplicates": 1}}); and {@code
+ * POST /api/v1/admin/events/fold}: fold everything accepted so far, now (role operator; audited as
  * {@code events.fold} with what it folded). The folds commit one by one, before the entry is
  * written: a call that fails after some of them still records those ({@code {folds, events,
  * failed}}), and a failure to write the entry answers 503 although the folds happened.
@@ -38,8 +41,10 @@ class EventController {
 
   @PostMapping("/api/v1/events")
   @ResponseStatus(HttpStatus.ACCEPTED)
-  Map<String, Integer> post(@RequestBody(required = false) io.hotrank.event.EventBatch batch) {
-    return Map.of("accepted", ingest.accept(batch));
+  EventIngest.Accepted post(
+      @RequestBody(required = false) io.hotrank.event.EventBatch batch,
+      HttpServletRequest request) {
+    return ingest.accept(batch, IdempotencyClaim.of(request));
   }
 
   @AdminAction(Role.OPERATOR)

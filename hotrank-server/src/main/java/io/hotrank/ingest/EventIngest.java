@@ -3,14 +3,18 @@ package io.hotrank.ingest;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventBatch;
 import io.hotrank.event.EventValidator;
+import io.hotrank.idempotency.IdempotencyClaim;
 import io.hotrank.item.Bizes;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.LiveItems;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Accepts a batch of events: validates it whole, refuses it whole when an event names an absent or
@@ -32,15 +36,22 @@ public final class EventIngest {
   }
 
   /**
+   * What a batch's answer says: how many of its events count, and how many were left out as
+   * duplicates (an id repeated within the batch, or, on the event log, accepted before).
+   */
+  public record Accepted(int accepted, int duplicates) {}
+
+  /**
    * Validates and appends a batch; returns once it is durable.
    *
-   * @return the number of events accepted (all of them)
+   * @param claim the request's idempotency key, when it has one
+   * @return how many events were accepted and how many were duplicates
    * @throws io.hotrank.problem.InvalidRequestException naming every invalid field
    * @throws io.hotrank.item.UnknownBizException naming every event whose biz is not known
    * @throws ItemNotFoundException naming the first event whose item is absent or deleted
    * @throws IngestOverloadedException when the log is not keeping up
    */
-  public int accept(EventBatch batch) {
+  public Accepted accept(EventBatch batch, @Nullable IdempotencyClaim claim) {
     List<Event> events = EventValidator.validate(batch, clock.instant());
     Map<String, List<Long>> idsByBiz = new LinkedHashMap<>();
     for (Event e : events) {
@@ -63,7 +74,34 @@ public final class EventIngest {
         }
       }
     }
-    appender.append(events);
-    return events.size();
+    List<Event> once = withoutRepeats(events);
+    int repeats = events.size() - once.size();
+    int duplicates = appender.append(new EventSink.Batch(once, repeats, claim));
+    return new Accepted(once.size() - duplicates, repeats + duplicates);
+  }
+
+  /** The events but those repeating the biz and id of an event before them in the batch. */
+  private static List<Event> withoutRepeats(List<Event> events) {
+    Set<String> seen = null;
+    List<Event> once = events;
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      if (e.id() == null) {
+        if (once != events) {
+          once.add(e);
+        }
+        continue;
+      }
+      if (seen == null) {
+        seen = new HashSet<>();
+      }
+      boolean first = seen.add(e.biz() + "/" + e.id());
+      if (!first && once == events) {
+        once = new ArrayList<>(events.subList(0, i));
+      } else if (first && once != events) {
+        once.add(e);
+      }
+    }
+    return once;
   }
 }

@@ -45,6 +45,34 @@ class EventLog {
    * makes the commit durable where the engine does not at commit.
    */
   void append(List<Event> events) {
+    try {
+      insert(events);
+    } catch (CannotGetJdbcConnectionException e) {
+      throw e; // never sent: nothing appended
+    } catch (DataAccessResourceFailureException | RecoverableDataAccessException e) {
+      // The connection broke once the INSERT was sent: the database may have committed it and
+      // lost only the answer.
+      throw new IngestOutcomeUnknownException("the database connection failed during the write", e);
+    }
+    makeDurable();
+  }
+
+  /**
+   * Makes what this session committed durable where the engine does not at commit.
+   *
+   * @throws IngestOutcomeUnknownException if that failed: committed already, and maybe durable
+   */
+  void makeDurable() {
+    try {
+      dialect.makeCommitsDurable(jdbc);
+    } catch (RuntimeException e) {
+      // Committed already, and maybe durable: a client must not resend it as if it never was.
+      throw new IngestOutcomeUnknownException("making the write durable failed", e);
+    }
+  }
+
+  /** Inserts the events in one multi-row INSERT, in the caller's transaction or autocommitted. */
+  void insert(List<Event> events) {
     StringBuilder sql =
         new StringBuilder("INSERT INTO hr_event_log (biz, item_id, type, user_id, at_ms) VALUES ");
     Object[] args = new Object[events.size() * 5];
@@ -58,21 +86,7 @@ class EventLog {
       args[a++] = e.userId();
       args[a++] = e.atMillis();
     }
-    try {
-      jdbc.update(sql.toString(), args);
-    } catch (CannotGetJdbcConnectionException e) {
-      throw e; // never sent: nothing appended
-    } catch (DataAccessResourceFailureException | RecoverableDataAccessException e) {
-      // The connection broke once the INSERT was sent: the database may have committed it and
-      // lost only the answer.
-      throw new IngestOutcomeUnknownException("the database connection failed during the write", e);
-    }
-    try {
-      dialect.makeCommitsDurable(jdbc);
-    } catch (RuntimeException e) {
-      // Committed already, and maybe durable: a client must not resend it as if it never was.
-      throw new IngestOutcomeUnknownException("making the write durable failed", e);
-    }
+    jdbc.update(sql.toString(), args);
   }
 
   /** The database's clock, epoch milliseconds. */

@@ -1,5 +1,7 @@
 package io.hotrank.ingest;
 
+import io.hotrank.idempotency.IdempotentAnswers;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.item.Bizes;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCacheWrites;
@@ -7,6 +9,7 @@ import io.hotrank.item.LiveItems;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -19,6 +22,8 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The event path's beans. */
 @Configuration(proxyBeanMethods = false)
@@ -51,8 +56,37 @@ class IngestConfiguration {
   /** On the event log, accepted batches are appended to it. */
   @Bean
   @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
-  EventSink logSink(EventLog eventLog) {
-    return index -> (events, deadlineNanos) -> eventLog.append(events);
+  EventSink logSink(
+      EventLog eventLog,
+      EventIds eventIds,
+      IdempotentAnswers answers,
+      PlatformTransactionManager transactions,
+      JsonMapper json,
+      Clock clock,
+      MeterRegistry meters) {
+    return new LogEventSink(
+        eventLog,
+        eventIds,
+        answers,
+        new TransactionTemplate(transactions),
+        json,
+        clock,
+        duplicates(meters, "log"));
+  }
+
+  /** Events left out as duplicates of events accepted before, by source. */
+  static Counter duplicates(MeterRegistry meters, String source) {
+    return meters.counter("hotrank.ingest.events.duplicates", "source", source);
+  }
+
+  @Bean
+  EventIds eventIds(JdbcTemplate jdbc) {
+    return new EventIds(jdbc);
+  }
+
+  @Bean
+  EventIdRetention eventIdRetention(EventIds ids, Clock clock, IngestProperties properties) {
+    return new EventIdRetention(ids, clock, properties.dedupWindow());
   }
 
   @Bean

@@ -29,6 +29,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param foldBarrierTimeout how long a manual recompute or rebuild waits for the fold to apply
  *     every event accepted before it; past it the call answers 503 with Retry-After rather than a
  *     board that silently misses them
+ * @param dedupWindow how long the id of an event accepted with one is kept: an event with the same
+ *     biz and id within it is a duplicate, not counted again (pruned hourly, so kept up to an hour
+ *     longer)
  */
 @ConfigurationProperties("hotrank.ingest")
 public record IngestProperties(
@@ -43,7 +46,8 @@ public record IngestProperties(
     @DefaultValue("20000") int foldEvents,
     @DefaultValue("1m") Duration gapTimeout,
     @DefaultValue("1d") Duration retention,
-    @DefaultValue("5s") Duration foldBarrierTimeout) {
+    @DefaultValue("5s") Duration foldBarrierTimeout,
+    @DefaultValue("24h") Duration dedupWindow) {
 
   public IngestProperties {
     positive("writers", writers);
@@ -55,6 +59,7 @@ public record IngestProperties(
     positive("gap-timeout", gapTimeout);
     positive("retention", retention);
     positive("fold-barrier-timeout", foldBarrierTimeout);
+    positive("dedup-window", dedupWindow);
     if (groupEvents < 1000 || groupEvents > 6000) {
       // Five parameters per event; PostgreSQL binds at most 32,767 per statement.
       throw new IllegalArgumentException(

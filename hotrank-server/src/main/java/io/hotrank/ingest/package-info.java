@@ -7,7 +7,16 @@
  * fold. Builds on events, items, jobs and storage.
  */
 @ApplicationModule(
-    allowedDependencies = {"audit", "event", "item", "job", "lock", "storage", "web"})
+    allowedDependencies = {
+      "audit",
+      "event",
+      "idempotency",
+      "item",
+      "job",
+      "lock",
+      "storage",
+      "web"
+    })
 @NullMarked
 package io.hotrank.ingest;
 

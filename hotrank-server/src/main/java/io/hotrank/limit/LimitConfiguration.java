@@ -42,11 +42,9 @@ class LimitConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<RateLimitFilter> rateLimitFilter(
-      RateLimits limits, LimitProperties properties) {
+  FilterRegistrationBean<RateLimitFilter> rateLimitFilter(RateLimits limits, Clients clients) {
     FilterRegistrationBean<RateLimitFilter> registration =
-        new FilterRegistrationBean<>(
-            new RateLimitFilter(limits, properties.clientHeader().strip(), properties.apiKeys()));
+        new FilterRegistrationBean<>(new RateLimitFilter(limits, clients));
     registration.addUrlPatterns("/api/v1/*");
     // /actuator/metrics takes the admin token: its guesses count as admin calls.
     registration.addUrlPatterns("/actuator/metrics", "/actuator/metrics/*");

@@ -14,12 +14,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.Set;
 
 /**
  * Limits every request under {@code /api/v1/} by its route group's policy, before anything else
@@ -28,12 +23,8 @@ import java.util.Set;
  * limit gets a 429 problem with {@code Retry-After}, and one refused because Redis is down and the
  * instance fails closed a 503 with {@code Retry-After}.
  *
- * <p>The client is the value of the configured header when it is one of {@code
- * hotrank.limits.api-keys}, else the remote address: a key not listed (and any key while none is
- * listed) counts as its address, so a client cannot dodge its limit by sending a new key with each
- * request. Behind a proxy the remote address is the one Tomcat's {@code RemoteIpValve} takes from
- * {@code X-Forwarded-For} ({@code server.forward-headers-strategy=native}). API keys are hashed
- * before they name a Redis key, so Redis never holds a client's secret.
+ * <p>The client is as {@link Clients} tells it: an API key of {@code hotrank.limits.api-keys}, else
+ * the remote address.
  */
 final class RateLimitFilter implements Filter {
 
@@ -41,16 +32,11 @@ final class RateLimitFilter implements Filter {
   static final ProblemType RATE_LIMITED = new ProblemType(429, "rate-limited", "Too many requests");
 
   private final RateLimits limits;
-  private final String clientHeader;
-  private final Set<String> apiKeys;
+  private final Clients clients;
 
-  /**
-   * @param apiKeys the keys that name a client; empty: none does, every client is its address
-   */
-  RateLimitFilter(RateLimits limits, String clientHeader, Set<String> apiKeys) {
+  RateLimitFilter(RateLimits limits, Clients clients) {
     this.limits = limits;
-    this.clientHeader = clientHeader;
-    this.apiKeys = Set.copyOf(apiKeys);
+    this.clients = clients;
   }
 
   @Override
@@ -63,7 +49,7 @@ final class RateLimitFilter implements Filter {
     String path =
         request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
     RouteGroup group = RouteGroup.of(request.getMethod(), path);
-    Verdict verdict = group == null ? null : limits.decide(group, client(request));
+    Verdict verdict = group == null ? null : limits.decide(group, clients.of(request));
     if (verdict == null) {
       chain.doFilter(req, res);
       return;
@@ -101,26 +87,6 @@ final class RateLimitFilter implements Filter {
       ProblemRenderer.write(response, problem, request.getRequestURI());
     } else {
       ProblemRenderer.write(response, Problem.storageUnavailable(), request.getRequestURI());
-    }
-  }
-
-  private String client(HttpServletRequest request) {
-    String key = clientHeader.isEmpty() ? null : request.getHeader(clientHeader);
-    // An unknown key is no client of its own, and without a list every key is unknown: a client
-    // sending a new key each time would never be limited.
-    if (key != null && apiKeys.contains(key)) {
-      return "k:" + hash(key);
-    }
-    return "a:" + request.getRemoteAddr();
-  }
-
-  private static String hash(String key) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
   }
 

@@ -32,7 +32,8 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
  *   <li>401 and 403 on admin paths ({@code /api/v1/admin/**}, {@code /actuator/metrics});
  *   <li>404 where the path has a variable (the board, item, task... it names does not exist);
  *   <li>429 (the rate limits, every path under {@code /api/v1/}) and 503 (a storage layer down,
- *       shutting down) on every operation, with their {@code Retry-After}.
+ *       shutting down) on every operation, with their {@code Retry-After};
+ *   <li>the {@code Idempotency-Key} header, 409 and 422 on every write under {@code /api/v1/}.
  * </ul>
  *
  * An answer the controller declared itself is kept. The answers live once under {@code
@@ -56,6 +57,13 @@ final class ProblemResponses implements OpenApiCustomizer {
   private static final String TOO_LARGE = "PayloadTooLarge";
   private static final String TOO_MANY = "TooManyRequests";
   private static final String UNAVAILABLE = "ServiceUnavailable";
+  private static final String KEY_IN_FLIGHT = "IdempotencyKeyInFlight";
+  private static final String KEY_REUSED = "IdempotencyKeyReused";
+  private static final String IDEMPOTENCY_KEY = "IdempotencyKey";
+
+  private static final java.util.Set<PathItem.HttpMethod> SAFE =
+      java.util.Set.of(
+          PathItem.HttpMethod.GET, PathItem.HttpMethod.HEAD, PathItem.HttpMethod.OPTIONS);
 
   @Override
   public void customise(OpenAPI openApi) {
@@ -70,9 +78,14 @@ final class ProblemResponses implements OpenApiCustomizer {
         .getPaths()
         .forEach(
             (path, item) -> {
-              for (Operation operation : item.readOperations()) {
-                complete(path, item, operation);
-              }
+              item.readOperationsMap()
+                  .forEach(
+                      (method, operation) -> {
+                        if (path.startsWith("/api/v1/") && !SAFE.contains(method)) {
+                          idempotent(operation);
+                        }
+                        complete(path, item, operation);
+                      });
             });
   }
 
@@ -113,6 +126,18 @@ final class ProblemResponses implements OpenApiCustomizer {
     refer(responses, "503", UNAVAILABLE);
   }
 
+  /** A write takes {@code Idempotency-Key}, and may answer 409 and 422 for it. */
+  private static void idempotent(Operation operation) {
+    operation.addParametersItem(
+        new io.swagger.v3.oas.models.parameters.Parameter()
+            .$ref("#/components/parameters/" + IDEMPOTENCY_KEY));
+    if (operation.getResponses() == null) {
+      operation.setResponses(new ApiResponses());
+    }
+    refer(operation.getResponses(), "409", KEY_IN_FLIGHT);
+    refer(operation.getResponses(), "422", KEY_REUSED);
+  }
+
   private static boolean hasItems(@org.jspecify.annotations.Nullable List<?> list) {
     return list != null && !list.isEmpty();
   }
@@ -125,6 +150,19 @@ final class ProblemResponses implements OpenApiCustomizer {
   }
 
   private static void declareComponents(Components components) {
+    components.addParameters(
+        IDEMPOTENCY_KEY,
+        new io.swagger.v3.oas.models.parameters.Parameter()
+            .in("header")
+            .name("Idempotency-Key")
+            .required(false)
+            .description(
+                "1 to 255 printable ASCII characters naming this request for its retries"
+                    + " (draft-ietf-httpapi-idempotency-key-header): a repeat with the same key,"
+                    + " method, path and body, within `hotrank.idempotency.retention`, gets the"
+                    + " first `2xx` answer again with `Idempotent-Replayed: true` and runs nothing."
+                    + " Scoped to the client (its API key, else its address).")
+            .schema(new StringSchema().minLength(1).maxLength(255).pattern("^[\\x20-\\x7E]+$")));
     components.addSecuritySchemes(
         BEARER,
         new SecurityScheme()
@@ -182,6 +220,21 @@ final class ProblemResponses implements OpenApiCustomizer {
                     + " (`storage-unavailable`, `ingest-overloaded`, …). Safe to retry after"
                     + " `Retry-After`.")
             .addHeaderObject("Retry-After", retryAfter));
+    declareIdempotencyAnswers(components, retryAfter);
+  }
+
+  private static void declareIdempotencyAnswers(Components components, Header retryAfter) {
+    components.addResponses(
+        KEY_IN_FLIGHT,
+        problem(
+                "The first request with this `Idempotency-Key` is still running"
+                    + " (`idempotency-key-in-flight`); nothing ran. Retry after `Retry-After`.")
+            .addHeaderObject("Retry-After", retryAfter));
+    components.addResponses(
+        KEY_REUSED,
+        problem(
+            "This `Idempotency-Key` was sent before with another method, path or body"
+                + " (`idempotency-key-reused`); nothing ran."));
   }
 
   private static ApiResponse problem(String description) {

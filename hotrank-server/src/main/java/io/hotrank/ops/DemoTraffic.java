@@ -146,9 +146,9 @@ class DemoTraffic implements SmartLifecycle {
       for (int i = 0; i < eventsPerSecond; i++) {
         int rank = sampleRank();
         long itemId = snapshot.get((int) ((rank + minute * 7) % snapshot.size()));
-        batch.add(new EventBatch.Event(biz, itemId, type(), null, null));
+        batch.add(new EventBatch.Event(null, biz, itemId, type(), null, null));
       }
-      events.accept(new EventBatch(batch));
+      events.accept(new EventBatch(batch), null);
     } catch (ItemNotFoundException gone) {
       // Someone deleted a demo item: stop sending it traffic, or every batch would be refused.
       synchronized (ids) {

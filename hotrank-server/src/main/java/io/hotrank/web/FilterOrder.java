@@ -7,8 +7,8 @@ import org.springframework.core.Ordered;
  * module and a tie would leave their order to bean registration: the body limit first (a header
  * comparison, before anything reads the body or asks Redis), then the rate limits (so that every
  * request under {@code /api/v1/}, the board fast path's included, is counted), then the ingest keys
- * (writes only), then the board fast path, then the admin guard; Spring's own filters after all of
- * them.
+ * (writes only), then the board fast path, then the admin guard, then idempotency keys; Spring's
+ * own filters after all of them.
  */
 public final class FilterOrder {
 
@@ -26,6 +26,12 @@ public final class FilterOrder {
 
   /** The operators' token guard of {@code /api/v1/admin/**} and {@code /actuator/metrics}. */
   public static final int ADMIN_GUARD = Ordered.HIGHEST_PRECEDENCE + 20;
+
+  /**
+   * Idempotency keys on writes ({@code Idempotency-Key}): after the guards, so that a request they
+   * refuse never claims a key, and before Spring MVC runs the write.
+   */
+  public static final int IDEMPOTENCY = Ordered.HIGHEST_PRECEDENCE + 25;
 
   private FilterOrder() {}
 }

@@ -85,7 +85,8 @@ abstract class EventLogContract {
           500,
           Duration.ofMinutes(1),
           Duration.ofDays(1),
-          Duration.ofSeconds(5));
+          Duration.ofSeconds(5),
+          Duration.ofDays(1));
 
   private EventLog log() {
     return new EventLog(jdbc(), dialect());

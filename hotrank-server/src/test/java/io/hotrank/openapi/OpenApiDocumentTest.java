@@ -179,6 +179,35 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void everyWrite_takesAnIdempotencyKey_andAnswersItsProblems() {
+    List<String> wrong = new ArrayList<>();
+    int writes = 0;
+    for (Op op : operations()) {
+      if (!op.path().startsWith("/api/v1/") || List.of("get", "head").contains(op.method())) {
+        continue;
+      }
+      writes++;
+      boolean keyed = false;
+      for (JsonNode p : op.operation().path("parameters")) {
+        keyed |= p.path("$ref").asString("").endsWith("/parameters/IdempotencyKey");
+      }
+      if (!keyed) {
+        wrong.add(op + " lacks the Idempotency-Key header");
+      }
+      if (!op.operation().at("/responses/409").isObject()
+          || !refersTo(op, "422", "IdempotencyKeyReused")) {
+        wrong.add(op + " lacks its 409 or 422");
+      }
+    }
+    assertThat(writes).isGreaterThan(10);
+    assertThat(wrong).isEmpty();
+    JsonNode key = document.at("/components/parameters/IdempotencyKey");
+    assertThat(key.path("in").asString()).isEqualTo("header");
+    assertThat(key.path("name").asString()).isEqualTo("Idempotency-Key");
+    assertThat(key.at("/schema/maxLength").asInt()).isEqualTo(255);
+  }
+
+  @Test
   void everyOperation_answersProblemsOf503And429_andInputErrorsWhereItTakesInput() {
     List<String> wrong = new ArrayList<>();
     for (Op op : operations()) {

@@ -19,9 +19,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The events' record format on the topic, both ways. Key: {@code <biz>:<itemId>} in UTF-8, so that
  * an item's events share a partition and keep their order. Value: a JSON object shaped like one
- * element of {@code POST /api/v1/events}, {@code {"biz", "itemId", "type", "userId"?, "at"?}}, with
- * {@code at} (RFC 3339) defaulting to the record's timestamp. A record is validated like an event
- * of the API; one that is not valid is a dead letter with a reason.
+ * element of {@code POST /api/v1/events}, {@code {"id"?, "biz", "itemId", "type", "userId"?,
+ * "at"?}}, with {@code at} (RFC 3339) defaulting to the record's timestamp. A record is validated
+ * like an event of the API; one that is not valid is a dead letter with a reason.
  */
 final class EventRecords {
 
@@ -46,15 +46,16 @@ final class EventRecords {
     }
   }
 
-  /** A record read: its event, or why it has none. */
-  record Parsed(@Nullable LoggedEvent event, @Nullable Reason reason, String detail) {
+  /** A record read: its event and the event's id, or why it has none. */
+  record Parsed(
+      @Nullable LoggedEvent event, @Nullable String id, @Nullable Reason reason, String detail) {
 
-    static Parsed of(LoggedEvent event) {
-      return new Parsed(event, null, "");
+    static Parsed of(LoggedEvent event, @Nullable String id) {
+      return new Parsed(event, id, null, "");
     }
 
     static Parsed dead(Reason reason, String detail) {
-      return new Parsed(null, reason, detail);
+      return new Parsed(null, null, reason, detail);
     }
   }
 
@@ -67,6 +68,9 @@ final class EventRecords {
   /** The record of an accepted event. */
   ProducerRecord<String, String> toRecord(String topic, Event e) {
     Map<String, Object> value = new LinkedHashMap<>();
+    if (e.id() != null) {
+      value.put("id", e.id());
+    }
     value.put("biz", e.biz());
     value.put("itemId", e.itemId());
     value.put("type", e.type().wireName());
@@ -115,6 +119,6 @@ final class EventRecords {
     }
     Event e = events.getFirst();
     return Parsed.of(
-        new LoggedEvent(offset, e.biz(), e.itemId(), e.type(), e.userId(), e.atMillis()));
+        new LoggedEvent(offset, e.biz(), e.itemId(), e.type(), e.userId(), e.atMillis()), e.id());
   }
 }

@@ -6,6 +6,7 @@ import io.hotrank.ingest.IngestOverloadedException;
 import io.hotrank.ingest.IngestUnavailableException;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +118,15 @@ final class KafkaEventSink implements EventSink {
     }
 
     @Override
-    public void write(List<Event> events, long deadlineNanos) {
+    public int[] write(List<Batch> batches, long deadlineNanos) {
+      List<Event> events = new ArrayList<>();
+      batches.forEach(b -> events.addAll(b.events()));
+      send(events, deadlineNanos);
+      // Duplicates of events accepted before are told at the fold.
+      return new int[batches.size()];
+    }
+
+    private void send(List<Event> events, long deadlineNanos) {
       Producer<String, String> p = producer();
       boolean began = false;
       try {

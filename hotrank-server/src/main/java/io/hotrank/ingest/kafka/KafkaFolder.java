@@ -7,6 +7,7 @@ import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
 import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
 import io.hotrank.item.Bizes;
@@ -51,12 +52,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * position moved past transaction markers), and in one database transaction: moves each of those
  * partitions' stored position from where the fold started to the consumer's position after the poll
  * ({@link KafkaFoldStore#move}, a compare-and-set that fences a folder that lost the partition
- * without noticing), applies the records to the counters and the users' state ({@link
- * FoldApplier}), takes the fold's number ({@link FoldNumbers}, which records the partitions and
- * offsets it applied for replays), sends the records that cannot be folded to the dead-letter topic
- * and counts them. Only then are the Redis side's listeners told, by number, as for the event log's
- * folds: the Redis scripts apply a fold once whoever tells them, and a listener that missed one
- * reads it back from the topic ({@link KafkaFoldReader}).
+ * without noticing), leaves out the records whose event id was folded before ({@link EventIds}),
+ * applies the records to the counters and the users' state ({@link FoldApplier}), takes the fold's
+ * number ({@link FoldNumbers}, which records the partitions and offsets it applied for replays),
+ * sends the records that cannot be folded to the dead-letter topic and counts them. Only then are
+ * the Redis side's listeners told, by number, as for the event log's folds: the Redis scripts apply
+ * a fold once whoever tells them, and a listener that missed one reads it back from the topic
+ * ({@link KafkaFoldReader}).
  *
  * <p>Positions live in the database, not in Kafka: on assignment the partitions are paused until
  * their stored positions are read, then sought to them and resumed (a partition never folded starts
@@ -110,6 +112,8 @@ final class KafkaFolder implements SmartLifecycle {
   private final MeterRegistry meters;
   private final Counter folds;
   private final Counter eventsFolded;
+  private final Counter duplicates;
+  private final EventIds eventIds;
 
   /** Lag per partition after the last poll, for the gauges; written by the folding thread. */
   private final Map<Integer, Long> lags = new ConcurrentHashMap<>();
@@ -138,6 +142,7 @@ final class KafkaFolder implements SmartLifecycle {
       KafkaFoldStore store,
       long itemGraceMillis,
       FoldApplier applier,
+      EventIds eventIds,
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
@@ -156,6 +161,7 @@ final class KafkaFolder implements SmartLifecycle {
     this.store = store;
     this.itemGraceMillis = itemGraceMillis;
     this.applier = applier;
+    this.eventIds = eventIds;
     this.numbers = numbers;
     this.listeners = listeners;
     this.inFlight = inFlight;
@@ -168,6 +174,7 @@ final class KafkaFolder implements SmartLifecycle {
     this.meters = meters;
     this.folds = meters.counter("hotrank.ingest.folds", "source", "kafka");
     this.eventsFolded = meters.counter("hotrank.ingest.events.folded", "source", "kafka");
+    this.duplicates = meters.counter("hotrank.ingest.events.duplicates", "source", "kafka");
   }
 
   // --- the loop ---
@@ -354,6 +361,7 @@ final class KafkaFolder implements SmartLifecycle {
     }
     List<LoggedEvent> events = new ArrayList<>();
     Map<LoggedEvent, ConsumerRecord<String, String>> recordOf = new IdentityHashMap<>();
+    Map<LoggedEvent, String> idOf = new IdentityHashMap<>();
     List<DeadLetters.Letter> dead = new ArrayList<>();
     for (Chunk chunk : chunks) {
       for (ConsumerRecord<String, String> r : chunk.records()) {
@@ -366,13 +374,16 @@ final class KafkaFolder implements SmartLifecycle {
         } else {
           events.add(e);
           recordOf.put(e, r);
+          if (parsed.id() != null) {
+            idOf.put(e, parsed.id());
+          }
         }
       }
     }
     // Sent before the transaction, so that the broker is not waited on with rows locked; a fold
     // that then fails sends them again (dead letters are delivered at least once).
     deadLetters.send(dead);
-    Outcome outcome = tx.execute(status -> foldLocked(chunks, events, recordOf, dead));
+    Outcome outcome = tx.execute(status -> foldLocked(chunks, events, recordOf, idOf, dead));
     numbers.makeCommitsDurable();
     Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
     for (Chunk chunk : chunks) {
@@ -380,6 +391,7 @@ final class KafkaFolder implements SmartLifecycle {
       commits.put(chunk.partition(), new OffsetAndMetadata(chunk.to()));
     }
     outcome.deadByReason().forEach((reason, n) -> deadLetterCounter(reason).increment(n));
+    duplicates.increment(outcome.duplicates());
     if (outcome.fold() != null) {
       folds.increment();
       eventsFolded.increment(outcome.fold().events().size());
@@ -395,18 +407,31 @@ final class KafkaFolder implements SmartLifecycle {
     return true;
   }
 
-  private record Outcome(@Nullable Fold fold, Map<String, Integer> deadByReason) {}
+  private record Outcome(@Nullable Fold fold, Map<String, Integer> deadByReason, int duplicates) {}
 
   private Outcome foldLocked(
       List<Chunk> chunks,
-      List<LoggedEvent> events,
+      List<LoggedEvent> polled,
       Map<LoggedEvent, ConsumerRecord<String, String>> recordOf,
+      Map<LoggedEvent, String> idOf,
       List<DeadLetters.Letter> dead) {
     long now = numbers.databaseMillis();
     for (Chunk chunk : chunks) {
       if (!store.move(
           topic, chunk.partition().partition(), chunk.known().row(), chunk.to(), owner, now)) {
         throw new StalePositionException(topic, chunk.partition().partition());
+      }
+    }
+    // Records of one item share a partition, but two items' records may carry one id: a fold of
+    // another partition that records it first makes this one fail on the key and fold again.
+    List<LoggedEvent> events = polled;
+    if (!idOf.isEmpty()) {
+      boolean[] duplicate = eventIds.record(polled, LoggedEvent::biz, idOf::get, now);
+      events = new ArrayList<>(polled.size());
+      for (int i = 0; i < polled.size(); i++) {
+        if (!duplicate[i]) {
+          events.add(polled.get(i));
+        }
       }
     }
     Fold fold = null;
@@ -439,7 +464,7 @@ final class KafkaFolder implements SmartLifecycle {
       fold = number(applied, e -> recordOf.get(e).partition(), now);
     }
     faults.point(FAULTS, "before-commit", "fold=" + (fold == null ? "-" : fold.foldNo()));
-    return new Outcome(fold, byReason);
+    return new Outcome(fold, byReason, polled.size() - events.size());
   }
 
   /** Takes the fold's number and writes what it applied; inside its transaction. */
@@ -541,7 +566,7 @@ final class KafkaFolder implements SmartLifecycle {
         applied.effective().isEmpty() && notLive.size() == events.size()
             ? null
             : number(applied, e -> rowOf.get(e).partition(), now);
-    return new Outcome(fold, byReason);
+    return new Outcome(fold, byReason, 0);
   }
 
   private DeadLetters.Letter letter(KafkaFoldStore.Parked row, Reason reason, String detail) {

@@ -9,6 +9,7 @@ import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.ingest.IngestReporter;
 import io.hotrank.ingest.IngestStatus;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.item.Bizes;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.lock.InstanceId;
@@ -123,6 +124,7 @@ class KafkaIngestConfiguration {
       KafkaTopics topics,
       KafkaFoldStore positions,
       FoldApplier applier,
+      EventIds eventIds,
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
@@ -165,6 +167,7 @@ class KafkaIngestConfiguration {
         positions,
         k.itemGrace().toMillis(),
         applier,
+        eventIds,
         numbers,
         listeners,
         inFlight,

@@ -193,6 +193,52 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     assertCountsAndBoards();
   }
 
+  /** This run's event ids: a database kept from an earlier run holds that run's. */
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+
+  /** An event of item base+i with an id of this run. */
+  private String event(String id, long i, String type) {
+    id = RUN + "-" + id;
+    return "{\"id\":\"" + id + "\"," + event(i, type).substring(1);
+  }
+
+  @Test
+  void eventsWithIds_producedTwice_andBatchesRetriedWithTheirKeys_foldOnce() {
+    items();
+    Random random = new Random(5);
+    List<ProducerRecord<String, String>> sent = new ArrayList<>();
+    try (KafkaProducer<String, String> producer = producer(null)) {
+      for (int round = 0; round < 5; round++) {
+        List<String> batch = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          long id = 1 + random.nextInt(ITEMS);
+          String type = random.nextInt(3) == 0 ? "like" : "view";
+          batch.add(event("h" + base + "-" + round + "-" + i, id, type));
+          count(id, type);
+          ProducerRecord<String, String> r =
+              record("kfk:" + (base + id), event("p" + base + "-" + round + "-" + i, id, type));
+          producer.send(r);
+          sent.add(r);
+          count(id, type);
+        }
+        String body = "{\"events\":[" + String.join(",", batch) + "]}";
+        String key = "kafka-" + base + "-" + round;
+        Answer first = http.post("/api/v1/events", body, "Idempotency-Key", key);
+        Answer retried = http.post("/api/v1/events", body, "Idempotency-Key", key);
+        // The same batch again without its key (a client that lost it): its ids fold once.
+        Answer resent = http.post("/api/v1/events", body);
+        assertThat(first.status()).as(first.body()).isEqualTo(202);
+        assertThat(retried.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(retried.raw()).isEqualTo(first.raw());
+        assertThat(resent.status()).isEqualTo(202);
+      }
+      // A producer restarted mid-stream sends what it sent before again.
+      sent.forEach(producer::send);
+      producer.flush();
+    }
+    assertCountsAndBoards();
+  }
+
   @Test
   void aTransactionTheProducerAborts_leavesNothing() throws Exception {
     items();

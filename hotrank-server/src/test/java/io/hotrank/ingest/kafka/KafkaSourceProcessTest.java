@@ -51,10 +51,11 @@ import tools.jackson.databind.JsonNode;
  * The Kafka source with hotrank as its own processes on a real KRaft broker (a child JVM on
  * loopback), one Redis and one H2 server shared by the class: two instances fold disjoint
  * partitions; {@code kill -9} of one while events keep coming moves its partitions to the other and
- * loses or doubles nothing; a broker killed and restarted under a stream of batches counts every
- * batch answered 202 exactly once and every batch answered 503 whole or not at all; Redis restarted
- * empty under a stream has its window board replayed from the topic and its leaderboard rebuilt.
- * Afterwards the item counters, a leaderboard and a window board equal what was accepted.
+ * loses or doubles nothing, and records produced again after it (ids of their own) fold once; a
+ * broker killed and restarted under a stream of batches counts every batch answered 202 exactly
+ * once and every batch answered 503 whole or not at all; Redis restarted empty under a stream has
+ * its window board replayed from the topic and its leaderboard rebuilt. Afterwards the item
+ * counters, a leaderboard and a window board equal what was accepted.
  *
  * <p>Each test has a biz, a topic, a consumer group, a database on the H2 server and a Redis key
  * prefix of its own, so that no fold of one test is replayed into another's boards. The instances
@@ -538,6 +539,9 @@ class KafkaSourceProcessTest {
                 });
     Random survivorRandom = new Random(3);
     Random producerRandom = new Random(4);
+    // Every record the producer sent, which it sends again after the kill and the rebalance, as a
+    // producer application restarted mid-stream would: their ids make them fold once.
+    Queue<ProducerRecord<String, String>> sent = new ConcurrentLinkedQueue<>();
     try (KafkaProducer<String, String> producer = producer()) {
       Traffic rest =
           new Traffic()
@@ -556,11 +560,12 @@ class KafkaSourceProcessTest {
                         world.event(
                             world.items.get(producerRandom.nextInt(world.items.size())),
                             producerRandom);
-                    producer
-                        .send(
-                            new ProducerRecord<>(
-                                world.topic(), world.biz + ":" + e.get("itemId"), HttpJson.json(e)))
-                        .get(30, TimeUnit.SECONDS);
+                    e.put("id", "p-" + produced.get());
+                    ProducerRecord<String, String> r =
+                        new ProducerRecord<>(
+                            world.topic(), world.biz + ":" + e.get("itemId"), HttpJson.json(e));
+                    producer.send(r).get(30, TimeUnit.SECONDS);
+                    sent.add(r);
                     world.count(List.of(e));
                     produced.incrementAndGet();
                     pause(20);
@@ -577,6 +582,12 @@ class KafkaSourceProcessTest {
       awaitOwners(survivor, Set.of(survivorId));
       awaitMore(rest, accepted, 10, "batches accepted after the partitions moved");
       rest.stop();
+    }
+    try (KafkaProducer<String, String> restarted = producer()) {
+      for (ProducerRecord<String, String> r : sent) {
+        restarted.send(r);
+      }
+      restarted.flush();
     }
 
     assertMatches(survivor, world, world.counts());
