@@ -71,13 +71,10 @@ done
 
 bench_temp_dir WORK kafka-bench
 bench_server_jar
-log "resolving Kafka's jars (bench/kafka/pom.xml)"
-./mvnw -q -f bench/kafka/pom.xml dependency:build-classpath -Dmdep.outputFile="$WORK/kafka.classpath" >&2
-KCP=$(cat "$WORK/kafka.classpath")
+bench_kafka_classpath "$WORK" # KCP, KAFKA_TOOL
 mkdir -p "$WORK/classes"
 "${JAVA}c" -cp "$KCP" -d "$WORK/classes" bench/kafka/EventLoad.java
 LOAD=("$JAVA" -cp "$WORK/classes:$KCP" EventLoad)
-KAFKA_TOOL=("$JAVA" -Xmx512m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$KCP")
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
       -U "$HOTRANK_BENCH_PGUSER")
 
@@ -93,38 +90,7 @@ cleanup() {
 }
 bench_on_exit cleanup
 
-log "starting the broker on $BOOTSTRAP"
-mkdir -p "$WORK/kafka"
-cat > "$WORK/server.properties" <<EOF
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$WORK/kafka
-auto.create.topics.enable=false
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-EOF
-"${KAFKA_TOOL[@]}" kafka.tools.StorageTool format -c "$WORK/server.properties" \
-  -t "$("${KAFKA_TOOL[@]}" kafka.tools.StorageTool random-uuid)" >"$WORK/format.log" 2>&1
-"$JAVA" -Xms$BROKER_HEAP -Xmx$BROKER_HEAP -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$KCP" \
-  kafka.Kafka "$WORK/server.properties" >"$WORK/broker.log" 2>&1 &
-BROKER_PID=$!
-topics() { "${KAFKA_TOOL[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" "$@"; }
-for _ in $(seq 1 60); do
-  topics --list >/dev/null 2>&1 && break
-  kill -0 "$BROKER_PID" 2>/dev/null || { cat "$WORK/broker.log"; exit 1; }
-  sleep 1
-done
-topics --list >/dev/null || { cat "$WORK/broker.log"; exit 1; }
+bench_kafka_broker "$WORK" "$KAFKA_PORT" "$BROKER_HEAP" # sets BROKER_PID, topics()
 new_topic() { # $1: name, $2: partitions
   topics --create --topic "$1" --partitions "$2" --replication-factor 1 >/dev/null
 }

@@ -95,6 +95,57 @@ EVENT_BOARDS=(
   --hotrank.boards[2].counter=like --hotrank.boards[2].shards=1 --hotrank.boards[2].size=10
 )
 
+# --- Kafka ---------------------------------------------------------------------------------------
+
+# Resolves Kafka's jars (bench/kafka/pom.xml) into the directory $1 and sets KCP (their classpath)
+# and KAFKA_TOOL (a JVM on it, for Kafka's own tools).
+bench_kafka_classpath() { # $1: a directory of this run's
+  log "resolving Kafka's jars (bench/kafka/pom.xml)"
+  ./mvnw -q -f bench/kafka/pom.xml dependency:build-classpath -Dmdep.outputFile="$1/kafka.classpath" >&2
+  KCP=$(cat "$1/kafka.classpath")
+  KAFKA_TOOL=("$JAVA" -Xmx512m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$KCP")
+}
+
+# Starts a one-node KRaft broker on 127.0.0.1:$2 (its controller on the next port) with its data
+# in $1/kafka, waits until it answers, and sets BROKER_PID (the caller stops it with bench_stop)
+# and the function topics (Kafka's TopicCommand against it). Needs bench_kafka_classpath first.
+bench_kafka_broker() { # $1: a directory of this run's, $2: port, $3: heap
+  local dir=$1 port=$2 heap=$3 controller=$(($2 + 1))
+  log "starting the broker on 127.0.0.1:$port"
+  mkdir -p "$dir/kafka"
+  cat > "$dir/server.properties" <<EOF2
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$controller
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$dir/kafka
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+EOF2
+  "${KAFKA_TOOL[@]}" kafka.tools.StorageTool format -c "$dir/server.properties" \
+    -t "$("${KAFKA_TOOL[@]}" kafka.tools.StorageTool random-uuid)" >"$dir/format.log" 2>&1
+  "$JAVA" -Xms"$heap" -Xmx"$heap" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$KCP" \
+    kafka.Kafka "$dir/server.properties" >"$dir/broker.log" 2>&1 &
+  BROKER_PID=$!
+  BENCH_BOOTSTRAP="127.0.0.1:$port"
+  topics() { "${KAFKA_TOOL[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$BENCH_BOOTSTRAP" "$@"; }
+  for _ in $(seq 1 60); do
+    topics --list >/dev/null 2>&1 && break
+    kill -0 "$BROKER_PID" 2>/dev/null || { cat "$dir/broker.log"; exit 1; }
+    sleep 1
+  done
+  topics --list >/dev/null || { cat "$dir/broker.log"; exit 1; }
+}
+
 # --- Building ------------------------------------------------------------------------------------
 
 # Installs the reactor (unless SKIP_BUILD=1) and sets JAR to the service's exec jar.

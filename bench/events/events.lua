@@ -1,18 +1,26 @@
 -- POST batches of 100 events: 70% views, 30% likes with a user id, over ITEMS items of biz BIZ
--- (default article).
+-- (default article). KEYED=1: every batch carries an Idempotency-Key and every event an id, each
+-- new (this thread's random prefix and a counter).
 local items = tonumber(os.getenv("ITEMS") or "10000")
 local biz = os.getenv("BIZ") or "article"
 math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
 -- Each batch is generated afresh: likes carry random users out of a million, so nearly every
 -- like is a new (user, item) pair, as in production, not a repeat the fold can drop.
+local keyed = os.getenv("KEYED") == "1"
+local prefix = string.format("%08x", math.random(0, 0x7fffffff))
+local sent = 0
 local function body()
   local parts = {}
   for i = 1, 100 do
     local item = math.random(1, items)
+    local id = ""
+    if keyed then
+      id = '"id":"' .. prefix .. "-" .. sent .. "-" .. i .. '",'
+    end
     if math.random() < 0.7 then
-      parts[i] = '{"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"view"}'
+      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"view"}'
     else
-      parts[i] = '{"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"like","userId":' .. math.random(1, 1000000) .. '}'
+      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"like","userId":' .. math.random(1, 1000000) .. '}'
     end
   end
   return '{"events":[' .. table.concat(parts, ",") .. ']}'
@@ -24,6 +32,11 @@ local pause = rate > 0 and (connections * 1000 / rate) or 0
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
+  sent = sent + 1
+  if keyed then
+    return wrk.format(nil, "/api/v1/events",
+      {["Content-Type"] = "application/json", ["Idempotency-Key"] = prefix .. "-" .. sent}, body())
+  end
   return wrk.format(nil, "/api/v1/events", nil, body())
 end
 -- Pacing: each connection waits `pause` ms before each request (wrk's delay()), so the rate is a

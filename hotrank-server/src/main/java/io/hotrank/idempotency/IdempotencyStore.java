@@ -2,6 +2,8 @@ package io.hotrank.idempotency;
 
 import io.hotrank.storage.SqlDialect;
 import java.nio.charset.StandardCharsets;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +19,10 @@ class IdempotencyStore implements IdempotentAnswers {
 
   static final int PENDING = 0;
   static final int DONE = 1;
+
+  private static final String COMPLETE =
+      "UPDATE hr_idempotency SET state = ?, status = ?, headers = ?, body = ?"
+          + " WHERE id = ? AND token = ? AND state = ?";
 
   /** A row as read. */
   record Row(
@@ -36,12 +42,15 @@ class IdempotencyStore implements IdempotentAnswers {
   }
 
   /**
-   * Claims the key for a request, unless a row holds it.
+   * Claims the key for a request, unless a row holds it. The claim's commit does not wait for the
+   * log's flush where the engine allows it: the write it guards, and the answer recorded with it,
+   * commit durably after it, and a claim lost in a crash belonged to a request that had no answer
+   * yet.
    *
    * @return whether the row was inserted
    */
   boolean claim(String id, String fingerprint, String token, long now, long leaseUntil) {
-    return dialect.insertIgnoringDuplicate(
+    return dialect.insertIgnoringDuplicateUnflushed(
             jdbc,
             "hr_idempotency",
             "id, fingerprint, token, state, lease_until, created_at",
@@ -111,8 +120,7 @@ class IdempotencyStore implements IdempotentAnswers {
    */
   boolean complete(String id, String token, KeptAnswer answer) {
     return jdbc.update(
-            "UPDATE hr_idempotency SET state = ?, status = ?, headers = ?, body = ?"
-                + " WHERE id = ? AND token = ? AND state = ?",
+            COMPLETE,
             DONE,
             answer.status(),
             answer.headersText(),
@@ -124,17 +132,57 @@ class IdempotencyStore implements IdempotentAnswers {
   }
 
   @Override
-  public boolean recordWithin(IdempotencyClaim claim, int status, String contentType, byte[] body) {
-    boolean recorded =
-        complete(
-            claim.id(),
-            claim.token(),
-            // The fingerprint is the row's already.
-            new KeptAnswer("", status, Map.of("Content-Type", contentType), body));
-    if (recorded) {
-      claim.markRecorded();
+  public boolean recordWithin(List<Answer> answers) {
+    if (answers.isEmpty()) {
+      return true;
     }
-    return recorded;
+    List<Object[]> args = new ArrayList<>(answers.size());
+    for (Answer a : answers) {
+      // The fingerprint is the row's already.
+      KeptAnswer kept =
+          new KeptAnswer("", a.status(), Map.of("Content-Type", a.contentType()), a.body());
+      args.add(
+          new Object[] {
+            DONE,
+            kept.status(),
+            kept.headersText(),
+            kept.bodyText(),
+            a.claim().id(),
+            a.claim().token(),
+            PENDING
+          });
+    }
+    int[] counts = jdbc.batchUpdate(COMPLETE, args);
+    boolean unreported = false;
+    for (int n : counts) {
+      if (n == Statement.SUCCESS_NO_INFO) {
+        unreported = true;
+      } else if (n != 1) {
+        return false;
+      }
+    }
+    if (unreported && !allDone(answers)) {
+      return false;
+    }
+    answers.forEach(a -> a.claim().markRecorded());
+    return true;
+  }
+
+  /** Whether every claim's row is done under its token: a driver that did not say what it did. */
+  private boolean allDone(List<Answer> answers) {
+    for (Answer a : answers) {
+      Integer done =
+          jdbc.queryForObject(
+              "SELECT COUNT(*) FROM hr_idempotency WHERE id = ? AND token = ? AND state = ?",
+              Integer.class,
+              a.claim().id(),
+              a.claim().token(),
+              DONE);
+      if (done == null || done != 1) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

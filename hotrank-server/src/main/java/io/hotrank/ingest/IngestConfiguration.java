@@ -80,8 +80,8 @@ class IngestConfiguration {
   }
 
   @Bean
-  EventIds eventIds(JdbcTemplate jdbc) {
-    return new EventIds(jdbc);
+  EventIds eventIds(JdbcTemplate jdbc, SqlDialect dialect) {
+    return new EventIds(jdbc, dialect);
   }
 
   @Bean

@@ -107,9 +107,7 @@ final class LogEventSink implements EventSink {
             if (!kept.isEmpty()) {
               log.insert(kept);
             }
-            for (int b = 0; b < batches.size(); b++) {
-              record(batches.get(b), dropped[b]);
-            }
+            record(batches, dropped);
           });
     } catch (TransactionException e) {
       // The commit itself failed: it may have happened.
@@ -118,15 +116,22 @@ final class LogEventSink implements EventSink {
     return dropped;
   }
 
-  private void record(Batch batch, int dropped) {
-    if (batch.claim() == null) {
-      return;
+  private void record(List<Batch> batches, int[] dropped) {
+    List<IdempotentAnswers.Answer> keyed = new ArrayList<>();
+    for (int b = 0; b < batches.size(); b++) {
+      Batch batch = batches.get(b);
+      if (batch.claim() != null) {
+        byte[] body =
+            json.writeValueAsBytes(
+                new EventIngest.Accepted(
+                    batch.events().size() - dropped[b], batch.repeats() + dropped[b]));
+        keyed.add(
+            new IdempotentAnswers.Answer(
+                batch.claim(), 202, MediaType.APPLICATION_JSON_VALUE, body));
+      }
     }
-    byte[] body =
-        json.writeValueAsBytes(
-            new EventIngest.Accepted(batch.events().size() - dropped, batch.repeats() + dropped));
-    if (!answers.recordWithin(batch.claim(), 202, MediaType.APPLICATION_JSON_VALUE, body)) {
-      // The request outlived its key's lease (60 s by default, twice the longest wait of an
+    if (!answers.recordWithin(keyed)) {
+      // A request outlived its key's lease (60 s by default, twice the longest wait of an
       // append) and a retry holds the key now: nothing of the group is written, and its
       // requests are answered 503 and retried.
       throw new IngestOverloadedException("an idempotency key's lease ended before its append");

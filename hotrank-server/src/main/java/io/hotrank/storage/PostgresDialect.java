@@ -82,6 +82,28 @@ record PostgresDialect() implements SqlDialect {
         SqlDialect.plainInsert(table, columns, args.length) + " ON CONFLICT DO NOTHING", args);
   }
 
+  /**
+   * The statement sets {@code synchronous_commit} off for its own (autocommitted) transaction:
+   * {@code set_config(..., true)} lasts until the transaction ends, after its commit record is
+   * written. The row is flushed with the next synchronous commit of any session (the log is
+   * sequential), or within {@code wal_writer_delay}.
+   */
+  @Override
+  public int insertIgnoringDuplicateUnflushed(
+      JdbcOperations jdbc, String table, String columns, Object... args) {
+    String values = String.join(", ", java.util.Collections.nCopies(args.length, "?"));
+    return jdbc.update(
+        "WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true))"
+            + " INSERT INTO "
+            + table
+            + " ("
+            + columns
+            + ") SELECT "
+            + values
+            + " FROM unflushed ON CONFLICT DO NOTHING",
+        args);
+  }
+
   @Override
   public long takeNextInSequence(JdbcOperations jdbc, String table, String keyColumn, String key) {
     Long taken =

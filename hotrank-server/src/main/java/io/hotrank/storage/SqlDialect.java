@@ -136,6 +136,18 @@ public sealed interface SqlDialect permits H2Dialect, MySqlDialect, PostgresDial
   int insertIgnoringDuplicate(JdbcOperations jdbc, String table, String columns, Object... args);
 
   /**
+   * As {@link #insertIgnoringDuplicate}, autocommitted, without waiting for the commit to be made
+   * durable where the engine allows it per transaction (PostgreSQL): for a row whose loss in a
+   * crash is harmless unless a later, durable commit that depends on it is lost too, which cannot
+   * happen since a database's log is flushed in order. Elsewhere the same as {@link
+   * #insertIgnoringDuplicate}.
+   */
+  default int insertIgnoringDuplicateUnflushed(
+      JdbcOperations jdbc, String table, String columns, Object... args) {
+    return insertIgnoringDuplicate(jdbc, table, columns, args);
+  }
+
+  /**
    * Takes the next value of a named sequence row ({@code <key column>, next_id}), creating the row
    * at 1 when absent, in one atomic step that concurrent callers cannot both win. Must run inside a
    * transaction.

@@ -1,11 +1,14 @@
 package io.hotrank.ingest.fold;
 
+import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -22,9 +25,11 @@ public final class EventIds {
   static final int CHUNK = 500;
 
   private final JdbcTemplate jdbc;
+  private final boolean unnest;
 
-  public EventIds(JdbcTemplate jdbc) {
+  public EventIds(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
+    this.unnest = dialect.supportsUnnest();
   }
 
   /**
@@ -48,6 +53,29 @@ public final class EventIds {
               != null) {
         duplicate[i] = true;
       }
+    }
+    if (unnest) {
+      // PostgreSQL: one statement per biz inserts the ids that are new and says which they were;
+      // one a concurrent transaction is inserting waits for it, and is a duplicate if it commits.
+      firstByBiz.forEach(
+          (biz, first) -> {
+            Set<String> inserted =
+                new HashSet<>(
+                    jdbc.queryForList(
+                        "INSERT INTO hr_event_id (biz, event_id, seen_at) SELECT ?, u, ? FROM"
+                            + " unnest(?::text[]) AS u ON CONFLICT DO NOTHING RETURNING event_id",
+                        String.class,
+                        biz,
+                        now,
+                        first.keySet().toArray(String[]::new)));
+            first.forEach(
+                (id, i) -> {
+                  if (!inserted.contains(id)) {
+                    duplicate[i] = true;
+                  }
+                });
+          });
+      return duplicate;
     }
     firstByBiz.forEach(
         (biz, first) -> {

@@ -222,7 +222,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
           count(id, type);
         }
         String body = "{\"events\":[" + String.join(",", batch) + "]}";
-        String key = "kafka-" + base + "-" + round;
+        String key = "kafka-" + RUN + "-" + base + "-" + round;
         Answer first = http.post("/api/v1/events", body, "Idempotency-Key", key);
         Answer retried = http.post("/api/v1/events", body, "Idempotency-Key", key);
         // The same batch again without its key (a client that lost it): its ids fold once.
