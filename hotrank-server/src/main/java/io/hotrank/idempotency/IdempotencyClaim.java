@@ -15,6 +15,8 @@ public final class IdempotencyClaim {
   private final String id;
   private final String token;
   private volatile boolean recorded;
+  private volatile boolean decidedByTransaction;
+  private volatile boolean nothingApplied;
 
   IdempotencyClaim(String id, String token) {
     this.id = id;
@@ -34,6 +36,14 @@ public final class IdempotencyClaim {
     return id;
   }
 
+  /**
+   * A prefix of event ids ({@code k<40 hex digits>:}) that is the same for every retry of this
+   * request and differs between keys and clients.
+   */
+  public String eventIdPrefix() {
+    return "k" + id.substring(0, 40) + ":";
+  }
+
   String token() {
     return token;
   }
@@ -45,6 +55,25 @@ public final class IdempotencyClaim {
 
   void markRecorded() {
     recorded = true;
+  }
+
+  /**
+   * Says that the write records its answer in the transaction that writes it, if it writes at all:
+   * then a key still pending after the request failed belongs to a write that did not happen, and
+   * is freed for the retry.
+   */
+  public void decidedByTransaction() {
+    decidedByTransaction = true;
+  }
+
+  /** Says that the request failed before writing anything: its key is freed for the retry. */
+  public void nothingApplied() {
+    nothingApplied = true;
+  }
+
+  /** Whether a failed request's key may be freed: nothing of it can have been written. */
+  boolean freeOnFailure() {
+    return decidedByTransaction || nothingApplied;
   }
 
   @Override

@@ -28,9 +28,11 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +49,11 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  *       its fingerprint.
  *   <li>The request claims the row (an INSERT that one request wins) and runs. A {@code 2xx} answer
  *       is kept: recorded by the write in its own transaction where it can ({@link
- *       IdempotentAnswers}), else here once rendered. Any other answer frees the key: nothing was
- *       written, and a retry runs again.
+ *       IdempotentAnswers}), else here once rendered. A refusal ({@code 4xx}) frees the key, as
+ *       does a failure ({@code 5xx}) of a write that says nothing of it can have been written
+ *       ({@link IdempotencyClaim#nothingApplied}, {@link IdempotencyClaim#decidedByTransaction}): a
+ *       retry runs again. After any other failure the key stays claimed until its lease ends (a
+ *       retry meanwhile is 409), since the write may have happened.
  *   <li>A request that finds the row done gets the kept answer, with {@code Idempotent-Replayed:
  *       true}, if its fingerprint is the same, else 422 {@code idempotency-key-reused}; one that
  *       finds it claimed gets 409 {@code idempotency-key-in-flight} with {@code Retry-After}. A
@@ -70,6 +75,8 @@ final class IdempotencyFilter implements Filter {
       new ProblemType(422, "idempotency-key-reused", "Idempotency key reused");
   static final ProblemType IN_FLIGHT =
       new ProblemType(409, "idempotency-key-in-flight", "Idempotency key in flight");
+
+  private static final String FORM = "application/x-www-form-urlencoded";
 
   private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
   private static final int MAX_KEY = 255;
@@ -117,10 +124,23 @@ final class IdempotencyFilter implements Filter {
       ProblemRenderer.write(response, Problem.invalid(HEADER, invalid), request.getRequestURI());
       return;
     }
-    byte[] body = request.getInputStream().readAllBytes();
+    byte[] body;
+    HttpServletRequest replayable;
+    String type = request.getContentType();
+    if (type != null && type.toLowerCase(Locale.ROOT).startsWith(FORM)) {
+      // The container reads a form's body into the parameters: read them, not the stream, so
+      // that the handler still finds them.
+      StringBuilder form = new StringBuilder();
+      new TreeMap<>(request.getParameterMap())
+          .forEach((k, v) -> form.append(k).append('=').append(String.join(",", v)).append('&'));
+      body = form.toString().getBytes(StandardCharsets.UTF_8);
+      replayable = request;
+    } else {
+      body = request.getInputStream().readAllBytes();
+      replayable = new BodyRequest(request, body);
+    }
     String fingerprint = fingerprint(request, body);
     String id = sha256(clients.of(request) + "\n" + keys.getFirst());
-    HttpServletRequest replayable = new BodyRequest(request, body);
     String token = UUID.randomUUID().toString();
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Decision decision;
@@ -218,19 +238,24 @@ final class IdempotencyFilter implements Filter {
     IdempotencyClaim claim = new IdempotencyClaim(id, token);
     claim.attachTo(request);
     ContentCachingResponseWrapper captured = new ContentCachingResponseWrapper(response);
-    boolean kept = false;
+    boolean free = false;
     try {
       chain.doFilter(request, captured);
       int status = captured.getStatus();
       if (status >= 200 && status < 300) {
-        // Kept from here on whatever happens: the write happened.
-        kept = true;
         if (!claim.recorded()) {
           record(id, token, fingerprint, captured);
         }
+      } else {
+        // A refusal (4xx) changed nothing; a failure (5xx) may have written before it failed,
+        // unless the write says it cannot have.
+        free = status < 500 || claim.freeOnFailure();
       }
+    } catch (IOException | ServletException | RuntimeException e) {
+      free = claim.freeOnFailure();
+      throw e;
     } finally {
-      if (!kept) {
+      if (free) {
         try {
           store.release(id, token);
         } catch (DataAccessException e) {

@@ -7,6 +7,7 @@ import io.hotrank.idempotency.IdempotencyClaim;
 import io.hotrank.item.Bizes;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.LiveItems;
+import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,12 +28,19 @@ public final class EventIngest {
   private final Bizes bizes;
   private final EventAppender appender;
   private final Clock clock;
+  private final Counter repeats;
 
-  EventIngest(LiveItems liveItems, Bizes bizes, EventAppender appender, Clock clock) {
+  /**
+   * @param repeats counts the events left out for repeating an id within their batch (the sink
+   *     counts those it leaves out, in the same counter)
+   */
+  EventIngest(
+      LiveItems liveItems, Bizes bizes, EventAppender appender, Clock clock, Counter repeats) {
     this.liveItems = liveItems;
     this.bizes = bizes;
     this.appender = appender;
     this.clock = clock;
+    this.repeats = repeats;
   }
 
   /**
@@ -76,7 +84,16 @@ public final class EventIngest {
     }
     List<Event> once = withoutRepeats(events);
     int repeats = events.size() - once.size();
-    int duplicates = appender.append(new EventSink.Batch(once, repeats, claim));
+    int duplicates;
+    try {
+      duplicates = appender.append(new EventSink.Batch(once, repeats, claim));
+    } catch (IngestOverloadedException refused) {
+      if (claim != null) {
+        claim.nothingApplied(); // refused whole: its key is free for the retry
+      }
+      throw refused;
+    }
+    this.repeats.increment(repeats);
     return new Accepted(once.size() - duplicates, repeats + duplicates);
   }
 

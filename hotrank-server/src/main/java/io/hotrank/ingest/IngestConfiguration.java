@@ -96,8 +96,19 @@ class IngestConfiguration {
   }
 
   @Bean
-  EventIngest eventIngest(LiveItems liveItems, Bizes bizes, EventAppender appender, Clock clock) {
-    return new EventIngest(liveItems, bizes, appender, clock);
+  EventIngest eventIngest(
+      LiveItems liveItems,
+      Bizes bizes,
+      EventAppender appender,
+      Clock clock,
+      IngestProperties properties,
+      MeterRegistry meters) {
+    return new EventIngest(
+        liveItems,
+        bizes,
+        appender,
+        clock,
+        duplicates(meters, properties.source().name().toLowerCase(java.util.Locale.ROOT)));
   }
 
   @Bean

@@ -7,9 +7,10 @@ import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.http.MediaType;
-import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -68,6 +69,11 @@ final class LogEventSink implements EventSink {
       log.append(all);
       return new int[batches.size()];
     }
+    for (Batch b : batches) {
+      if (b.claim() != null) {
+        b.claim().decidedByTransaction();
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       try {
         int[] dropped = writeOnce(batches, all);
@@ -76,9 +82,9 @@ final class LogEventSink implements EventSink {
           duplicates.increment(d);
         }
         return dropped;
-      } catch (DuplicateKeyException raced) {
-        // Another append recorded one of the ids first and rolled this one back; the next try
-        // sees it as a duplicate.
+      } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
+        // Another append recorded one of the ids first (or the two deadlocked on them) and this
+        // one was rolled back; the next try sees the id as a duplicate.
         if (attempt == ATTEMPTS) {
           throw raced;
         }
@@ -88,6 +94,7 @@ final class LogEventSink implements EventSink {
 
   private int[] writeOnce(List<Batch> batches, List<Event> all) {
     int[] dropped = new int[batches.size()];
+    AtomicBoolean written = new AtomicBoolean();
     try {
       tx.executeWithoutResult(
           status -> {
@@ -108,10 +115,15 @@ final class LogEventSink implements EventSink {
               log.insert(kept);
             }
             record(batches, dropped);
+            written.set(true);
           });
-    } catch (TransactionException e) {
-      // The commit itself failed: it may have happened.
-      throw new IngestOutcomeUnknownException("the commit of the append failed", e);
+    } catch (RuntimeException e) {
+      if (written.get()) {
+        // The commit itself failed (whatever the transaction manager made of the SQLException):
+        // it may have happened.
+        throw new IngestOutcomeUnknownException("the commit of the append failed", e);
+      }
+      throw e; // rolled back, or never begun: nothing appended
     }
     return dropped;
   }

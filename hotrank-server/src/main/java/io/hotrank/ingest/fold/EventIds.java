@@ -3,12 +3,12 @@ package io.hotrank.ingest.fold;
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,17 +39,19 @@ public final class EventIds {
    *
    * @return for each event, whether it is a duplicate
    * @throws org.springframework.dao.DuplicateKeyException when a concurrent transaction recorded
-   *     one of the ids first: roll back and run again, and the id is a duplicate then
+   *     one of the ids first (MariaDB, H2; PostgreSQL waits for it instead): roll back and run
+   *     again, and the id is a duplicate then
    */
   public <E> boolean[] record(
       List<E> events, Function<E, String> bizOf, Function<E, @Nullable String> idOf, long now) {
     boolean[] duplicate = new boolean[events.size()];
-    Map<String, Map<String, Integer>> firstByBiz = new LinkedHashMap<>();
+    // Sorted, so that transactions recording overlapping ids lock them in one order.
+    Map<String, Map<String, Integer>> firstByBiz = new TreeMap<>();
     for (int i = 0; i < events.size(); i++) {
       E e = events.get(i);
       String id = idOf.apply(e);
       if (id != null
-          && firstByBiz.computeIfAbsent(bizOf.apply(e), b -> new HashMap<>()).putIfAbsent(id, i)
+          && firstByBiz.computeIfAbsent(bizOf.apply(e), b -> new TreeMap<>()).putIfAbsent(id, i)
               != null) {
         duplicate[i] = true;
       }

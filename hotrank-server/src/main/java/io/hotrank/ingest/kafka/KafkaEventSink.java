@@ -120,7 +120,29 @@ final class KafkaEventSink implements EventSink {
     @Override
     public int[] write(List<Batch> batches, long deadlineNanos) {
       List<Event> events = new ArrayList<>();
-      batches.forEach(b -> events.addAll(b.events()));
+      for (Batch b : batches) {
+        if (b.claim() == null) {
+          events.addAll(b.events());
+          continue;
+        }
+        // A keyed batch's events without an id get one from the key and their place in the
+        // batch: a retry that runs again (the key's answer was lost, or the commit's outcome
+        // unknown) produces the same ids, and the fold counts them once.
+        String prefix = b.claim().eventIdPrefix();
+        for (Event e : b.events()) {
+          events.add(
+              e.id() != null
+                  ? e
+                  : new Event(
+                      e.index(),
+                      e.biz(),
+                      e.itemId(),
+                      e.type(),
+                      e.userId(),
+                      e.atMillis(),
+                      prefix + e.index()));
+        }
+      }
       send(events, deadlineNanos);
       // Duplicates of events accepted before are told at the fold.
       return new int[batches.size()];
