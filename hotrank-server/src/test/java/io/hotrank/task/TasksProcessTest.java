@@ -293,8 +293,17 @@ class TasksProcessTest {
     for (Run run : runs) {
       if (recordedByRunner.contains(run.outcome())) {
         Effect start = starts.get(run.task() + "/" + run.fence());
-        assertThat(start).as("claim of completion %s", run).isNotNull();
-        assertThat(start.owner()).as("owner of %s", run).isEqualTo(run.owner());
+        // A claim its runner gave up before starting it (no worker free within the wait, the
+        // lease lost, the instance stopping: TaskRunner) is recorded cancelled "not started" by
+        // its owner, and ran nothing.
+        if (run.outcome().equals("cancelled")
+            && run.error() != null
+            && run.error().startsWith("not started")) {
+          assertThat(start).as("start of never-started %s", run).isNull();
+        } else {
+          assertThat(start).as("claim of completion %s", run).isNotNull();
+          assertThat(start.owner()).as("owner of %s", run).isEqualTo(run.owner());
+        }
         assertThat(completedFences.add(run.task() + "/" + run.fence()))
             .as("second completion of %s", run)
             .isTrue();
