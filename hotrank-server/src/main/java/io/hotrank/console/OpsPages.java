@@ -1,7 +1,7 @@
 package io.hotrank.console;
 
 import io.hotrank.hotkey.HotKeys;
-import io.hotrank.ingest.IngestReporter;
+import io.hotrank.ingest.EventSource;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.job.JobSettings;
 import io.hotrank.job.JobStatus;
@@ -43,7 +43,7 @@ class OpsPages {
   private final LeaseStores leases;
   private final HotKeys hotKeys;
   private final ObjectProvider<RateLimits> limits;
-  private final IngestReporter ingest;
+  private final EventSource ingest;
   private final InstanceId instance;
 
   OpsPages(
@@ -51,7 +51,7 @@ class OpsPages {
       LeaseStores leases,
       HotKeys hotKeys,
       ObjectProvider<RateLimits> limits,
-      IngestReporter ingest,
+      EventSource ingest,
       InstanceId instance) {
     this.scheduler = scheduler;
     this.leases = leases;

@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/events}: 202 once the batch is durable in the event log, with how many of its
+ * {@code POST /api/v1/events}: 202 once the batch is durable on the source, with how many of its
  * events count and how many were duplicates ({@code {"accepted": 3, "duplicates": 1}}); and {@code
  * POST /api/v1/admin/events/fold}: fold everything accepted so far, now (role operator; audited as
  * {@code events.fold} with what it folded). The folds commit one by one, before the entry is
@@ -30,12 +30,12 @@ class EventController {
   private static final int MAX_FOLDS = 1000;
 
   private final EventIngest ingest;
-  private final FoldOnRequest folds;
+  private final EventSource source;
   private final AuditLog audit;
 
-  EventController(EventIngest ingest, FoldOnRequest folds, AuditLog audit) {
+  EventController(EventIngest ingest, EventSource source, AuditLog audit) {
     this.ingest = ingest;
-    this.folds = folds;
+    this.source = source;
     this.audit = audit;
   }
 
@@ -55,7 +55,7 @@ class EventController {
     FoldOnRequest.Progress progress = new FoldOnRequest.Progress();
     FoldOnRequest.Summary summary;
     try {
-      summary = folds.foldAll(MAX_FOLDS, progress);
+      summary = source.folds().foldAll(MAX_FOLDS, progress);
     } catch (RuntimeException e) {
       // The folds before the failure committed, each in its own transaction: they happened, and
       // the log must say who asked for them.

@@ -154,26 +154,27 @@ class EventLog {
     return new FoldCursor(rs.getLong(1), FoldCursor.parseGaps(rs.getString(2)), rs.getLong(3));
   }
 
-  /** Stores the cursor after a fold and the fold's record; inside the fold's transaction. */
+  /** Stores the cursor after a fold of this log and the fold's record; inside its transaction. */
   void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
-    saveFold(cursor, FoldCursor.rangesText(folded), nowMillis);
+    saveFold(cursor, LogSource.NAME, FoldCursor.rangesText(folded), nowMillis);
   }
 
   /**
    * Takes the next fold number for a fold of another source (its records are not in this log) and
-   * stores {@code record}, what a replay reads it back from; inside the fold's transaction. Locks
-   * the cursor row until the transaction ends, so numbers are taken in commit order.
+   * stores {@code record} tagged with {@code source}, what a replay reads it back from; inside the
+   * fold's transaction. Locks the cursor row until the transaction ends, so numbers are taken in
+   * commit order.
    *
    * @return the fold's number
    */
-  long numberFold(String record, long nowMillis) {
+  long numberFold(String source, String record, long nowMillis) {
     FoldCursor cursor = lockCursor();
     FoldCursor next = new FoldCursor(cursor.position(), cursor.gaps(), cursor.foldNo() + 1);
-    saveFold(next, record, nowMillis);
+    saveFold(next, source, record, nowMillis);
     return next.foldNo();
   }
 
-  private void saveFold(FoldCursor cursor, String record, long nowMillis) {
+  private void saveFold(FoldCursor cursor, String source, String record, long nowMillis) {
     int updated =
         jdbc.update(
             "UPDATE hr_fold_cursor SET position = ?, gaps = ?, fold_no = ?, updated_at = ?"
@@ -188,8 +189,9 @@ class EventLog {
       throw new IllegalStateException("the fold cursor moved under a fold that held its lock");
     }
     jdbc.update(
-        "INSERT INTO hr_fold (fold_no, seqs, position, folded_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO hr_fold (fold_no, source, seqs, position, folded_at) VALUES (?, ?, ?, ?, ?)",
         cursor.foldNo(),
+        source,
         record,
         cursor.position(),
         nowMillis);
@@ -204,14 +206,22 @@ class EventLog {
   }
 
   /**
-   * What fold {@code foldNo} applied, as stored: for this log, its seq ranges ({@link
-   * FoldCursor#rangesText}); for another source, the record it gave {@link #numberFold}. Null when
-   * the fold's record was pruned.
+   * What a fold applied, as stored.
+   *
+   * @param source the name of the source that folded it
+   * @param record for this log, its seq ranges ({@link FoldCursor#rangesText}); for another source,
+   *     the record it gave {@link #numberFold}
    */
-  @Nullable String recordOf(long foldNo) {
-    List<String> seqs =
-        jdbc.queryForList("SELECT seqs FROM hr_fold WHERE fold_no = ?", String.class, foldNo);
-    return seqs.isEmpty() ? null : seqs.getFirst();
+  record Recorded(String source, String record) {}
+
+  /** What fold {@code foldNo} applied, as stored; null when the fold's record was pruned. */
+  @Nullable Recorded recordOf(long foldNo) {
+    List<Recorded> found =
+        jdbc.query(
+            "SELECT source, seqs FROM hr_fold WHERE fold_no = ?",
+            (rs, n) -> new Recorded(rs.getString(1), rs.getString(2)),
+            foldNo);
+    return found.isEmpty() ? null : found.getFirst();
   }
 
   /**

@@ -1,38 +1,28 @@
 package io.hotrank.ingest;
 
 import java.util.List;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link FoldListener} that fell behind reads to catch up: the folds still on record. A fold
- * of the event log is read back from the log; a fold of another source (Kafka) from that source,
- * through the {@link ForeignFolds} reader its record names.
+ * What a {@link FoldListener} that fell behind reads to catch up: the folds still on record. Each
+ * fold's record in {@code hr_fold} is tagged with the source that folded it, and read back by that
+ * source ({@link EventSource#eventsOf}); a fold of the event log is read from the log whichever
+ * source is configured now.
  */
 public final class FoldHistory {
 
-  /**
-   * Reads back the events of a fold whose records are not in the event log.
-   *
-   * <p>Implemented by the Kafka source; thread-safe.
-   */
-  public interface ForeignFolds {
-
-    /** Whether {@code record} (as given to {@link FoldNumbers#number}) is one of this source's. */
-    boolean owns(String record);
-
-    /**
-     * The events the fold applied, in the order it applied them; null when the source no longer
-     * holds them (past its retention).
-     */
-    @Nullable List<LoggedEvent> eventsOf(String record);
-  }
-
   private final EventLog eventLog;
-  private final @Nullable ForeignFolds foreign;
 
-  FoldHistory(EventLog eventLog, @Nullable ForeignFolds foreign) {
+  /**
+   * Looked up when first needed: the source's folders tell the listeners, and a listener reads this
+   * history, so taking the source at construction would make a cycle of beans.
+   */
+  private final Supplier<EventSource> source;
+
+  FoldHistory(EventLog eventLog, Supplier<EventSource> source) {
     this.eventLog = eventLog;
-    this.foreign = foreign;
+    this.source = source;
   }
 
   /**
@@ -51,19 +41,20 @@ public final class FoldHistory {
   /**
    * The events fold {@code foldNo} applied (those that changed a counter, as {@link Fold#events}),
    * in the order it applied them; null when its record was pruned (it is older than {@code
-   * hotrank.ingest.retention}) or its source no longer holds them.
+   * hotrank.ingest.retention}), its source no longer holds them, or it was folded by a source this
+   * instance is not configured for (the source was switched since).
    */
   public @Nullable List<LoggedEvent> eventsOf(long foldNo) {
-    String record = eventLog.recordOf(foldNo);
-    if (record == null) {
+    EventLog.Recorded recorded = eventLog.recordOf(foldNo);
+    if (recorded == null) {
       return null;
     }
-    if (foreign != null && foreign.owns(record)) {
-      return foreign.eventsOf(record);
+    if (recorded.source().equals(LogSource.NAME)) {
+      return LogSource.eventsOf(eventLog, recorded.record());
     }
-    if (!record.isEmpty() && !Character.isDigit(record.charAt(0))) {
-      return null; // another source's, which this instance does not read (it was switched back)
-    }
-    return eventLog.readRanges(FoldCursor.parseRanges(record));
+    EventSource configured = source.get();
+    return recorded.source().equals(configured.name())
+        ? configured.eventsOf(recorded.record())
+        : null;
   }
 }

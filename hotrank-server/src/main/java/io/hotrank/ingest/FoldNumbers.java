@@ -14,13 +14,13 @@ public final class FoldNumbers {
   }
 
   /**
-   * Takes the next fold number and stores the fold's {@code record} (what {@link
-   * FoldHistory.ForeignFolds#eventsOf} reads it back from). Call inside the fold's transaction,
+   * Takes the next fold number and stores the fold's {@code record} tagged with its {@code source}
+   * (what {@link EventSource#eventsOf} reads it back from). Call inside the fold's transaction,
    * after the fold has locked its counters: the number's row stays locked until the commit, so
    * numbers follow commit order, and an item's versions grow with its folds.
    */
-  public long number(String record, long nowMillis) {
-    return eventLog.numberFold(record, nowMillis);
+  public long number(String source, String record, long nowMillis) {
+    return eventLog.numberFold(source, record, nowMillis);
   }
 
   /** The number of the last committed fold (0 before the first). */

@@ -53,27 +53,6 @@ class IngestConfiguration {
     return new EventLog(jdbc, dialect);
   }
 
-  /** On the event log, accepted batches are appended to it. */
-  @Bean
-  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
-  EventSink logSink(
-      EventLog eventLog,
-      EventIds eventIds,
-      IdempotentAnswers answers,
-      PlatformTransactionManager transactions,
-      JsonMapper json,
-      Clock clock,
-      MeterRegistry meters) {
-    return new LogEventSink(
-        eventLog,
-        eventIds,
-        answers,
-        new TransactionTemplate(transactions),
-        json,
-        clock,
-        duplicates(meters, "log"));
-  }
-
   /** Events left out as duplicates of events accepted before, by source. */
   static Counter duplicates(MeterRegistry meters, String source) {
     return meters.counter("hotrank.ingest.events.duplicates", "source", source);
@@ -149,34 +128,6 @@ class IngestConfiguration {
     return new FoldApplier(counters, new UserActionStore(jdbc, dialect));
   }
 
-  /** On the event log, the report reads the log's head and the cursor. */
-  @Bean
-  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
-  IngestReporter logReporter(IngestStatus status) {
-    return () -> {
-      IngestStatus.Reading r = status.read();
-      return new IngestReport.Log(
-          "log", r.head(), r.position(), r.openGaps(), r.foldNo(), r.lag(), r.queuedHere());
-    };
-  }
-
-  /** On the event log, a manual fold folds here and now. */
-  @Bean
-  @ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "log", matchIfMissing = true)
-  FoldOnRequest logFoldOnRequest(FoldJobs jobs) {
-    return new FoldOnRequest() {
-      @Override
-      public Summary foldAll(int maxFolds, Progress progress) {
-        return jobs.foldAll(maxFolds, progress);
-      }
-
-      @Override
-      public void awaitAccepted() {
-        jobs.awaitAccepted();
-      }
-    };
-  }
-
   @Bean
   @Order(Ordered.LOWEST_PRECEDENCE)
   CountsCacheWriter countsCacheWriter(ItemCacheWrites cacheWrites, FoldHistory history) {
@@ -184,7 +135,42 @@ class IngestConfiguration {
   }
 
   @Bean
-  FoldHistory foldHistory(EventLog eventLog, ObjectProvider<FoldHistory.ForeignFolds> foreign) {
-    return new FoldHistory(eventLog, foreign.getIfAvailable());
+  FoldHistory foldHistory(EventLog eventLog, ObjectProvider<EventSource> source) {
+    return new FoldHistory(eventLog, source::getObject);
+  }
+
+  /** The event log as the source: the default, with {@code hotrank.ingest.source=log}. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(
+      name = "hotrank.ingest.source",
+      havingValue = LogSource.NAME,
+      matchIfMissing = true)
+  static class LogSourceConfiguration {
+
+    /** Accepted batches are appended to the event log. */
+    @Bean
+    EventSink logSink(
+        EventLog eventLog,
+        EventIds eventIds,
+        IdempotentAnswers answers,
+        PlatformTransactionManager transactions,
+        JsonMapper json,
+        Clock clock,
+        MeterRegistry meters) {
+      return new LogEventSink(
+          eventLog,
+          eventIds,
+          answers,
+          new TransactionTemplate(transactions),
+          json,
+          clock,
+          duplicates(meters, "log"));
+    }
+
+    @Bean
+    EventSource logSource(
+        EventSink logSink, FoldJobs jobs, IngestStatus status, EventLog eventLog) {
+      return new LogSource(logSink, jobs, status, eventLog);
+    }
   }
 }

@@ -7,14 +7,14 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class IngestController {
 
-  private final IngestReporter reporter;
+  private final EventSource source;
 
-  IngestController(IngestReporter reporter) {
-    this.reporter = reporter;
+  IngestController(EventSource source) {
+    this.source = source;
   }
 
   @GetMapping("/api/v1/admin/ingest")
   IngestReport ingest() {
-    return reporter.report();
+    return source.report();
   }
 }

@@ -3,7 +3,7 @@ package io.hotrank.realtime;
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardRegistry;
-import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.EventSource;
 import io.hotrank.job.JobScheduler;
 import io.hotrank.problem.HotrankException;
 import io.hotrank.problem.ProblemType;
@@ -34,15 +34,15 @@ class RealtimeController {
   private final RealtimeBoards boards;
   private final AuditLog audit;
   private final ObjectProvider<JobScheduler> scheduler;
-  private final FoldOnRequest accepted;
+  private final EventSource source;
 
   RealtimeController(
       BoardRegistry registry,
       RealtimeBoards boards,
       AuditLog audit,
       ObjectProvider<JobScheduler> scheduler,
-      FoldOnRequest accepted) {
-    this.accepted = accepted;
+      EventSource source) {
+    this.source = source;
     this.registry = registry;
     this.boards = boards;
     this.audit = audit;
@@ -60,7 +60,7 @@ class RealtimeController {
     BoardDefinition board = registry.require(name);
     RealtimeBoards.Kept kept = boards.find(name).orElseThrow(() -> new NotRealtimeException(name));
     // The rebuild then holds every event accepted before the call (503 past the bound).
-    accepted.awaitAccepted();
+    source.folds().awaitAccepted();
     if (kept.kind().rebuild(board, "operator '" + operator.name() + "' asked for it")) {
       scheduler.getObject().runNow(RealtimeJobs.publishJobName(board.name()));
     }

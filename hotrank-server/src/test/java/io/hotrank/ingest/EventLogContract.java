@@ -402,6 +402,73 @@ abstract class EventLogContract {
     assertThat(views(2)).isEqualTo(1);
   }
 
+  /**
+   * A fold's record is read back by the source it is tagged with, not by the shape of its text: the
+   * same seq ranges tagged by another source are that source's to read, and nothing when that
+   * source is not the configured one.
+   */
+  @Test
+  void foldHistory_readsAFoldBackByTheSourceThatRecordedIt() {
+    createItems();
+    EventLog log = log();
+    log.append(
+        List.of(
+            new Event(0, biz, 1, EventType.VIEW, 0, 1L),
+            new Event(0, biz, 2, EventType.SHARE, 0, 2L)));
+    List<Long> seqs =
+        jdbc()
+            .queryForList(
+                "SELECT seq FROM hr_event_log WHERE biz = ? ORDER BY seq", Long.class, biz);
+    String ranges = seqs.getFirst() + "-" + seqs.getFirst() + "," + seqs.get(1) + "-" + seqs.get(1);
+    TransactionTemplate tx = new TransactionTemplate(transactions());
+    long now = System.currentTimeMillis();
+    long asLog = tx.execute(s -> log.numberFold(LogSource.NAME, ranges, now));
+    long asOther = tx.execute(s -> log.numberFold("other", ranges, now));
+    List<LoggedEvent> otherEvents = List.of(new LoggedEvent(7, biz, 3, EventType.LIKE, 9, 3L));
+
+    FoldHistory onLog = new FoldHistory(log, () -> stubSource(LogSource.NAME, List.of()));
+    assertThat(onLog.eventsOf(asLog))
+        .extracting(LoggedEvent::itemId, LoggedEvent::type)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1L, EventType.VIEW),
+            org.assertj.core.groups.Tuple.tuple(2L, EventType.SHARE));
+    assertThat(onLog.eventsOf(asOther)).isNull();
+
+    FoldHistory onOther = new FoldHistory(log, () -> stubSource("other", otherEvents));
+    assertThat(onOther.eventsOf(asOther)).isEqualTo(otherEvents);
+    assertThat(onOther.eventsOf(asLog)).hasSize(2);
+  }
+
+  /** A source named {@code name} whose every fold applied {@code events}. */
+  private static EventSource stubSource(String name, List<LoggedEvent> events) {
+    return new EventSource() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public EventSink sink() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public FoldOnRequest folds() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public IngestReport report() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public List<LoggedEvent> eventsOf(String record) {
+        return events;
+      }
+    };
+  }
+
   private long views(long id) {
     return jdbc()
         .queryForObject(

@@ -1,7 +1,7 @@
 package io.hotrank.board.compute;
 
 import io.hotrank.audit.AuditLog;
-import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.EventSource;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
@@ -22,11 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
 class BoardAdminController {
 
   private final BoardJobs jobs;
-  private final FoldOnRequest folds;
+  private final EventSource source;
 
-  BoardAdminController(BoardJobs jobs, FoldOnRequest folds) {
+  BoardAdminController(BoardJobs jobs, EventSource source) {
     this.jobs = jobs;
-    this.folds = folds;
+    this.source = source;
   }
 
   @AdminAction(Role.OPERATOR)
@@ -36,7 +36,7 @@ class BoardAdminController {
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
     // A client that posts events and then asks for a recompute gets a board with them.
-    folds.awaitAccepted();
+    source.folds().awaitAccepted();
     return jobs.recompute(name, operator.name(), AuditLog.reason(reason));
   }
 }

@@ -1,6 +1,5 @@
 package io.hotrank.ingest.kafka;
 
-import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
@@ -29,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One consumer outside the group, used under this object's lock. Thread-safe.
  */
-final class KafkaFoldReader implements FoldHistory.ForeignFolds {
+final class KafkaFoldReader {
 
   private static final String PREFIX = "kafka|";
 
@@ -81,13 +80,8 @@ final class KafkaFoldReader implements FoldHistory.ForeignFolds {
     return text.toString();
   }
 
-  @Override
-  public boolean owns(String record) {
-    return record.startsWith(PREFIX);
-  }
-
-  @Override
-  public synchronized @Nullable List<LoggedEvent> eventsOf(String record) {
+  /** The events of the fold whose record is {@code record}; null past the topic's retention. */
+  synchronized @Nullable List<LoggedEvent> eventsOf(String record) {
     String[] parts = record.split("\\|");
     String topic = parts[1];
     List<LoggedEvent> events = new ArrayList<>();

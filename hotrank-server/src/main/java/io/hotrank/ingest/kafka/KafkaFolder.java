@@ -471,7 +471,8 @@ final class KafkaFolder implements SmartLifecycle {
   private Fold number(
       FoldApplier.Applied applied, Function<LoggedEvent, Integer> partitionOf, long now) {
     long foldNo =
-        numbers.number(KafkaFoldReader.record(topic, applied.effective(), partitionOf), now);
+        numbers.number(
+            KafkaSource.NAME, KafkaFoldReader.record(topic, applied.effective(), partitionOf), now);
     Map<Fold.ItemKey, Interactions> changed = applier.write(applied, foldNo, now);
     return new Fold(foldNo, applied.effective(), changed, applied.createdAt(), false);
   }

@@ -1,13 +1,12 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.EventSink;
+import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldApplier;
 import io.hotrank.ingest.FoldListeners;
 import io.hotrank.ingest.FoldNumbers;
-import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.IngestProperties;
-import io.hotrank.ingest.IngestReporter;
 import io.hotrank.ingest.IngestStatus;
 import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.item.Bizes;
@@ -39,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
  * spring.kafka.*}), the rest is {@code hotrank.ingest.kafka.*}.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = "kafka")
+@ConditionalOnProperty(name = "hotrank.ingest.source", havingValue = KafkaSource.NAME)
 class KafkaIngestConfiguration {
 
   @Bean(destroyMethod = "close")
@@ -185,21 +184,29 @@ class KafkaIngestConfiguration {
   }
 
   @Bean
-  FoldOnRequest kafkaFoldOnRequest(
+  EventSource kafkaSource(
+      EventSink kafkaSink,
       KafkaTopics topics,
       KafkaFoldStore positions,
+      KafkaFoldReader reader,
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
+      IngestStatus status,
       Ticker ticker,
       IngestProperties properties) {
-    return new KafkaFoldBarrier(
-        topics, positions, numbers, listeners, inFlight, ticker, properties.foldBarrierTimeout());
-  }
-
-  @Bean
-  IngestReporter kafkaReporter(KafkaTopics topics, KafkaFoldStore positions, IngestStatus status) {
-    return new KafkaReporter(topics, positions, status);
+    return new KafkaSource(
+        kafkaSink,
+        new KafkaFoldBarrier(
+            topics,
+            positions,
+            numbers,
+            listeners,
+            inFlight,
+            ticker,
+            properties.foldBarrierTimeout()),
+        new KafkaReporter(topics, positions, status),
+        reader);
   }
 
   /** Boot's consumer settings, with what every consumer of the source needs. */

@@ -1,7 +1,6 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.IngestReport;
-import io.hotrank.ingest.IngestReporter;
 import io.hotrank.ingest.IngestStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +12,7 @@ import java.util.Map;
  * committed reads (from the cluster); the dead letters by reason (from the database). The same on
  * every instance.
  */
-final class KafkaReporter implements IngestReporter {
+final class KafkaReporter {
 
   private final KafkaTopics topics;
   private final KafkaFoldStore positions;
@@ -25,8 +24,7 @@ final class KafkaReporter implements IngestReporter {
     this.status = status;
   }
 
-  @Override
-  public IngestReport report() {
+  IngestReport report() {
     Map<Integer, Long> ends = topics.endOffsets();
     Map<Integer, String> owners = topics.owners();
     Map<Integer, Long> stored = positions.positions(topics.topic(), ends.keySet());
