@@ -33,7 +33,7 @@ public final class FoldApplier {
   private final CounterStore counters;
   private final UserActionStore userActions;
 
-  FoldApplier(CounterStore counters, UserActionStore userActions) {
+  public FoldApplier(CounterStore counters, UserActionStore userActions) {
     this.counters = counters;
     this.userActions = userActions;
   }

@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * writes it set-wise: one statement per chunk of (item, user) pairs, not one per event. Every
  * statement binds its parameters. Callers own the transactions.
  */
-class UserActionStore {
+public class UserActionStore {
 
   /** One user's action on one item. */
   record Pair(long itemId, long userId) {}
@@ -26,7 +26,7 @@ class UserActionStore {
   private final boolean lateral;
   private final boolean rowValues;
 
-  UserActionStore(JdbcTemplate jdbc, SqlDialect dialect) {
+  public UserActionStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
     this.lateral = dialect.supportsUnnest();
     this.rowValues = dialect.indexesRowValueIn();

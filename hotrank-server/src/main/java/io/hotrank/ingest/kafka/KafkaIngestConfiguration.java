@@ -159,12 +159,27 @@ class KafkaIngestConfiguration {
     Supplier<Consumer<String, String>> consumers = () -> new KafkaConsumer<>(config);
     return new KafkaFolder(
         consumers,
-        fromLatest,
         k.topic(),
         clientId,
         topics::ensure,
+        new KafkaPartitions(
+            k.topic(), clientId, fromLatest, positions, numbers::databaseMillis, meters),
+        new ParkedRecords(
+            k.topic(),
+            k.itemGrace().toMillis(),
+            positions,
+            applier,
+            records,
+            new DeadLetters(
+                kafka.buildProducerProperties(),
+                k.deadLetters(),
+                k.sendTimeout().toMillis(),
+                KafkaEventSink::open),
+            bizes::known,
+            numbers::databaseMillis,
+            ticker,
+            meters),
         positions,
-        k.itemGrace().toMillis(),
         applier,
         eventIds,
         numbers,
@@ -172,12 +187,6 @@ class KafkaIngestConfiguration {
         inFlight,
         new TransactionTemplate(transactions),
         records,
-        new DeadLetters(
-            kafka.buildProducerProperties(),
-            k.deadLetters(),
-            k.sendTimeout().toMillis(),
-            KafkaEventSink::open),
-        bizes,
         ticker,
         faults,
         meters);
