@@ -36,7 +36,9 @@ class ArchitectureRulesTest {
     assertThat(hotrank.contain("io.hotrank.lock.JdbcLeaseStore")).isTrue();
     assertThat(hotrank.contain("io.hotrank.job.JobScheduler")).isTrue();
     assertThat(hotrank.contain("io.hotrank.task.TaskEngine")).isTrue();
-    assertThat(hotrank.contain("io.hotrank.ingest.EventFolder")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.ingest.log.EventFolder")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.ingest.kafka.KafkaFolder")).isTrue();
+    assertThat(hotrank.contain("io.hotrank.ingest.fold.FoldApplier")).isTrue();
     assertThat(hotrank.contain("io.hotrank.realtime.RealtimeFolds")).isTrue();
   }
 
@@ -97,6 +99,33 @@ class ArchitectureRulesTest {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("publish")
         .mayOnlyBeAccessedByLayers("compute", "read", "control")
+        .check(hotrank);
+  }
+
+  /**
+   * Inside ingest: the API package (the event source interface, folds, listeners) knows no
+   * sub-package; what every source folds with ({@code fold}) knows no source; the sources ({@code
+   * log}, {@code kafka}) build on it and not on each other, so that a new source is one more
+   * package beside them.
+   */
+  @Test
+  void ingestSubPackages_areLayered() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInAnyPackage("io.hotrank.ingest..")
+        .layer("api")
+        .definedBy("io.hotrank.ingest")
+        .layer("fold")
+        .definedBy("io.hotrank.ingest.fold..")
+        .layer("log")
+        .definedBy("io.hotrank.ingest.log..")
+        .layer("kafka")
+        .definedBy("io.hotrank.ingest.kafka..")
+        .whereLayer("log")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("kafka")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("fold")
+        .mayOnlyBeAccessedByLayers("log", "kafka")
         .check(hotrank);
   }
 

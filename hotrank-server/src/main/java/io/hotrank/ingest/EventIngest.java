@@ -8,6 +8,7 @@ import io.hotrank.item.Bizes;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.item.LiveItems;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -120,5 +121,19 @@ public final class EventIngest {
       }
     }
     return once;
+  }
+
+  /** Events accepted by this instance and not yet written to the source. */
+  public int queuedEvents() {
+    return appender.queuedEvents();
+  }
+
+  /**
+   * The counter of events left out as duplicates of events accepted before ({@code
+   * hotrank.ingest.events.duplicates}), for the source named {@code source}: those left out here
+   * (repeats within a batch) and those the source leaves out.
+   */
+  public static Counter duplicates(MeterRegistry meters, String source) {
+    return meters.counter("hotrank.ingest.events.duplicates", "source", source);
   }
 }

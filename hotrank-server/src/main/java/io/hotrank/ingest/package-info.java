@@ -1,10 +1,12 @@
 /**
- * The durable event log and the folder that applies it once. {@code POST /api/v1/events} appends a
- * validated batch to {@code hr_event_log} with group commit ({@link
- * io.hotrank.ingest.EventAppender}) and answers 202 once it is durable; the {@code event-fold} job
- * folds the log in order into the item counters and the per-user state, moving a cursor in the same
- * transaction, and tells every {@link io.hotrank.ingest.FoldListener} (the Redis side) of each
- * fold. Builds on events, items, jobs and storage.
+ * Events in, counters out, exactly once. {@code POST /api/v1/events} validates a batch and hands it
+ * to the configured {@link io.hotrank.ingest.EventSource}, in groups ({@link
+ * io.hotrank.ingest.EventAppender}), and answers 202 once it is durable there; the source folds
+ * what it accepted into the item counters and the per-user state, each event once, and tells every
+ * {@link io.hotrank.ingest.FoldListener} (the Redis side) of each fold by number. Inside: {@code
+ * fold} holds what every source folds with (the counters, the fold numbers, the listeners, the
+ * event ids), {@code log} the event log source (the default), {@code kafka} the Kafka source.
+ * Builds on events, items, jobs and storage.
  */
 @ApplicationModule(
     allowedDependencies = {

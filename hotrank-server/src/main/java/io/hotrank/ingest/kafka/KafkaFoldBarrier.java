@@ -1,11 +1,11 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.FoldBehindException;
-import io.hotrank.ingest.FoldListeners;
-import io.hotrank.ingest.FoldNumbers;
 import io.hotrank.ingest.FoldOnRequest;
-import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.IngestOverloadedException;
+import io.hotrank.ingest.fold.FoldListeners;
+import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.Map;

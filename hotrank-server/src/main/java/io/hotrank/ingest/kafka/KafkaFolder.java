@@ -1,13 +1,14 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.core.score.Interactions;
+import io.hotrank.ingest.EventIngest;
 import io.hotrank.ingest.Fold;
-import io.hotrank.ingest.FoldApplier;
-import io.hotrank.ingest.FoldListeners;
-import io.hotrank.ingest.FoldNumbers;
-import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.EventIds;
+import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.ingest.fold.FoldListeners;
+import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
 import io.hotrank.job.FaultPoints;
@@ -138,8 +139,7 @@ final class KafkaFolder implements SmartLifecycle {
     this.faults = faults;
     this.folds = meters.counter("hotrank.ingest.folds", "source", KafkaSource.NAME);
     this.eventsFolded = meters.counter("hotrank.ingest.events.folded", "source", KafkaSource.NAME);
-    this.duplicates =
-        meters.counter("hotrank.ingest.events.duplicates", "source", KafkaSource.NAME);
+    this.duplicates = EventIngest.duplicates(meters, KafkaSource.NAME);
   }
 
   // --- the loop ---

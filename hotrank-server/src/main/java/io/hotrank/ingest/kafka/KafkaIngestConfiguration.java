@@ -1,14 +1,14 @@
 package io.hotrank.ingest.kafka;
 
+import io.hotrank.ingest.EventIngest;
 import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.EventSource;
-import io.hotrank.ingest.FoldApplier;
-import io.hotrank.ingest.FoldListeners;
-import io.hotrank.ingest.FoldNumbers;
-import io.hotrank.ingest.InFlightFolds;
 import io.hotrank.ingest.IngestProperties;
-import io.hotrank.ingest.IngestStatus;
 import io.hotrank.ingest.fold.EventIds;
+import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.ingest.fold.FoldListeners;
+import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.item.Bizes;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.lock.InstanceId;
@@ -201,7 +201,7 @@ class KafkaIngestConfiguration {
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
-      IngestStatus status,
+      EventIngest ingest,
       Ticker ticker,
       IngestProperties properties) {
     return new KafkaSource(
@@ -214,7 +214,7 @@ class KafkaIngestConfiguration {
             inFlight,
             ticker,
             properties.foldBarrierTimeout()),
-        new KafkaReporter(topics, positions, status),
+        new KafkaReporter(topics, positions, numbers, ingest::queuedEvents),
         reader);
   }
 

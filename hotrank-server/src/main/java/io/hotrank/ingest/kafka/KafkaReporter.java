@@ -1,10 +1,11 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.IngestReport;
-import io.hotrank.ingest.IngestStatus;
+import io.hotrank.ingest.fold.FoldNumbers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * The Kafka source's report: per partition, the group's owner now (from the cluster), where the
@@ -16,12 +17,15 @@ final class KafkaReporter {
 
   private final KafkaTopics topics;
   private final KafkaFoldStore positions;
-  private final IngestStatus status;
+  private final FoldNumbers numbers;
+  private final IntSupplier queued;
 
-  KafkaReporter(KafkaTopics topics, KafkaFoldStore positions, IngestStatus status) {
+  KafkaReporter(
+      KafkaTopics topics, KafkaFoldStore positions, FoldNumbers numbers, IntSupplier queued) {
     this.topics = topics;
     this.positions = positions;
-    this.status = status;
+    this.numbers = numbers;
+    this.queued = queued;
   }
 
   IngestReport report() {
@@ -38,7 +42,6 @@ final class KafkaReporter {
           new IngestReport.Partition(
               end.getKey(), owners.get(end.getKey()), position, end.getValue(), partitionLag));
     }
-    IngestStatus.Reading log = status.read();
     return new IngestReport.Kafka(
         "kafka",
         topics.topic(),
@@ -48,7 +51,7 @@ final class KafkaReporter {
         lag,
         positions.deadLetters(topics.topic()),
         positions.parkedCount(topics.topic()),
-        log.foldNo(),
-        log.queuedHere());
+        numbers.lastFoldNo(),
+        queued.getAsInt());
   }
 }

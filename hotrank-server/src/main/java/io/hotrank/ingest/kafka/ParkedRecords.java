@@ -1,8 +1,8 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.Fold;
-import io.hotrank.ingest.FoldApplier;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,9 +3,9 @@ package io.hotrank.ingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.ingest.Fold;
-import io.hotrank.ingest.FoldApplier;
 import io.hotrank.ingest.LoggedEvent;
-import io.hotrank.ingest.UserActionStore;
+import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.ingest.fold.UserActionStore;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemStore;

@@ -1,4 +1,4 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.hotrank.ingest.FoldBehindException;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;

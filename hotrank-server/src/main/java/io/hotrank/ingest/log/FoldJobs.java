@@ -1,7 +1,12 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldBehindException;
 import io.hotrank.ingest.FoldOnRequest.Progress;
 import io.hotrank.ingest.FoldOnRequest.Summary;
+import io.hotrank.ingest.IngestProperties;
+import io.hotrank.ingest.fold.FoldListeners;
+import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.job.DrainLoop;
 import io.hotrank.job.DrainLoop.Step;
 import io.hotrank.job.FaultPoints;

@@ -1,6 +1,5 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
-import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.job.JobDefinition;
 import io.hotrank.job.JobSource;
 import io.hotrank.job.PruneJob;

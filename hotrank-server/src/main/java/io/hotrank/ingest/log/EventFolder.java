@@ -1,6 +1,10 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import io.hotrank.core.score.Interactions;
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.IngestProperties;
+import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.job.FaultPoints;
 import java.time.Clock;
 import java.util.ArrayList;

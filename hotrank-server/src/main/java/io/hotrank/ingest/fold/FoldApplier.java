@@ -1,7 +1,9 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
 import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.CounterStore;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,14 +1,13 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
-import org.springframework.stereotype.Component;
+import java.util.function.IntSupplier;
 
 /**
  * Where ingest stands, for the operator console: the event log's head, the fold cursor's position
  * and the distance between them. Read from the database on each call (two indexed reads, no scan),
  * so every instance answers the same; the queue is this instance's own. Thread-safe.
  */
-@Component
-public class IngestStatus {
+final class IngestStatus {
 
   /**
    * A reading.
@@ -21,15 +20,14 @@ public class IngestStatus {
    *     may skip numbers)
    * @param queuedHere events accepted by this instance and not yet written to the log
    */
-  public record Reading(
-      long head, long position, int openGaps, long foldNo, long lag, int queuedHere) {}
+  record Reading(long head, long position, int openGaps, long foldNo, long lag, int queuedHere) {}
 
   private final EventLog log;
-  private final EventAppender appender;
+  private final IntSupplier queued;
 
-  IngestStatus(EventLog log, EventAppender appender) {
+  IngestStatus(EventLog log, IntSupplier queued) {
     this.log = log;
-    this.appender = appender;
+    this.queued = queued;
   }
 
   /**
@@ -37,7 +35,7 @@ public class IngestStatus {
    *
    * @throws org.springframework.dao.DataAccessException if the database fails
    */
-  public Reading read() {
+  Reading read() {
     FoldCursor cursor = log.cursor();
     long head = log.head();
     return new Reading(
@@ -46,6 +44,6 @@ public class IngestStatus {
         cursor.gaps().size(),
         cursor.foldNo(),
         Math.max(0, head - cursor.position()),
-        appender.queuedEvents());
+        queued.getAsInt());
   }
 }

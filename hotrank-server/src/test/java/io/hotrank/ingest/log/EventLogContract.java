@@ -1,10 +1,21 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.core.score.Interactions;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
+import io.hotrank.ingest.EventSink;
+import io.hotrank.ingest.EventSource;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.IngestProperties;
+import io.hotrank.ingest.IngestReport;
+import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.RecordedFolds;
+import io.hotrank.ingest.fold.UserActionStore;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemStore;
@@ -89,7 +100,7 @@ abstract class EventLogContract {
           Duration.ofDays(1));
 
   private EventLog log() {
-    return new EventLog(jdbc(), dialect());
+    return new EventLog(jdbc(), dialect(), new FoldNumbers(jdbc(), dialect()));
   }
 
   private EventFolder folder() {
@@ -404,8 +415,8 @@ abstract class EventLogContract {
 
   /**
    * A fold's record is read back by the source it is tagged with, not by the shape of its text: the
-   * same seq ranges tagged by another source are that source's to read, and nothing when that
-   * source is not the configured one.
+   * same seq ranges tagged by another source are that source's to read, and a fold of a source
+   * other than the configured one reads as a pruned one.
    */
   @Test
   void foldHistory_readsAFoldBackByTheSourceThatRecordedIt() {
@@ -422,11 +433,12 @@ abstract class EventLogContract {
     String ranges = seqs.getFirst() + "-" + seqs.getFirst() + "," + seqs.get(1) + "-" + seqs.get(1);
     TransactionTemplate tx = new TransactionTemplate(transactions());
     long now = System.currentTimeMillis();
-    long asLog = tx.execute(s -> log.numberFold(LogSource.NAME, ranges, now));
-    long asOther = tx.execute(s -> log.numberFold("other", ranges, now));
+    FoldNumbers numbers = new FoldNumbers(jdbc(), dialect());
+    long asLog = tx.execute(s -> numbers.number(LogSource.NAME, ranges, now));
+    long asOther = tx.execute(s -> numbers.number("other", ranges, now));
     List<LoggedEvent> otherEvents = List.of(new LoggedEvent(7, biz, 3, EventType.LIKE, 9, 3L));
 
-    FoldHistory onLog = new FoldHistory(log, () -> stubSource(LogSource.NAME, List.of()));
+    FoldHistory onLog = new RecordedFolds(numbers, () -> new LogSource(null, null, null, log));
     assertThat(onLog.eventsOf(asLog))
         .extracting(LoggedEvent::itemId, LoggedEvent::type)
         .containsExactly(
@@ -434,9 +446,9 @@ abstract class EventLogContract {
             org.assertj.core.groups.Tuple.tuple(2L, EventType.SHARE));
     assertThat(onLog.eventsOf(asOther)).isNull();
 
-    FoldHistory onOther = new FoldHistory(log, () -> stubSource("other", otherEvents));
+    FoldHistory onOther = new RecordedFolds(numbers, () -> stubSource("other", otherEvents));
     assertThat(onOther.eventsOf(asOther)).isEqualTo(otherEvents);
-    assertThat(onOther.eventsOf(asLog)).hasSize(2);
+    assertThat(onOther.eventsOf(asLog)).isNull(); // the source was switched: as if pruned
   }
 
   /** A source named {@code name} whose every fold applied {@code events}. */

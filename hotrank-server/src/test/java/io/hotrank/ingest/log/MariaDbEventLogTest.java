@@ -1,4 +1,4 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import io.hotrank.support.MigratedDatabase;
 import io.hotrank.support.TestDatabase;

@@ -1,6 +1,10 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
 import io.hotrank.core.score.Interactions;
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.FoldListener;
+import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemKey;
 import java.util.HashMap;

@@ -1,7 +1,11 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import io.hotrank.event.Event;
 import io.hotrank.idempotency.IdempotentAnswers;
+import io.hotrank.ingest.EventIngest;
+import io.hotrank.ingest.EventSink;
+import io.hotrank.ingest.IngestOutcomeUnknownException;
+import io.hotrank.ingest.IngestOverloadedException;
 import io.hotrank.ingest.fold.EventIds;
 import io.micrometer.core.instrument.Counter;
 import java.time.Clock;

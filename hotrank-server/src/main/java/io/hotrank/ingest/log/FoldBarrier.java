@@ -1,5 +1,6 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
+import io.hotrank.ingest.FoldBehindException;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import java.util.ArrayList;
 import java.util.Comparator;

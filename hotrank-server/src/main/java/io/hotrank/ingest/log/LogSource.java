@@ -1,5 +1,10 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
+import io.hotrank.ingest.EventSink;
+import io.hotrank.ingest.EventSource;
+import io.hotrank.ingest.FoldOnRequest;
+import io.hotrank.ingest.IngestReport;
+import io.hotrank.ingest.LoggedEvent;
 import java.util.List;
 
 /**

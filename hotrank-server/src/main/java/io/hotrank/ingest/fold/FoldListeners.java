@@ -1,5 +1,7 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldListener;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

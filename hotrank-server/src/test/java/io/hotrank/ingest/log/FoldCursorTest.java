@@ -1,8 +1,8 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotrank.ingest.FoldCursor.Gap;
+import io.hotrank.ingest.log.FoldCursor.Gap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

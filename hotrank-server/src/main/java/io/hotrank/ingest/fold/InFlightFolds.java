@@ -1,4 +1,4 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
 import java.util.HashSet;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.fold;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

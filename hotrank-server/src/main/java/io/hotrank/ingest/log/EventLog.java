@@ -1,13 +1,15 @@
-package io.hotrank.ingest;
+package io.hotrank.ingest.log;
 
 import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
+import io.hotrank.ingest.IngestOutcomeUnknownException;
+import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.FoldNumbers;
 import io.hotrank.storage.SqlDialect;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
@@ -15,12 +17,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The one owner of {@code hr_event_log}, {@code hr_fold_cursor} and {@code hr_fold}. Every
+ * The one owner of {@code hr_event_log} and of the log's position and gaps on {@code
+ * hr_fold_cursor}'s row (whose fold number, and {@code hr_fold}, are {@link FoldNumbers}'s). Every
  * statement binds its parameters; callers own the transactions.
  */
 class EventLog {
 
-  private static final String CURSOR = "events";
   private static final String ROW_COLUMNS = "seq, biz, item_id, type, user_id, at_ms";
   private static final RowMapper<LoggedEvent> ROW =
       (rs, n) ->
@@ -34,10 +36,12 @@ class EventLog {
 
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
+  private final FoldNumbers numbers;
 
-  EventLog(JdbcTemplate jdbc, SqlDialect dialect) {
+  EventLog(JdbcTemplate jdbc, SqlDialect dialect, FoldNumbers numbers) {
     this.jdbc = jdbc;
     this.dialect = dialect;
+    this.numbers = numbers;
   }
 
   /**
@@ -139,7 +143,7 @@ class EventLog {
     return jdbc.queryForObject(
         "SELECT position, gaps, fold_no FROM hr_fold_cursor WHERE name = ? FOR UPDATE",
         (rs, n) -> cursorOf(rs),
-        CURSOR);
+        FoldNumbers.CURSOR);
   }
 
   /** Reads the cursor without locking it. */
@@ -147,81 +151,34 @@ class EventLog {
     return jdbc.queryForObject(
         "SELECT position, gaps, fold_no FROM hr_fold_cursor WHERE name = ?",
         (rs, n) -> cursorOf(rs),
-        CURSOR);
+        FoldNumbers.CURSOR);
   }
 
   private static FoldCursor cursorOf(ResultSet rs) throws SQLException {
     return new FoldCursor(rs.getLong(1), FoldCursor.parseGaps(rs.getString(2)), rs.getLong(3));
   }
 
-  /** Stores the cursor after a fold of this log and the fold's record; inside its transaction. */
-  void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
-    saveFold(cursor, LogSource.NAME, FoldCursor.rangesText(folded), nowMillis);
-  }
-
   /**
-   * Takes the next fold number for a fold of another source (its records are not in this log) and
-   * stores {@code record} tagged with {@code source}, what a replay reads it back from; inside the
-   * fold's transaction. Locks the cursor row until the transaction ends, so numbers are taken in
-   * commit order.
-   *
-   * @return the fold's number
+   * Stores the cursor after a fold of this log, takes the fold's number and records the seq ranges
+   * it applied; inside the fold's transaction, which locked the cursor.
    */
-  long numberFold(String source, String record, long nowMillis) {
-    FoldCursor cursor = lockCursor();
-    FoldCursor next = new FoldCursor(cursor.position(), cursor.gaps(), cursor.foldNo() + 1);
-    saveFold(next, source, record, nowMillis);
-    return next.foldNo();
-  }
-
-  private void saveFold(FoldCursor cursor, String source, String record, long nowMillis) {
+  void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
     int updated =
         jdbc.update(
-            "UPDATE hr_fold_cursor SET position = ?, gaps = ?, fold_no = ?, updated_at = ?"
-                + " WHERE name = ? AND fold_no = ?",
+            "UPDATE hr_fold_cursor SET position = ?, gaps = ? WHERE name = ? AND fold_no = ?",
             cursor.position(),
             cursor.gapsText(),
-            cursor.foldNo(),
-            nowMillis,
-            CURSOR,
+            FoldNumbers.CURSOR,
             cursor.foldNo() - 1);
     if (updated != 1) {
       throw new IllegalStateException("the fold cursor moved under a fold that held its lock");
     }
-    jdbc.update(
-        "INSERT INTO hr_fold (fold_no, source, seqs, position, folded_at) VALUES (?, ?, ?, ?, ?)",
+    numbers.numberLocked(
         cursor.foldNo(),
-        source,
-        record,
+        LogSource.NAME,
+        FoldCursor.rangesText(folded),
         cursor.position(),
         nowMillis);
-  }
-
-  /** The first fold committed at or after {@code millis}, or the next fold's number. */
-  long firstFoldSince(long millis) {
-    Long first =
-        jdbc.queryForObject(
-            "SELECT MIN(fold_no) FROM hr_fold WHERE folded_at >= ?", Long.class, millis);
-    return first != null ? first : cursor().foldNo() + 1;
-  }
-
-  /**
-   * What a fold applied, as stored.
-   *
-   * @param source the name of the source that folded it
-   * @param record for this log, its seq ranges ({@link FoldCursor#rangesText}); for another source,
-   *     the record it gave {@link #numberFold}
-   */
-  record Recorded(String source, String record) {}
-
-  /** What fold {@code foldNo} applied, as stored; null when the fold's record was pruned. */
-  @Nullable Recorded recordOf(long foldNo) {
-    List<Recorded> found =
-        jdbc.query(
-            "SELECT source, seqs FROM hr_fold WHERE fold_no = ?",
-            (rs, n) -> new Recorded(rs.getString(1), rs.getString(2)),
-            foldNo);
-    return found.isEmpty() ? null : found.getFirst();
   }
 
   /**
@@ -230,22 +187,20 @@ class EventLog {
    * @return the number of log rows deleted
    */
   int prune(long cutoffMillis, int chunk) {
-    Long upTo =
-        jdbc.queryForObject(
-            "SELECT MAX(position) FROM hr_fold WHERE folded_at < ?", Long.class, cutoffMillis);
+    Long upTo = numbers.positionBefore(cutoffMillis);
     if (upTo == null) {
       return 0;
     }
     Long lowest =
         jdbc.queryForObject("SELECT MIN(seq) FROM hr_event_log WHERE seq <= ?", Long.class, upTo);
     if (lowest == null) {
-      jdbc.update("DELETE FROM hr_fold WHERE folded_at < ?", cutoffMillis);
+      numbers.pruneBefore(cutoffMillis);
       return 0;
     }
     long to = Math.min(upTo, lowest + chunk - 1);
     int deleted = jdbc.update("DELETE FROM hr_event_log WHERE seq >= ? AND seq <= ?", lowest, to);
     if (to == upTo) {
-      jdbc.update("DELETE FROM hr_fold WHERE folded_at < ?", cutoffMillis);
+      numbers.pruneBefore(cutoffMillis);
     }
     return deleted;
   }

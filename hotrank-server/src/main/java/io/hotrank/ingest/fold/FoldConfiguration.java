@@ -1,0 +1,58 @@
+package io.hotrank.ingest.fold;
+
+import io.hotrank.ingest.EventSource;
+import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.FoldListener;
+import io.hotrank.ingest.IngestProperties;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.ItemCacheWrites;
+import io.hotrank.storage.SqlDialect;
+import java.time.Clock;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** What every source folds with: the counters, the fold numbers, the listeners, the event ids. */
+@Configuration(proxyBeanMethods = false)
+class FoldConfiguration {
+
+  @Bean
+  FoldNumbers foldNumbers(JdbcTemplate jdbc, SqlDialect dialect) {
+    return new FoldNumbers(jdbc, dialect);
+  }
+
+  @Bean
+  FoldApplier foldApplier(CounterStore counters, JdbcTemplate jdbc, SqlDialect dialect) {
+    return new FoldApplier(counters, new UserActionStore(jdbc, dialect));
+  }
+
+  @Bean
+  FoldListeners foldListeners(List<FoldListener> listeners) {
+    return new FoldListeners(listeners);
+  }
+
+  @Bean
+  FoldHistory foldHistory(FoldNumbers numbers, ObjectProvider<EventSource> source) {
+    return new RecordedFolds(numbers, source::getObject);
+  }
+
+  @Bean
+  @Order(Ordered.LOWEST_PRECEDENCE)
+  CountsCacheWriter countsCacheWriter(ItemCacheWrites cacheWrites, FoldHistory history) {
+    return new CountsCacheWriter(cacheWrites, history);
+  }
+
+  @Bean
+  EventIds eventIds(JdbcTemplate jdbc, SqlDialect dialect) {
+    return new EventIds(jdbc, dialect);
+  }
+
+  @Bean
+  EventIdRetention eventIdRetention(EventIds ids, Clock clock, IngestProperties properties) {
+    return new EventIdRetention(ids, clock, properties.dedupWindow());
+  }
+}

@@ -1,0 +1,130 @@
+package io.hotrank.ingest.fold;
+
+import io.hotrank.storage.SqlDialect;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The one sequence every fold shares, whatever its source, and the record of each fold: the owner
+ * of {@code hr_fold} and of the {@code fold_no} of {@code hr_fold_cursor}'s row. The Redis side
+ * ({@link io.hotrank.ingest.FoldListener}s) applies folds by number, and reads a missed one back
+ * through {@link RecordedFolds} from the record its source left here. Every statement binds its
+ * parameters; callers own the transactions.
+ */
+public final class FoldNumbers {
+
+  /** The row of {@code hr_fold_cursor} that holds the last fold's number. */
+  public static final String CURSOR = "events";
+
+  /**
+   * What a fold applied, as its source recorded it.
+   *
+   * @param source the name of the source that folded it ({@link
+   *     io.hotrank.ingest.EventSource#name})
+   * @param record what that source reads the fold's events back from
+   */
+  public record Recorded(String source, String record) {}
+
+  private final JdbcTemplate jdbc;
+  private final SqlDialect dialect;
+
+  public FoldNumbers(JdbcTemplate jdbc, SqlDialect dialect) {
+    this.jdbc = jdbc;
+    this.dialect = dialect;
+  }
+
+  /**
+   * Takes the next fold number and stores the fold's {@code record} tagged with its {@code source}.
+   * Call inside the fold's transaction, after the fold has locked its counters: the number's row
+   * stays locked until the commit, so numbers follow commit order, and an item's versions grow with
+   * its folds.
+   */
+  public long number(String source, String record, long nowMillis) {
+    long[] locked =
+        jdbc.queryForObject(
+            "SELECT fold_no, position FROM hr_fold_cursor WHERE name = ? FOR UPDATE",
+            (rs, n) -> new long[] {rs.getLong(1), rs.getLong(2)},
+            CURSOR);
+    long foldNo = locked[0] + 1;
+    numberLocked(foldNo, source, record, locked[1], nowMillis);
+    return foldNo;
+  }
+
+  /**
+   * Takes number {@code foldNo} for a fold whose source locked the number's row already, in its
+   * transaction (the event log, whose position shares the row), and stores its record.
+   *
+   * @param position the event log's position after the fold, which the log's pruning goes by
+   * @throws IllegalStateException when the last number is not {@code foldNo - 1}: the row moved
+   *     under a fold that held its lock
+   */
+  public void numberLocked(
+      long foldNo, String source, String record, long position, long nowMillis) {
+    int updated =
+        jdbc.update(
+            "UPDATE hr_fold_cursor SET fold_no = ?, updated_at = ? WHERE name = ? AND fold_no = ?",
+            foldNo,
+            nowMillis,
+            CURSOR,
+            foldNo - 1);
+    if (updated != 1) {
+      throw new IllegalStateException("the fold number moved under a fold that held its lock");
+    }
+    jdbc.update(
+        "INSERT INTO hr_fold (fold_no, source, seqs, position, folded_at) VALUES (?, ?, ?, ?, ?)",
+        foldNo,
+        source,
+        record,
+        position,
+        nowMillis);
+  }
+
+  /** The number of the last committed fold (0 before the first). */
+  public long lastFoldNo() {
+    return jdbc.queryForObject(
+        "SELECT fold_no FROM hr_fold_cursor WHERE name = ?", Long.class, CURSOR);
+  }
+
+  /** The first fold committed at or after {@code millis}, or the next fold's number. */
+  public long firstFoldSince(long millis) {
+    Long first =
+        jdbc.queryForObject(
+            "SELECT MIN(fold_no) FROM hr_fold WHERE folded_at >= ?", Long.class, millis);
+    return first != null ? first : lastFoldNo() + 1;
+  }
+
+  /** What fold {@code foldNo} applied, as stored; null when its record was pruned. */
+  public @Nullable Recorded recordOf(long foldNo) {
+    List<Recorded> found =
+        jdbc.query(
+            "SELECT source, seqs FROM hr_fold WHERE fold_no = ?",
+            (rs, n) -> new Recorded(rs.getString(1), rs.getString(2)),
+            foldNo);
+    return found.isEmpty() ? null : found.getFirst();
+  }
+
+  /**
+   * The highest event log position of the folds committed before {@code cutoffMillis}: the log's
+   * rows up to it may be pruned with them. Null when there are none.
+   */
+  public @Nullable Long positionBefore(long cutoffMillis) {
+    return jdbc.queryForObject(
+        "SELECT MAX(position) FROM hr_fold WHERE folded_at < ?", Long.class, cutoffMillis);
+  }
+
+  /** Deletes the records of the folds committed before {@code cutoffMillis}. */
+  public void pruneBefore(long cutoffMillis) {
+    jdbc.update("DELETE FROM hr_fold WHERE folded_at < ?", cutoffMillis);
+  }
+
+  /** The database's clock, epoch milliseconds: what folds are stamped with. */
+  public long databaseMillis() {
+    return dialect.readNow(jdbc);
+  }
+
+  /** Makes this session's commits durable where the engine does not at commit (H2). */
+  public void makeCommitsDurable() {
+    dialect.makeCommitsDurable(jdbc);
+  }
+}
