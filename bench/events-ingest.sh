@@ -60,15 +60,6 @@ start_app() { # $1 = database name; the rest: arguments
   bench_await_ready "$PORT" "$WORK/$db/app.log"
 }
 
-caught_up() { # waits until the folder has applied everything accepted
-  for _ in $(seq 1 600); do
-    curl -sf -m 5 -XPOST "localhost:$PORT/api/v1/admin/events/fold" -H "Authorization: Bearer bench-token" \
-      | grep -q '"folds":0' && return 0
-    sleep 1
-  done
-  log "the folder did not catch up"; return 1
-}
-
 run_wrk() { # $1 = batches per second (0 = unpaced); prints the RESULT line
   RATE=$1 CONNECTIONS=$CONNECTIONS ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"$DURATION" \
     -s bench/events/events.lua "http://127.0.0.1:$PORT" | grep '^RESULT'
@@ -94,14 +85,14 @@ for db in $DBS; do
   python3 bench/events/seed.py "$PORT" "$ITEMS"
   log "$db: as fast as it accepts, $DURATION"
   max=$(run_wrk 0)
-  caught_up
+  bench_caught_up "$PORT" bench-token
   log "$db: paced at $rate events/s for $DURATION, with the lag probe"
   python3 bench/events/probe.py "$PORT" "$SECONDS_OF" 0.1 > "$WORK/$db/lag.txt" &
   probe=$!
   paced=$(run_wrk $(( rate / 100 )))
   wait $probe
   lag=$(cat "$WORK/$db/lag.txt")
-  caught_up
+  bench_caught_up "$PORT" bench-token
   stop_app
   log "$db: the database's own multi-row insert rate, 8 clients, 100 rows per statement"
   case $db in

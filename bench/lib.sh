@@ -260,3 +260,17 @@ bench_tagged_items() { # $1: items, $2: tags
 field() { # $1: the line, $2: the name
   echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2
 }
+
+# bench_caught_up PORT TOKEN: waits (10 minutes at most) until the service's folders have applied
+# every event it accepted: a manual fold that folded nothing. The call may wait on the Kafka
+# folders for up to the fold barrier's timeout (30 s), hence the long request timeout.
+bench_caught_up() {
+  local port=$1 token=$2
+  for _ in $(seq 1 600); do
+    curl -sf -m 35 -XPOST "localhost:$port/api/v1/admin/events/fold" -H "Authorization: Bearer $token" \
+      | grep -q '"folds":0' && return 0
+    sleep 1
+  done
+  echo "the folders did not catch up" >&2
+  return 1
+}

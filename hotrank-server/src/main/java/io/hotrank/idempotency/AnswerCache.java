@@ -58,6 +58,8 @@ final class AnswerCache {
         json.writeValueAsString(
             new Cached(answer.fingerprint(), answer.status(), answer.headers(), answer.bodyText()));
     try {
+      // A best-effort write, bounded and broken like a read: the request must not wait on a slow
+      // Redis longer than a read would, and a failing Redis is passed over by both alike.
       guard.read(
           "idempotency cache",
           () -> {

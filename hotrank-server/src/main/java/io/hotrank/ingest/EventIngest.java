@@ -100,23 +100,14 @@ public final class EventIngest {
 
   /** The events but those repeating the biz and id of an event before them in the batch. */
   private static List<Event> withoutRepeats(List<Event> events) {
-    Set<String> seen = null;
-    List<Event> once = events;
-    for (int i = 0; i < events.size(); i++) {
-      Event e = events.get(i);
-      if (e.id() == null) {
-        if (once != events) {
-          once.add(e);
-        }
-        continue;
-      }
-      if (seen == null) {
-        seen = new HashSet<>();
-      }
-      boolean first = seen.add(e.biz() + "/" + e.id());
-      if (!first && once == events) {
-        once = new ArrayList<>(events.subList(0, i));
-      } else if (first && once != events) {
+    if (events.stream().allMatch(e -> e.id() == null)) {
+      return events;
+    }
+    Set<String> seen = new HashSet<>();
+    List<Event> once = new ArrayList<>(events.size());
+    for (Event e : events) {
+      // An id has no '/': "biz/id" names one pair.
+      if (e.id() == null || seen.add(e.biz() + "/" + e.id())) {
         once.add(e);
       }
     }

@@ -6,11 +6,9 @@ import io.hotrank.job.JobScheduler;
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import io.hotrank.support.RequestFingerprint;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -203,7 +201,7 @@ public abstract class IdempotencyContract extends ApiTestSupport {
         "UPDATE hr_idempotency SET state = 0, status = NULL, headers = NULL, body = NULL,"
             + " lease_until = ? WHERE fingerprint = ?",
         clock.millis() + 60_000,
-        fingerprint("POST /api/v1/items", body));
+        RequestFingerprint.of("POST /api/v1/items", body));
     redis.delete(redis.keys(KEY_PREFIX + "idem:*"));
 
     Answer inFlight =
@@ -241,7 +239,7 @@ public abstract class IdempotencyContract extends ApiTestSupport {
   void answersAreKeptForTheRetention_thenPruned() throws Exception {
     String key = newKey();
     String body = "{\"biz\":\"news\",\"authorId\":1,\"title\":\"kept %s\"}".formatted(key);
-    String fingerprint = fingerprint("POST /api/v1/items", body);
+    String fingerprint = RequestFingerprint.of("POST /api/v1/items", body);
     Answer first = http.post("/api/v1/items", body, "Idempotency-Key", key, "X-Api-Key", CLIENT_A);
     assertThat(first.status()).isEqualTo(201);
 
@@ -373,16 +371,5 @@ public abstract class IdempotencyContract extends ApiTestSupport {
 
   private void prune() throws Exception {
     assertThat((Long) jobs.runNow(IdempotencyRetention.JOB)).isGreaterThanOrEqualTo(1);
-  }
-
-  private static String fingerprint(String requestLine, String body) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest((requestLine + "\n" + body).getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

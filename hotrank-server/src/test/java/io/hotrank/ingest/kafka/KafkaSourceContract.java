@@ -6,6 +6,7 @@ import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.KafkaTestBroker;
+import io.hotrank.support.RequestFingerprint;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -246,25 +247,15 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     String body = "{\"events\":[" + String.join(",", plain) + "]}";
     String key = "kafka-lost-" + RUN + "-" + base;
     assertThat(http.post("/api/v1/events", body, "Idempotency-Key", key).status()).isEqualTo(202);
-    assertThat(jdbc.update("DELETE FROM hr_idempotency WHERE fingerprint = ?", fingerprint(body)))
+    assertThat(
+            jdbc.update(
+                "DELETE FROM hr_idempotency WHERE fingerprint = ?",
+                RequestFingerprint.of("POST /api/v1/events", body)))
         .isEqualTo(1);
     Answer ranAgain = http.post("/api/v1/events", body, "Idempotency-Key", key);
     assertThat(ranAgain.status()).isEqualTo(202);
     assertThat(ranAgain.header("Idempotent-Replayed")).isNull();
     assertCountsAndBoards();
-  }
-
-  private static String fingerprint(String body) {
-    try {
-      return java.util.HexFormat.of()
-          .formatHex(
-              java.security.MessageDigest.getInstance("SHA-256")
-                  .digest(
-                      ("POST /api/v1/events\n" + body)
-                          .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test
