@@ -116,9 +116,11 @@ pgbench_phase >/dev/null # its table's first pages, and pgbench's own start
 PHASES=(log:0 log:1 kafka:0 kafka:1 raw)
 declare -A EPS=()
 for round in $(seq 1 "$ROUNDS"); do
-  # Rotate the order, so that no phase always runs first, last, or after the same one.
+  # Rotated by one more each round, and reversed every other round: no phase always runs first or
+  # last, and a keyed phase does not always follow its plain one.
   for i in $(seq 0 4); do
-    phase=${PHASES[$(( (i + (round - 1) * 2) % 5 ))]}
+    j=$(( (round % 2 == 0) ? 4 - i : i ))
+    phase=${PHASES[$(( (j + round - 1) % 5 ))]}
     log "round $round: $phase, $DURATION"
     if [ "$phase" = raw ]; then
       EPS[$round:raw]=$(pgbench_phase)

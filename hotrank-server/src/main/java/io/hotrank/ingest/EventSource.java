@@ -1,21 +1,19 @@
 package io.hotrank.ingest;
 
-import java.util.List;
-import org.jspecify.annotations.Nullable;
-
 /**
  * Where accepted events go and how they come back out: the event log ({@code
  * hotrank.ingest.source=log}, the default) or a Kafka topic ({@code kafka}). One bean, the
  * configured source's; every other module reaches ingest's sources through it.
  *
- * <p>A source owns four things, and shares the rest: it writes accepted batches durably ({@link
- * #sink()}, behind {@link EventAppender}'s group commit); it folds them into the counters exactly
- * once, through the shared {@code FoldApplier} and the one fold sequence ({@code FoldNumbers}), and
- * tells every {@link FoldListener} of each fold by number; it folds on request ({@link #folds()});
- * it says where it stands ({@link #report()}); and it reads back the events of one of its folds
- * from the record the fold left ({@link #eventsOf}), for a listener that fell behind. Event ids are
- * deduplicated through the shared {@code EventIds}, in the transaction that makes the events count:
- * the log's at append, Kafka's at the fold. See {@code docs/design/event-sources.md}.
+ * <p>A source owns these, and shares the rest: it writes accepted batches durably ({@link #sink()},
+ * behind {@link EventAppender}'s group commit); it folds them into the counters exactly once,
+ * through the shared {@code FoldApplier} and the one fold sequence ({@code FoldNumbers}), and tells
+ * every {@link FoldListener} of each fold by number; it folds on request ({@link #folds()}); and it
+ * says where it stands ({@link #report()}). Beside it, the source registers a {@code FoldReader}
+ * that reads back the events of one of its folds from the record the fold left in {@code hr_fold},
+ * for a listener that fell behind. Event ids are deduplicated through the shared {@code EventIds},
+ * in the transaction that makes the events count: the log's at append, Kafka's at the fold. See
+ * {@code docs/design/event-sources.md}.
  */
 public interface EventSource {
 
@@ -37,11 +35,4 @@ public interface EventSource {
    * @throws RuntimeException when the database or the Kafka cluster did not answer (503)
    */
   IngestReport report();
-
-  /**
-   * The events one of this source's folds applied, read back from the {@code record} the fold left
-   * in {@code hr_fold}, in the order it applied them; null when the source no longer holds them
-   * (past its retention).
-   */
-  @Nullable List<LoggedEvent> eventsOf(String record);
 }

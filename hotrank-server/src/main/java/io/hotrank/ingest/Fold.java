@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A committed fold of the event log.
+ * A committed fold, of whichever source.
  *
  * @param foldNo its number: folds are numbered 1, 2, 3... in commit order
  * @param events the log rows that changed a counter, in seq order: not those of deleted items, nor

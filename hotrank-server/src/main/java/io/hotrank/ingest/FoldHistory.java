@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link FoldListener} that fell behind reads to catch up: the folds still on record. Each
- * fold's record is tagged with the source that folded it, and read back by that source ({@link
- * EventSource#eventsOf}). Thread-safe.
+ * fold's record is tagged with the source that folded it, and read back by that source's reader:
+ * the event log's whatever the source, another source's while it is configured. Thread-safe.
  */
 public interface FoldHistory {
 
@@ -23,7 +23,7 @@ public interface FoldHistory {
    * The events fold {@code foldNo} applied (those that changed a counter, as {@link Fold#events}),
    * in the order it applied them; null when its record was pruned (it is older than {@code
    * hotrank.ingest.retention}), its source no longer holds them, or it was folded by a source other
-   * than the configured one (the source was switched since: its folds read as pruned ones).
+   * than the log that is not the configured one (switched since: its folds read as pruned ones).
    */
   @Nullable List<LoggedEvent> eventsOf(long foldNo);
 }

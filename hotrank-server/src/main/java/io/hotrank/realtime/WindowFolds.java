@@ -132,7 +132,9 @@ final class WindowFolds {
       }
       List<LoggedEvent> events = f == 0 ? List.of() : history.eventsOf(f);
       if (events == null) {
-        events = List.of(); // pruned: older than the retention, so older than any window
+        // Pruned (older than the retention, so older than any window), or a fold of a source no
+        // longer configured (switched since: its window misses those events).
+        events = List.of();
         previous = null;
       }
       String outcome = store.apply(board, f, previous, events, now, ScoredEntries.keep(board));

@@ -1,6 +1,5 @@
 package io.hotrank.ingest.fold;
 
-import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.FoldListener;
 import io.hotrank.ingest.IngestProperties;
@@ -9,7 +8,6 @@ import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.storage.SqlDialect;
 import java.time.Clock;
 import java.util.List;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -36,8 +34,8 @@ class FoldConfiguration {
   }
 
   @Bean
-  FoldHistory foldHistory(FoldNumbers numbers, ObjectProvider<EventSource> source) {
-    return new RecordedFolds(numbers, source::getObject);
+  FoldHistory foldHistory(FoldNumbers numbers, List<FoldReader> readers) {
+    return new RecordedFolds(numbers, readers);
   }
 
   @Bean

@@ -36,9 +36,10 @@ public final class FoldNumbers {
 
   /**
    * Takes the next fold number and stores the fold's {@code record} tagged with its {@code source}.
-   * Call inside the fold's transaction, after the fold has locked its counters: the number's row
-   * stays locked until the commit, so numbers follow commit order, and an item's versions grow with
-   * its folds.
+   * Call inside the fold's transaction: the number's row stays locked until the commit, so numbers
+   * follow commit order. A Kafka fold calls it after locking its counters, so that an item's
+   * versions grow with its folds; the log's folder locks the row first (its position is on it), and
+   * its folds are one at a time.
    */
   public long number(String source, String record, long nowMillis) {
     long[] locked =
@@ -47,20 +48,6 @@ public final class FoldNumbers {
             (rs, n) -> new long[] {rs.getLong(1), rs.getLong(2)},
             CURSOR);
     long foldNo = locked[0] + 1;
-    numberLocked(foldNo, source, record, locked[1], nowMillis);
-    return foldNo;
-  }
-
-  /**
-   * Takes number {@code foldNo} for a fold whose source locked the number's row already, in its
-   * transaction (the event log, whose position shares the row), and stores its record.
-   *
-   * @param position the event log's position after the fold, which the log's pruning goes by
-   * @throws IllegalStateException when the last number is not {@code foldNo - 1}: the row moved
-   *     under a fold that held its lock
-   */
-  public void numberLocked(
-      long foldNo, String source, String record, long position, long nowMillis) {
     int updated =
         jdbc.update(
             "UPDATE hr_fold_cursor SET fold_no = ?, updated_at = ? WHERE name = ? AND fold_no = ?",
@@ -71,6 +58,18 @@ public final class FoldNumbers {
     if (updated != 1) {
       throw new IllegalStateException("the fold number moved under a fold that held its lock");
     }
+    record(foldNo, source, record, locked[1], nowMillis);
+    return foldNo;
+  }
+
+  /**
+   * Stores the record of fold {@code foldNo}, whose number its folder took in this transaction: by
+   * {@link #number}, or the event log's folder, which holds the number's row for its position and
+   * moves the number with it in one UPDATE.
+   *
+   * @param position the event log's position after the fold, which the log's pruning goes by
+   */
+  public void record(long foldNo, String source, String record, long position, long nowMillis) {
     jdbc.update(
         "INSERT INTO hr_fold (fold_no, source, seqs, position, folded_at) VALUES (?, ?, ?, ?, ?)",
         foldNo,

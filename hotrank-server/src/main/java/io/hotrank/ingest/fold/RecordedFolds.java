@@ -1,26 +1,31 @@
 package io.hotrank.ingest.fold;
 
-import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
+import java.util.HashMap;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** The fold history as {@code hr_fold} holds it, read back through the configured source. */
+/**
+ * The fold history as {@code hr_fold} holds it: each fold's record read back by the {@link
+ * FoldReader} of the source it is tagged with.
+ */
 public final class RecordedFolds implements FoldHistory {
 
   private final FoldNumbers numbers;
+  private final Map<String, FoldReader> readers = new HashMap<>();
 
   /**
-   * Looked up when first needed: the source's folders tell the listeners, and a listener reads this
-   * history, so taking the source at construction would make a cycle of beans.
+   * @throws IllegalStateException when two readers read one source's records
    */
-  private final Supplier<EventSource> source;
-
-  public RecordedFolds(FoldNumbers numbers, Supplier<EventSource> source) {
+  public RecordedFolds(FoldNumbers numbers, List<FoldReader> readers) {
     this.numbers = numbers;
-    this.source = source;
+    for (FoldReader reader : readers) {
+      if (this.readers.put(reader.source(), reader) != null) {
+        throw new IllegalStateException("two readers of the folds of " + reader.source());
+      }
+    }
   }
 
   @Override
@@ -39,9 +44,7 @@ public final class RecordedFolds implements FoldHistory {
     if (recorded == null) {
       return null;
     }
-    EventSource configured = source.get();
-    return recorded.source().equals(configured.name())
-        ? configured.eventsOf(recorded.record())
-        : null;
+    FoldReader reader = readers.get(recorded.source());
+    return reader == null ? null : reader.eventsOf(recorded.record());
   }
 }

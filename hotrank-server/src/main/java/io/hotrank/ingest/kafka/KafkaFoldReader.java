@@ -1,6 +1,7 @@
 package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.FoldReader;
 import io.hotrank.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One consumer outside the group, used under this object's lock. Thread-safe.
  */
-final class KafkaFoldReader {
+final class KafkaFoldReader implements FoldReader {
 
   private static final String PREFIX = "kafka|";
 
@@ -80,8 +81,14 @@ final class KafkaFoldReader {
     return text.toString();
   }
 
+  @Override
+  public String source() {
+    return KafkaSource.NAME;
+  }
+
   /** The events of the fold whose record is {@code record}; null past the topic's retention. */
-  synchronized @Nullable List<LoggedEvent> eventsOf(String record) {
+  @Override
+  public synchronized @Nullable List<LoggedEvent> eventsOf(String record) {
     String[] parts = record.split("\\|");
     String topic = parts[1];
     List<LoggedEvent> events = new ArrayList<>();

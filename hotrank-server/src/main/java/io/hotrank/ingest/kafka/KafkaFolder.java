@@ -43,12 +43,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * partitions' stored position from where the fold started to the consumer's position after the poll
  * ({@link KafkaFoldStore#move}, a compare-and-set that fences a folder that lost the partition
  * without noticing), leaves out the records whose event id was folded before ({@link EventIds}),
- * applies the records to the counters and the users' state ({@link FoldApplier}), takes the fold's
- * number ({@link FoldNumbers}, which records the partitions and offsets it applied for replays),
- * sends the records that cannot be folded to the dead-letter topic and counts them. Only then are
- * the Redis side's listeners told, by number, as for the event log's folds: the Redis scripts apply
- * a fold once whoever tells them, and a listener that missed one reads it back from the topic
- * ({@link KafkaFoldReader}).
+ * applies the records to the counters and the users' state ({@link FoldApplier}), sends the records
+ * that cannot be folded to the dead-letter topic and counts them, then takes the fold's number
+ * ({@link FoldNumbers}, which records the partitions and offsets it applied for replays; its row
+ * lock, which every instance's folds wait on, is held from there to the commit). Only then are the
+ * Redis side's listeners told, by number, as for the event log's folds: the Redis scripts apply a
+ * fold once whoever tells them, and a listener that missed one reads it back from the topic ({@link
+ * KafkaFoldReader}).
  *
  * <p>Which partitions it holds and where each stands is {@link KafkaPartitions}'s: positions live
  * in the database, not in Kafka. After a failed fold (the database, the broker, or a fence) every

@@ -197,7 +197,6 @@ class KafkaIngestConfiguration {
       EventSink kafkaSink,
       KafkaTopics topics,
       KafkaFoldStore positions,
-      KafkaFoldReader reader,
       FoldNumbers numbers,
       FoldListeners listeners,
       InFlightFolds inFlight,
@@ -214,8 +213,7 @@ class KafkaIngestConfiguration {
             inFlight,
             ticker,
             properties.foldBarrierTimeout()),
-        new KafkaReporter(topics, positions, numbers, ingest::queuedEvents),
-        reader);
+        new KafkaReporter(topics, positions, numbers, ingest::queuedEvents));
   }
 
   /** Boot's consumer settings, with what every consumer of the source needs. */

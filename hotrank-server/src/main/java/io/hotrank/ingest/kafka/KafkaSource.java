@@ -4,9 +4,6 @@ import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.IngestReport;
-import io.hotrank.ingest.LoggedEvent;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A Kafka topic as the source: batches are produced in Kafka transactions ({@link KafkaEventSink}),
@@ -22,13 +19,11 @@ final class KafkaSource implements EventSource {
   private final EventSink sink;
   private final FoldOnRequest folds;
   private final KafkaReporter reporter;
-  private final KafkaFoldReader reader;
 
-  KafkaSource(EventSink sink, FoldOnRequest folds, KafkaReporter reporter, KafkaFoldReader reader) {
+  KafkaSource(EventSink sink, FoldOnRequest folds, KafkaReporter reporter) {
     this.sink = sink;
     this.folds = folds;
     this.reporter = reporter;
-    this.reader = reader;
   }
 
   @Override
@@ -49,10 +44,5 @@ final class KafkaSource implements EventSource {
   @Override
   public IngestReport report() {
     return reporter.report();
-  }
-
-  @Override
-  public @Nullable List<LoggedEvent> eventsOf(String record) {
-    return reader.eventsOf(record);
   }
 }

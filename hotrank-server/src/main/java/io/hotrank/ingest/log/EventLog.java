@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.RowMapper;
 
 /**
  * The one owner of {@code hr_event_log} and of the log's position and gaps on {@code
- * hr_fold_cursor}'s row (whose fold number, and {@code hr_fold}, are {@link FoldNumbers}'s). Every
- * statement binds its parameters; callers own the transactions.
+ * hr_fold_cursor}'s row, which it moves with the fold number in one UPDATE ({@code hr_fold} and the
+ * other sources' numbers are {@link FoldNumbers}'s). Every statement binds its parameters; callers
+ * own the transactions.
  */
 class EventLog {
 
@@ -165,15 +166,18 @@ class EventLog {
   void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
     int updated =
         jdbc.update(
-            "UPDATE hr_fold_cursor SET position = ?, gaps = ? WHERE name = ? AND fold_no = ?",
+            "UPDATE hr_fold_cursor SET position = ?, gaps = ?, fold_no = ?, updated_at = ?"
+                + " WHERE name = ? AND fold_no = ?",
             cursor.position(),
             cursor.gapsText(),
+            cursor.foldNo(),
+            nowMillis,
             FoldNumbers.CURSOR,
             cursor.foldNo() - 1);
     if (updated != 1) {
       throw new IllegalStateException("the fold cursor moved under a fold that held its lock");
     }
-    numbers.numberLocked(
+    numbers.record(
         cursor.foldNo(),
         LogSource.NAME,
         FoldCursor.rangesText(folded),

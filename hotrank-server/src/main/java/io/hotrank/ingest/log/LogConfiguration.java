@@ -9,6 +9,7 @@ import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.fold.FoldListeners;
 import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.FoldReader;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.time.Ticker;
@@ -58,6 +59,12 @@ class LogConfiguration {
     return new FoldJobs(folder, eventLog, listeners, clock, ticker, properties, faults);
   }
 
+  /** Folds of the log are read back from it whatever the source. */
+  @Bean
+  FoldReader logFoldReader(EventLog eventLog) {
+    return new LogFoldReader(eventLog);
+  }
+
   @Bean
   IngestStatus ingestStatus(EventLog eventLog, EventIngest ingest) {
     return new IngestStatus(eventLog, ingest::queuedEvents);
@@ -92,9 +99,8 @@ class LogConfiguration {
     }
 
     @Bean
-    EventSource logSource(
-        EventSink logSink, FoldJobs jobs, IngestStatus status, EventLog eventLog) {
-      return new LogSource(logSink, jobs, status, eventLog);
+    EventSource logSource(EventSink logSink, FoldJobs jobs, IngestStatus status) {
+      return new LogSource(logSink, jobs, status);
     }
   }
 }

@@ -4,8 +4,6 @@ import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.IngestReport;
-import io.hotrank.ingest.LoggedEvent;
-import java.util.List;
 
 /**
  * The event log as the source: batches are appended to {@code hr_event_log} ({@link LogEventSink}),
@@ -19,13 +17,11 @@ final class LogSource implements EventSource {
 
   private final EventSink sink;
   private final IngestStatus status;
-  private final EventLog eventLog;
   private final FoldOnRequest folds;
 
-  LogSource(EventSink sink, FoldJobs jobs, IngestStatus status, EventLog eventLog) {
+  LogSource(EventSink sink, FoldJobs jobs, IngestStatus status) {
     this.sink = sink;
     this.status = status;
-    this.eventLog = eventLog;
     this.folds =
         new FoldOnRequest() {
           @Override
@@ -61,15 +57,5 @@ final class LogSource implements EventSource {
     IngestStatus.Reading r = status.read();
     return new IngestReport.Log(
         NAME, r.head(), r.position(), r.openGaps(), r.foldNo(), r.lag(), r.queuedHere());
-  }
-
-  @Override
-  public List<LoggedEvent> eventsOf(String record) {
-    return eventsOf(eventLog, record);
-  }
-
-  /** The rows of a log fold's seq ranges, whichever source is configured now. */
-  static List<LoggedEvent> eventsOf(EventLog eventLog, String record) {
-    return eventLog.readRanges(FoldCursor.parseRanges(record));
   }
 }

@@ -131,6 +131,34 @@ class ParkedRecordsTest {
     assertThat(refold(parked)).isNull();
   }
 
+  /**
+   * One pass folds the parked records whose items exist and dead-letters those past the grace; the
+   * letters are with the broker before the fold takes its number (whose lock every fold waits on).
+   */
+  @Test
+  void onePass_foldsWhatCanBeFolded_andSendsTheLettersBeforeTakingTheFoldsNumber() {
+    ParkedRecords parked = parked(GRACE);
+    fold(parked, view(biz, 3, 11), System.currentTimeMillis());
+    fold(parked, view(biz, 4, 12), System.currentTimeMillis() - GRACE.toMillis() - 1_000);
+    createItem(3);
+    List<Integer> lettersWhenNumbered = new java.util.ArrayList<>();
+    ParkedRecords.Numbering checking =
+        (applied, partitionOf, now) -> {
+          lettersWhenNumbered.add(producer.history().size());
+          return numbering.number(applied, partitionOf, now);
+        };
+
+    ParkedRecords.Refolded refolded =
+        DATABASE.tx().execute(s -> parked.refold(List.of(0), checking));
+
+    assertThat(refolded).isNotNull();
+    assertThat(refolded.fold().events()).extracting(LoggedEvent::seq).containsExactly(11L);
+    assertThat(refolded.deadByReason()).isEqualTo(Map.of("item-not-found", 1));
+    assertThat(lettersWhenNumbered).containsExactly(1);
+    assertThat(views(3)).isEqualTo(1);
+    assertThat(store.parkedCount(topic)).isZero();
+  }
+
   @Test
   void withoutAGrace_nothingIsParked_andAnUnknownBizIsSaidSo() {
     ParkedRecords parked = parked(Duration.ZERO);

@@ -1,19 +1,17 @@
 package io.hotrank.ingest.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hotrank.core.score.Interactions;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
-import io.hotrank.ingest.EventSink;
-import io.hotrank.ingest.EventSource;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.IngestProperties;
-import io.hotrank.ingest.IngestReport;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.FoldReader;
 import io.hotrank.ingest.fold.RecordedFolds;
 import io.hotrank.ingest.fold.UserActionStore;
 import io.hotrank.item.CounterStore;
@@ -310,10 +308,11 @@ abstract class EventLogContract {
         jdbc().queryForList("SELECT seq FROM hr_event_log WHERE biz = ?", Long.class, biz);
     Map<Long, Integer> foldsOf = new HashMap<>();
     Set<Long> mineSet = new HashSet<>(mine);
-    for (String seqs : jdbc().queryForList("SELECT seqs FROM hr_fold", String.class)) {
-      if (!seqs.isEmpty() && !Character.isDigit(seqs.charAt(0))) {
-        continue; // another source's fold (a Kafka test's, in a database the suite shares)
-      }
+    // Not another source's folds (a Kafka test's, in a database the suite shares).
+    for (String seqs :
+        jdbc()
+            .queryForList(
+                "SELECT seqs FROM hr_fold WHERE source = ?", String.class, LogSource.NAME)) {
       for (long[] range : FoldCursor.parseRanges(seqs)) {
         for (long seq = range[0]; seq <= range[1]; seq++) {
           if (mineSet.contains(seq)) {
@@ -415,8 +414,9 @@ abstract class EventLogContract {
 
   /**
    * A fold's record is read back by the source it is tagged with, not by the shape of its text: the
-   * same seq ranges tagged by another source are that source's to read, and a fold of a source
-   * other than the configured one reads as a pruned one.
+   * same seq ranges tagged by another source are that source's to read, a fold of a source no
+   * reader reads (not configured) reads as a pruned one, and the log's are read whatever the
+   * source.
    */
   @Test
   void foldHistory_readsAFoldBackByTheSourceThatRecordedIt() {
@@ -438,40 +438,29 @@ abstract class EventLogContract {
     long asOther = tx.execute(s -> numbers.number("other", ranges, now));
     List<LoggedEvent> otherEvents = List.of(new LoggedEvent(7, biz, 3, EventType.LIKE, 9, 3L));
 
-    FoldHistory onLog = new RecordedFolds(numbers, () -> new LogSource(null, null, null, log));
+    FoldReader logReader = new LogFoldReader(log);
+    FoldHistory onLog = new RecordedFolds(numbers, List.of(logReader));
     assertThat(onLog.eventsOf(asLog))
         .extracting(LoggedEvent::itemId, LoggedEvent::type)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(1L, EventType.VIEW),
             org.assertj.core.groups.Tuple.tuple(2L, EventType.SHARE));
-    assertThat(onLog.eventsOf(asOther)).isNull();
+    assertThat(onLog.eventsOf(asOther)).isNull(); // not configured: as if pruned
 
-    FoldHistory onOther = new RecordedFolds(numbers, () -> stubSource("other", otherEvents));
+    FoldHistory onOther =
+        new RecordedFolds(numbers, List.of(logReader, reader("other", otherEvents)));
     assertThat(onOther.eventsOf(asOther)).isEqualTo(otherEvents);
-    assertThat(onOther.eventsOf(asLog)).isNull(); // the source was switched: as if pruned
+    assertThat(onOther.eventsOf(asLog)).hasSize(2); // the log's, whatever the source
+    assertThatThrownBy(() -> new RecordedFolds(numbers, List.of(logReader, logReader)))
+        .isInstanceOf(IllegalStateException.class);
   }
 
-  /** A source named {@code name} whose every fold applied {@code events}. */
-  private static EventSource stubSource(String name, List<LoggedEvent> events) {
-    return new EventSource() {
+  /** A reader of the folds of source {@code name}, each of which applied {@code events}. */
+  private static FoldReader reader(String name, List<LoggedEvent> events) {
+    return new FoldReader() {
       @Override
-      public String name() {
+      public String source() {
         return name;
-      }
-
-      @Override
-      public EventSink sink() {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public FoldOnRequest folds() {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public IngestReport report() {
-        throw new UnsupportedOperationException();
       }
 
       @Override
