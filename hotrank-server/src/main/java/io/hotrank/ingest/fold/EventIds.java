@@ -121,6 +121,25 @@ public final class EventIds {
   }
 
   /**
+   * Forgets the ids of events that were recorded but never counted (a Kafka record sent to the dead
+   * letters for want of its item), so that the same event replayed once its cause is fixed counts;
+   * inside the caller's transaction.
+   */
+  public void forget(String biz, List<String> ids) {
+    for (int from = 0; from < ids.size(); from += CHUNK) {
+      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+      List<Object> args = new ArrayList<>(chunk.size() + 1);
+      args.add(biz);
+      args.addAll(chunk);
+      jdbc.update(
+          "DELETE FROM hr_event_id WHERE biz = ? AND event_id IN ("
+              + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+              + ")",
+          args.toArray());
+    }
+  }
+
+  /**
    * Deletes up to {@code batch} ids recorded before {@code cutoff}; autocommitted.
    *
    * @return how many

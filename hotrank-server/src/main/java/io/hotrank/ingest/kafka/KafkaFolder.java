@@ -306,7 +306,7 @@ final class KafkaFolder implements SmartLifecycle {
     }
     FoldApplier.Applied applied = events.isEmpty() ? null : applier.apply(events);
     List<DeadLetters.Letter> late =
-        applied == null ? List.of() : parked.park(applied.notLive(), recordOf::get, now);
+        applied == null ? List.of() : parked.park(applied.notLive(), recordOf::get, idOf::get, now);
     parked.send(late);
     List<DeadLetters.Letter> all = new ArrayList<>(dead);
     all.addAll(late);

@@ -169,6 +169,7 @@ class KafkaIngestConfiguration {
             k.itemGrace().toMillis(),
             positions,
             applier,
+            eventIds,
             records,
             new DeadLetters(
                 kafka.buildProducerProperties(),

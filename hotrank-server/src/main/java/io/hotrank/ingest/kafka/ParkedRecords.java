@@ -2,6 +2,7 @@ package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
 import io.hotrank.time.Ticker;
@@ -28,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * soon as its item exists, and sent to the dead-letter topic once parked longer than {@code
  * hotrank.ingest.kafka.item-grace} (at once with a grace of 0); a record that does not parse is a
  * dead letter at once. Dead letters are sent before the fold commits and counted by reason in its
- * transaction ({@link DeadLetters}).
+ * transaction ({@link DeadLetters}); the id of an event sent there is forgotten in that transaction
+ * ({@link EventIds#forget}), so that the event replayed from the dead letters once its item exists
+ * counts.
  *
  * <p>Used by the folding thread only.
  */
@@ -55,6 +58,7 @@ final class ParkedRecords {
   private final long graceMillis;
   private final KafkaFoldStore store;
   private final FoldApplier applier;
+  private final EventIds eventIds;
   private final EventRecords records;
   private final DeadLetters deadLetters;
   private final Predicate<String> knownBiz;
@@ -70,6 +74,7 @@ final class ParkedRecords {
       long graceMillis,
       KafkaFoldStore store,
       FoldApplier applier,
+      EventIds eventIds,
       EventRecords records,
       DeadLetters deadLetters,
       Predicate<String> knownBiz,
@@ -80,6 +85,7 @@ final class ParkedRecords {
     this.graceMillis = graceMillis;
     this.store = store;
     this.applier = applier;
+    this.eventIds = eventIds;
     this.records = records;
     this.deadLetters = deadLetters;
     this.knownBiz = knownBiz;
@@ -97,9 +103,11 @@ final class ParkedRecords {
   List<DeadLetters.Letter> park(
       List<LoggedEvent> notLive,
       Function<LoggedEvent, ConsumerRecord<String, String>> recordOf,
+      Function<LoggedEvent, @Nullable String> idOf,
       long now) {
     List<KafkaFoldStore.Parked> parked = new ArrayList<>();
     List<DeadLetters.Letter> dead = new ArrayList<>();
+    Map<String, List<String>> uncounted = new TreeMap<>();
     for (LoggedEvent e : notLive) {
       ConsumerRecord<String, String> r = recordOf.apply(e);
       if (graceMillis > 0) {
@@ -108,12 +116,22 @@ final class ParkedRecords {
                 r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), now));
       } else {
         dead.add(DeadLetters.Letter.of(r, notFoundReason(e), notFound(e)));
+        uncounted(uncounted, e, idOf.apply(e));
       }
     }
     if (!parked.isEmpty()) {
       store.park(topic, parked);
     }
+    uncounted.forEach(eventIds::forget);
     return dead;
+  }
+
+  /** Notes the id of an event that goes to the dead letters uncounted, to be forgotten. */
+  private static void uncounted(
+      Map<String, List<String>> uncounted, LoggedEvent e, @Nullable String id) {
+    if (id != null) {
+      uncounted.computeIfAbsent(e.biz(), b -> new ArrayList<>()).add(id);
+    }
   }
 
   /**
@@ -173,10 +191,13 @@ final class ParkedRecords {
     long now = databaseMillis.getAsLong();
     List<LoggedEvent> events = new ArrayList<>();
     Map<LoggedEvent, KafkaFoldStore.Parked> rowOf = new IdentityHashMap<>();
+    Map<LoggedEvent, String> idOf = new IdentityHashMap<>();
+    Map<String, List<String>> uncounted = new TreeMap<>();
     List<KafkaFoldStore.Parked> done = new ArrayList<>();
     List<DeadLetters.Letter> dead = new ArrayList<>();
     for (KafkaFoldStore.Parked row : rows) {
-      LoggedEvent e = records.parse(row.value(), row.timestamp(), row.offset()).event();
+      EventRecords.Parsed parsed = records.parse(row.value(), row.timestamp(), row.offset());
+      LoggedEvent e = parsed.event();
       if (e == null) {
         // It parsed when it was parked; a row that no longer does is dropped, not kept for ever.
         dead.add(letter(row, Reason.UNPARSEABLE, "the parked record no longer parses"));
@@ -184,6 +205,9 @@ final class ParkedRecords {
       } else {
         events.add(e);
         rowOf.put(e, row);
+        if (parsed.id() != null) {
+          idOf.put(e, parsed.id());
+        }
       }
     }
     FoldApplier.Applied applied = applier.apply(events);
@@ -196,6 +220,7 @@ final class ParkedRecords {
       } else if (now - row.parkedAt() >= graceMillis) {
         dead.add(letter(row, notFoundReason(e), notFound(e)));
         done.add(row);
+        uncounted(uncounted, e, idOf.get(e));
       }
     }
     if (done.isEmpty()) {
@@ -205,6 +230,7 @@ final class ParkedRecords {
       throw new StalePositionException(topic, rows.getFirst().partition());
     }
     send(dead);
+    uncounted.forEach(eventIds::forget);
     Map<String, Integer> byReason = count(dead);
     Fold fold =
         applied.effective().isEmpty() && notLive.size() == events.size()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.fold.UserActionStore;
 import io.hotrank.item.CounterStore;
@@ -49,6 +50,7 @@ class ParkedRecordsTest {
   private final CounterStore counters = new CounterStore(DATABASE.jdbc(), DATABASE.dialect());
   private final FoldApplier applier =
       new FoldApplier(counters, new UserActionStore(DATABASE.jdbc(), DATABASE.dialect()));
+  private final EventIds eventIds = new EventIds(DATABASE.jdbc(), DATABASE.dialect());
   private final MockProducer<String, String> producer =
       new MockProducer<>(true, null, new StringSerializer(), new StringSerializer());
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -71,6 +73,7 @@ class ParkedRecordsTest {
         grace.toMillis(),
         store,
         applier,
+        eventIds,
         new EventRecords(JsonMapper.builder().build()),
         new DeadLetters(Map.of(), "dead-letters", 1_000, config -> producer),
         biz::equals,
@@ -100,6 +103,7 @@ class ParkedRecordsTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(5L, 1L));
     assertThat(refolded.deadByReason()).isEmpty();
     assertThat(views(1)).isEqualTo(1);
+    assertThat(idKept(biz, 5)).isTrue();
     assertThat(store.parkedCount(topic)).isZero();
     assertThat(producer.history()).isEmpty();
     assertThat(refold(parked)).isNull(); // folded once
@@ -124,6 +128,8 @@ class ParkedRecordsTest {
     assertThat(header(letter, "hotrank-dlt-reason")).isEqualTo("item-not-found");
     assertThat(header(letter, "hotrank-dlt-offset")).isEqualTo("9");
     assertThat(store.deadLetters(topic)).isEqualTo(Map.of("item-not-found", 1L));
+    // Never counted: its id is forgotten, so that the record replayed from the letters counts.
+    assertThat(idKept(biz, 9)).isFalse();
     assertThat(store.parkedCount(topic)).isZero();
     parked.counted(refolded.deadByReason());
     assertThat(meters.counter("hotrank.ingest.dead-letters", "reason", "item-not-found").count())
@@ -162,14 +168,15 @@ class ParkedRecordsTest {
   @Test
   void withoutAGrace_nothingIsParked_andAnUnknownBizIsSaidSo() {
     ParkedRecords parked = parked(Duration.ZERO);
+    String unknown = "nobiz-" + UUID.randomUUID().toString().substring(0, 8);
 
-    List<DeadLetters.Letter> dead =
-        fold(parked, view("nobiz-" + UUID.randomUUID().toString().substring(0, 8), 1, 3), 1L);
+    List<DeadLetters.Letter> dead = fold(parked, view(unknown, 1, 3), 1L);
 
     assertThat(dead)
         .extracting(DeadLetters.Letter::reason)
         .containsExactly(EventRecords.Reason.UNKNOWN_BIZ);
     assertThat(store.parkedCount(topic)).isZero();
+    assertThat(idKept(unknown, 3)).isFalse();
   }
 
   @Test
@@ -187,10 +194,17 @@ class ParkedRecordsTest {
   /** Applies the record's event as a fold does, parking it when its item is not live. */
   private List<DeadLetters.Letter> fold(
       ParkedRecords parked, ConsumerRecord<String, String> record, long now) {
-    LoggedEvent event = new EventRecords(JsonMapper.builder().build()).parse(record).event();
+    EventRecords.Parsed parsed = new EventRecords(JsonMapper.builder().build()).parse(record);
+    LoggedEvent event = parsed.event();
     return DATABASE
         .tx()
-        .execute(s -> parked.park(applier.apply(List.of(event)).notLive(), e -> record, now));
+        .execute(
+            s -> {
+              // As the folder does: ids recorded first, so that a repeat is not folded.
+              eventIds.record(List.of(event), LoggedEvent::biz, e -> parsed.id(), now);
+              return parked.park(
+                  applier.apply(List.of(event)).notLive(), e -> record, e -> parsed.id(), now);
+            });
   }
 
   private ParkedRecords.Refolded refold(ParkedRecords parked) {
@@ -200,8 +214,8 @@ class ParkedRecordsTest {
   private ConsumerRecord<String, String> view(String biz, long itemId, long offset) {
     long now = System.currentTimeMillis();
     String value =
-        "{\"biz\":\"%s\",\"itemId\":%d,\"type\":\"view\",\"at\":\"%s\"}"
-            .formatted(biz, itemId, Instant.ofEpochMilli(now));
+        "{\"id\":\"%s\",\"biz\":\"%s\",\"itemId\":%d,\"type\":\"view\",\"at\":\"%s\"}"
+            .formatted(idOf(offset), biz, itemId, Instant.ofEpochMilli(now));
     return new ConsumerRecord<>(
         topic,
         0,
@@ -214,6 +228,23 @@ class ParkedRecordsTest {
         value,
         new RecordHeaders(),
         Optional.empty());
+  }
+
+  /** The event id of the record at {@code offset}. */
+  private String idOf(long offset) {
+    return topic.substring(topic.length() - 12) + "-" + offset;
+  }
+
+  /** Whether the id of the record at {@code offset} is on record, as one counted. */
+  private boolean idKept(String biz, long offset) {
+    return DATABASE
+            .jdbc()
+            .queryForObject(
+                "SELECT COUNT(*) FROM hr_event_id WHERE biz = ? AND event_id = ?",
+                Long.class,
+                biz,
+                idOf(offset))
+        > 0;
   }
 
   private static String header(ProducerRecord<String, String> record, String name) {
