@@ -1,0 +1,17 @@
+package io.hotrank.idempotency;
+
+import io.hotrank.support.MigratedDatabase;
+import io.hotrank.support.TestDatabase;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The answers recorded within a write's transaction, on Postgres. */
+class PostgresIdempotencyStoreTest extends IdempotencyStoreContract {
+
+  @RegisterExtension
+  static final MigratedDatabase DATABASE = new MigratedDatabase(TestDatabase.POSTGRES);
+
+  @Override
+  protected MigratedDatabase database() {
+    return DATABASE;
+  }
+}
