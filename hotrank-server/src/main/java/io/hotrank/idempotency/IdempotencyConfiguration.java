@@ -1,5 +1,7 @@
 package io.hotrank.idempotency;
 
+import io.hotrank.job.JobSource;
+import io.hotrank.job.PruneJob;
 import io.hotrank.limit.Clients;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.RedisReadGuard;
@@ -7,6 +9,7 @@ import io.hotrank.storage.SqlDialect;
 import io.hotrank.web.FilterOrder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -24,10 +27,25 @@ class IdempotencyConfiguration {
     return new IdempotencyStore(jdbc, dialect);
   }
 
+  /** The job that deletes the keys past the retention. */
+  static final String PRUNE = "idempotency-prune";
+
+  /**
+   * {@code idempotency-prune}: every hour (minute 23), under its lease, deletes the keys older than
+   * {@code hotrank.idempotency.retention}. A key past the retention and not yet pruned is free
+   * already (the filter takes it over).
+   */
   @Bean
-  IdempotencyRetention idempotencyRetention(
+  JobSource idempotencyPrune(
       IdempotencyStore store, Clock clock, IdempotencyProperties properties) {
-    return new IdempotencyRetention(store, clock, properties.retention());
+    Duration retention = properties.retention();
+    return new PruneJob(
+            PRUNE,
+            "idempotency keys older than " + retention,
+            1000,
+            () -> clock.millis() - retention.toMillis(),
+            store::prune)
+        .hourlySource(23);
   }
 
   @Bean

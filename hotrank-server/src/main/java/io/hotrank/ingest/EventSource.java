@@ -1,5 +1,7 @@
 package io.hotrank.ingest;
 
+import java.util.function.Supplier;
+
 /**
  * Where accepted events go and how they come back out: the event log ({@code
  * hotrank.ingest.source=log}, the default) or a Kafka topic ({@code kafka}). One bean, the
@@ -35,4 +37,20 @@ public interface EventSource {
    * @throws RuntimeException when the database or the Kafka cluster did not answer (503)
    */
   IngestReport report();
+
+  /** A source made of its parts. */
+  static EventSource of(
+      String name, EventSink sink, FoldOnRequest folds, Supplier<IngestReport> report) {
+    return new Parts(name, sink, folds, report);
+  }
+
+  /** The parts of a source, as {@link #of} joins them. */
+  record Parts(String name, EventSink sink, FoldOnRequest folds, Supplier<IngestReport> reporter)
+      implements EventSource {
+
+    @Override
+    public IngestReport report() {
+      return reporter.get();
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package io.hotrank.job;
 
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,12 @@ public final class PruneJob implements Job {
   /** The job, every hour at {@code minute} (away from the top of the hour when others fire). */
   public JobDefinition hourlyAt(int minute) {
     return new JobDefinition(this, CronExpression.parse("0 " + minute + " * * * *"));
+  }
+
+  /** The job, every hour at {@code minute}, as the one job of a {@link JobSource} bean. */
+  public JobSource hourlySource(int minute) {
+    JobDefinition definition = hourlyAt(minute);
+    return () -> List.of(definition);
   }
 
   @Override

@@ -321,6 +321,25 @@ public abstract class IdempotencyContract extends ApiTestSupport {
   }
 
   @Test
+  void eventIds_areKeptForTheDedupWindow_thenPruned() throws Exception {
+    createItem("news", 1L, "one", 7, NOW);
+    String body = batch(event("w-" + UUID.randomUUID(), 1, "view"));
+    assertThat(http.post("/api/v1/events", body).body())
+        .isEqualTo("{\"accepted\":1,\"duplicates\":0}");
+
+    clock.advance(Duration.ofHours(23));
+    assertThat(http.post("/api/v1/events", body).body())
+        .isEqualTo("{\"accepted\":0,\"duplicates\":1}");
+
+    clock.advance(Duration.ofHours(1).plusMinutes(1));
+    assertThat((Long) jobs.runNow("event-id-prune")).isGreaterThanOrEqualTo(1);
+    assertThat(http.post("/api/v1/events", body).body())
+        .isEqualTo("{\"accepted\":1,\"duplicates\":0}");
+    fold();
+    assertThat(counts(1).get("view").asLong()).isEqualTo(2);
+  }
+
+  @Test
   void eventIds_sentAtOnceByManyClients_countOnce() throws Exception {
     createItem("news", 1L, "one", 7, NOW);
     List<String> ids = new ArrayList<>();
@@ -370,6 +389,6 @@ public abstract class IdempotencyContract extends ApiTestSupport {
   }
 
   private void prune() throws Exception {
-    assertThat((Long) jobs.runNow(IdempotencyRetention.JOB)).isGreaterThanOrEqualTo(1);
+    assertThat((Long) jobs.runNow(IdempotencyConfiguration.PRUNE)).isGreaterThanOrEqualTo(1);
   }
 }

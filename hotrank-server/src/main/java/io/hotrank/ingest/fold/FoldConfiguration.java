@@ -5,8 +5,11 @@ import io.hotrank.ingest.FoldListener;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.ItemCacheWrites;
+import io.hotrank.job.JobSource;
+import io.hotrank.job.PruneJob;
 import io.hotrank.storage.SqlDialect;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,8 +52,19 @@ class FoldConfiguration {
     return new EventIds(jdbc, dialect);
   }
 
+  /**
+   * {@code event-id-prune}: every hour (minute 29), under its lease, deletes the event ids older
+   * than {@code hotrank.ingest.dedup-window}.
+   */
   @Bean
-  EventIdRetention eventIdRetention(EventIds ids, Clock clock, IngestProperties properties) {
-    return new EventIdRetention(ids, clock, properties.dedupWindow());
+  JobSource eventIdPrune(EventIds ids, Clock clock, IngestProperties properties) {
+    Duration window = properties.dedupWindow();
+    return new PruneJob(
+            "event-id-prune",
+            "event ids older than " + window,
+            5000,
+            () -> clock.millis() - window.toMillis(),
+            ids::prune)
+        .hourlySource(29);
   }
 }

@@ -204,7 +204,7 @@ class KafkaIngestConfiguration {
       EventIngest ingest,
       Ticker ticker,
       IngestProperties properties) {
-    return new KafkaSource(
+    return KafkaSource.of(
         kafkaSink,
         new KafkaFoldBarrier(
             topics,

@@ -2,6 +2,7 @@ package io.hotrank.ingest.log;
 
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldBehindException;
+import io.hotrank.ingest.FoldOnRequest;
 import io.hotrank.ingest.FoldOnRequest.Progress;
 import io.hotrank.ingest.FoldOnRequest.Summary;
 import io.hotrank.ingest.IngestProperties;
@@ -31,7 +32,7 @@ import org.springframework.scheduling.support.CronExpression;
  * while Redis is down; exactness does not depend on the lease (each fold locks the cursor row).
  * {@code event-log-prune} deletes folded rows older than the retention, every minute.
  */
-final class FoldJobs implements JobSource {
+final class FoldJobs implements JobSource, FoldOnRequest {
 
   static final String FOLD = "event-fold";
   static final String PRUNE = "event-log-prune";
@@ -98,7 +99,8 @@ final class FoldJobs implements JobSource {
    * that a caller whose call fails part way (a later fold, or telling the listeners) knows what was
    * folded before the failure.
    */
-  Summary foldAll(int maxFolds, Progress progress) {
+  @Override
+  public Summary foldAll(int maxFolds, Progress progress) {
     while (progress.folds() < maxFolds) {
       Fold fold = foldAndTell(progress);
       if (fold == null) {
@@ -132,7 +134,8 @@ final class FoldJobs implements JobSource {
    * that a fold held up on the cursor's lock or on a slow database cannot hold the caller past the
    * timeout.
    */
-  void awaitAccepted() {
+  @Override
+  public void awaitAccepted() {
     Duration timeout = properties.foldBarrierTimeout();
     long deadline = ticker.read() + timeout.toNanos();
     long foldNo = barrier.awaitPast(eventLog.head(), timeout);

@@ -100,7 +100,7 @@ class LogConfiguration {
 
     @Bean
     EventSource logSource(EventSink logSink, FoldJobs jobs, IngestStatus status) {
-      return new LogSource(logSink, jobs, status);
+      return LogSource.of(logSink, jobs, status);
     }
   }
 }
