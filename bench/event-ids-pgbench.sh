@@ -18,7 +18,7 @@ bench_no_arguments "$@"
 ROUNDS=${ROUNDS:-2}
 DURATION=${DURATION:-15}
 DB=hotrank_bench_event_ids
-bench_require_tools "postgresql-contrib" psql pgbench
+bench_require_tools "postgresql-contrib python3" psql pgbench python3
 bench_require_postgres
 bench_temp_dir WORK event-ids
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT"
@@ -50,12 +50,17 @@ echo "| round | log rows/s | ids rows/s | ids without the seen_at index | log ro
 echo "| --- | --- | --- | --- | --- |"
 for round in $(seq 1 "$ROUNDS"); do
   line="| $round"
-  for name in log ids ids-pk-only log-with-id; do
+  # The tables grow over the run: every other round takes them in reverse order.
+  names=(log ids ids-pk-only log-with-id)
+  [ $((round % 2)) -eq 0 ] && names=(log-with-id ids-pk-only ids log)
+  declare -A RATE=()
+  for name in "${names[@]}"; do
     log "round $round: $name, ${DURATION}s"
     tps=$(pgbench -n -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER" \
       -c 8 -j 2 -T "$DURATION" -f "$WORK/$name.sql" $DB | grep -oP 'tps = \K[0-9.]+' | head -n 1)
-    line+=" | $(python3 -c "print(round($tps * 100))")"
+    RATE[$name]=$(python3 -c "print(round($tps * 100))")
   done
+  for name in log ids ids-pk-only log-with-id; do line+=" | ${RATE[$name]}"; done
   echo "$line |"
 done
 echo

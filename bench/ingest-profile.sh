@@ -43,12 +43,12 @@ KEYED=${KEYED:-0} RATE=0 CONNECTIONS=16 ITEMS=10000 wrk -t2 -c16 -d30s -s bench/
 bench_caught_up "$PORT" $TOKEN
 ticks() { for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s}'; }
 c0="$(ticks $APP) $(ticks $BROKER_PID) $(ticks $(pgrep -x postgres)) $(ticks $(pgrep -x redis-server))"
-jcmd $APP JFR.start name=p settings=profile filename=$WORK/p.jfr >/dev/null
+"${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" $APP JFR.start name=p settings=profile filename=$WORK/p.jfr >/dev/null
 KEYED=${KEYED:-0} RATE=0 CONNECTIONS=16 ITEMS=10000 wrk -t2 -c16 -d20s -s bench/events/events.lua "http://127.0.0.1:$PORT" | grep RESULT
-jcmd $APP JFR.stop name=p >/dev/null
+"${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" $APP JFR.stop name=p >/dev/null
 c1="$(ticks $APP) $(ticks $BROKER_PID) $(ticks $(pgrep -x postgres)) $(ticks $(pgrep -x redis-server))"
 echo "cpu ticks before: $c0 after: $c1 (app broker pg redis)"
-jfr print --events jdk.ExecutionSample $WORK/p.jfr > $WORK/samples.txt
+"${JAVA_HOME:+$JAVA_HOME/bin/}jfr" print --events jdk.ExecutionSample $WORK/p.jfr > $WORK/samples.txt
 python3 - "$WORK/samples.txt" <<'PY'
 import sys,re,collections
 top=collections.Counter(); incl=collections.Counter(); n=0

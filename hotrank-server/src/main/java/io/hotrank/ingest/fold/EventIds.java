@@ -121,18 +121,21 @@ public final class EventIds {
   }
 
   /**
-   * Forgets the ids of events that were recorded but never counted (a Kafka record sent to the dead
-   * letters for want of its item), so that the same event replayed once its cause is fixed counts;
-   * inside the caller's transaction.
+   * Forgets the ids of events that were recorded at {@code seenAt} but never counted (a Kafka
+   * record sent to the dead letters for want of its item), so that the same event replayed once its
+   * cause is fixed counts; inside the caller's transaction. Only the rows recorded at {@code
+   * seenAt} go: an id pruned meanwhile and recorded again by an event that counted stays.
    */
-  public void forget(String biz, List<String> ids) {
-    for (int from = 0; from < ids.size(); from += CHUNK) {
-      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-      List<Object> args = new ArrayList<>(chunk.size() + 1);
+  public void forget(String biz, List<String> ids, long seenAt) {
+    List<String> sorted = ids.stream().sorted().toList(); // locked in the order record takes
+    for (int from = 0; from < sorted.size(); from += CHUNK) {
+      List<String> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
+      List<Object> args = new ArrayList<>(chunk.size() + 2);
       args.add(biz);
+      args.add(seenAt);
       args.addAll(chunk);
       jdbc.update(
-          "DELETE FROM hr_event_id WHERE biz = ? AND event_id IN ("
+          "DELETE FROM hr_event_id WHERE biz = ? AND seen_at = ? AND event_id IN ("
               + String.join(", ", Collections.nCopies(chunk.size(), "?"))
               + ")",
           args.toArray());

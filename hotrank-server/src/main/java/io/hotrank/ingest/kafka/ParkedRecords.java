@@ -107,7 +107,7 @@ final class ParkedRecords {
       long now) {
     List<KafkaFoldStore.Parked> parked = new ArrayList<>();
     List<DeadLetters.Letter> dead = new ArrayList<>();
-    Map<String, List<String>> uncounted = new TreeMap<>();
+    Uncounted uncounted = new Uncounted();
     for (LoggedEvent e : notLive) {
       ConsumerRecord<String, String> r = recordOf.apply(e);
       if (graceMillis > 0) {
@@ -116,21 +116,34 @@ final class ParkedRecords {
                 r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), now));
       } else {
         dead.add(DeadLetters.Letter.of(r, notFoundReason(e), notFound(e)));
-        uncounted(uncounted, e, idOf.apply(e));
+        uncounted.add(e.biz(), idOf.apply(e), now);
       }
     }
     if (!parked.isEmpty()) {
       store.park(topic, parked);
     }
-    uncounted.forEach(eventIds::forget);
+    uncounted.forget();
     return dead;
   }
 
-  /** Notes the id of an event that goes to the dead letters uncounted, to be forgotten. */
-  private static void uncounted(
-      Map<String, List<String>> uncounted, LoggedEvent e, @Nullable String id) {
-    if (id != null) {
-      uncounted.computeIfAbsent(e.biz(), b -> new ArrayList<>()).add(id);
+  /**
+   * The ids of events that go to the dead letters uncounted, by biz and by when the fold that met
+   * them recorded them (the database's clock, which a parked row keeps as its {@code parkedAt}).
+   */
+  private final class Uncounted {
+    private final Map<String, Map<Long, List<String>>> ids = new TreeMap<>();
+
+    void add(String biz, @Nullable String id, long recordedAt) {
+      if (id != null) {
+        ids.computeIfAbsent(biz, b -> new TreeMap<>())
+            .computeIfAbsent(recordedAt, t -> new ArrayList<>())
+            .add(id);
+      }
+    }
+
+    /** Forgets them; inside the fold's transaction. */
+    void forget() {
+      ids.forEach((biz, byTime) -> byTime.forEach((at, list) -> eventIds.forget(biz, list, at)));
     }
   }
 
@@ -192,7 +205,7 @@ final class ParkedRecords {
     List<LoggedEvent> events = new ArrayList<>();
     Map<LoggedEvent, KafkaFoldStore.Parked> rowOf = new IdentityHashMap<>();
     Map<LoggedEvent, String> idOf = new IdentityHashMap<>();
-    Map<String, List<String>> uncounted = new TreeMap<>();
+    Uncounted uncounted = new Uncounted();
     List<KafkaFoldStore.Parked> done = new ArrayList<>();
     List<DeadLetters.Letter> dead = new ArrayList<>();
     for (KafkaFoldStore.Parked row : rows) {
@@ -220,7 +233,7 @@ final class ParkedRecords {
       } else if (now - row.parkedAt() >= graceMillis) {
         dead.add(letter(row, notFoundReason(e), notFound(e)));
         done.add(row);
-        uncounted(uncounted, e, idOf.get(e));
+        uncounted.add(e.biz(), idOf.get(e), row.parkedAt());
       }
     }
     if (done.isEmpty()) {
@@ -230,7 +243,7 @@ final class ParkedRecords {
       throw new StalePositionException(topic, rows.getFirst().partition());
     }
     send(dead);
-    uncounted.forEach(eventIds::forget);
+    uncounted.forget();
     Map<String, Integer> byReason = count(dead);
     Fold fold =
         applied.effective().isEmpty() && notLive.size() == events.size()

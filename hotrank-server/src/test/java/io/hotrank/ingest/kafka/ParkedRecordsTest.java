@@ -165,6 +165,30 @@ class ParkedRecordsTest {
     assertThat(store.parkedCount(topic)).isZero();
   }
 
+  /**
+   * A parked record whose id was pruned meanwhile (it waited past the dedup window) and counted
+   * again by a later copy of the event: its dead letter forgets only its own row, not the copy's.
+   */
+  @Test
+  void aDeadLetter_forgetsOnlyTheIdItRecorded_notTheSameIdCountedSince() {
+    ParkedRecords parked = parked(GRACE);
+    long parkedAt = System.currentTimeMillis() - GRACE.toMillis() - 1_000;
+    fold(parked, view(biz, 5, 21), parkedAt);
+    DATABASE
+        .jdbc()
+        .update(
+            "UPDATE hr_event_id SET seen_at = ? WHERE biz = ? AND event_id = ?",
+            parkedAt + 500,
+            biz,
+            idOf(21));
+
+    ParkedRecords.Refolded refolded = refold(parked);
+
+    assertThat(refolded).isNotNull();
+    assertThat(refolded.deadByReason()).isEqualTo(Map.of("item-not-found", 1));
+    assertThat(idKept(biz, 21)).isTrue();
+  }
+
   @Test
   void withoutAGrace_nothingIsParked_andAnUnknownBizIsSaidSo() {
     ParkedRecords parked = parked(Duration.ZERO);
