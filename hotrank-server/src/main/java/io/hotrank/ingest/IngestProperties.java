@@ -60,6 +60,15 @@ public record IngestProperties(
     positive("retention", retention);
     positive("fold-barrier-timeout", foldBarrierTimeout);
     positive("dedup-window", dedupWindow);
+    if (kafka.itemGrace().compareTo(dedupWindow) >= 0) {
+      // A record parked past the window would lose its id to the pruning while it waits, and a
+      // copy produced meanwhile would count beside it once its item came.
+      throw new IllegalArgumentException(
+          "hotrank.ingest.kafka.item-grace="
+              + kafka.itemGrace()
+              + " must be shorter than dedup-window="
+              + dedupWindow);
+    }
     if (groupEvents < 1000 || groupEvents > 6000) {
       // Five parameters per event; PostgreSQL binds at most 32,767 per statement.
       throw new IllegalArgumentException(
