@@ -3,6 +3,7 @@ package io.hotrank.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hotrank.support.TestIngestProperties;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -10,28 +11,7 @@ import org.junit.jupiter.api.Test;
 class IngestPropertiesTest {
 
   private static IngestProperties with(Duration itemGrace, Duration dedupWindow) {
-    return new IngestProperties(
-        IngestProperties.Source.KAFKA,
-        new IngestProperties.Kafka(
-            "hotrank.events",
-            12,
-            (short) 1,
-            "hotrank-fold",
-            "",
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(10),
-            itemGrace),
-        true,
-        2,
-        5000,
-        100_000,
-        Duration.ofSeconds(1),
-        Duration.ofMillis(200),
-        500,
-        Duration.ofMinutes(1),
-        Duration.ofDays(1),
-        Duration.ofSeconds(5),
-        dedupWindow);
+    return TestIngestProperties.of(IngestProperties.Source.KAFKA, itemGrace, dedupWindow);
   }
 
   @Test

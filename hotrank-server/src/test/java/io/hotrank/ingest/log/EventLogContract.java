@@ -20,6 +20,7 @@ import io.hotrank.item.ItemStore;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.support.MigratedDatabase;
+import io.hotrank.support.TestIngestProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,28 +75,8 @@ abstract class EventLogContract {
   }
 
   private static final IngestProperties PROPERTIES =
-      new IngestProperties(
-          IngestProperties.Source.LOG,
-          new IngestProperties.Kafka(
-              "hotrank.events",
-              12,
-              (short) 1,
-              "hotrank-fold",
-              "",
-              Duration.ofSeconds(5),
-              Duration.ofSeconds(10),
-              Duration.ofSeconds(30)),
-          true,
-          2,
-          5000,
-          100_000,
-          Duration.ofSeconds(1),
-          Duration.ofMillis(200),
-          500,
-          Duration.ofMinutes(1),
-          Duration.ofDays(1),
-          Duration.ofSeconds(5),
-          Duration.ofDays(1));
+      TestIngestProperties.of(
+          IngestProperties.Source.LOG, Duration.ofSeconds(30), Duration.ofDays(1));
 
   private EventLog log() {
     return new EventLog(jdbc(), dialect(), new FoldNumbers(jdbc(), dialect()));
