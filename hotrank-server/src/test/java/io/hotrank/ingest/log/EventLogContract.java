@@ -6,9 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.event.Event;
 import io.hotrank.event.EventType;
+import io.hotrank.idempotency.HeldKeys;
+import io.hotrank.idempotency.IdempotencyClaim;
+import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.IngestOutcomeUnknownException;
+import io.hotrank.ingest.IngestOverloadedException;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.fold.FoldNumbers;
 import io.hotrank.ingest.fold.FoldReader;
@@ -21,6 +27,7 @@ import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.support.MigratedDatabase;
 import io.hotrank.support.TestIngestProperties;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,8 +49,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.DefaultTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The event log and its folder against a real database: batches appended from several threads at
@@ -95,7 +106,8 @@ abstract class EventLogContract {
 
   @AfterEach
   void removeRows() {
-    for (String table : List.of("hr_event_log", "hr_user_action", "hr_item_counter", "hr_item")) {
+    for (String table :
+        List.of("hr_event_log", "hr_event_id", "hr_user_action", "hr_item_counter", "hr_item")) {
       jdbc().update("DELETE FROM " + table + " WHERE biz = ?", biz);
     }
   }
@@ -434,6 +446,118 @@ abstract class EventLogContract {
     assertThat(onOther.eventsOf(asLog)).hasSize(2); // the log's, whatever the source
     assertThatThrownBy(() -> new RecordedFolds(numbers, List.of(logReader, logReader)))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  /**
+   * A group with a batch whose key a retry took over (the request outlived its lease) writes
+   * nothing, neither events nor ids nor the other batches' answers, and is refused 503: the retry
+   * holding the key runs it again and counts it once.
+   */
+  @Test
+  void keyedGroup_withAKeyTakenOverByARetry_writesNothing_andTheRetryCountsOnce() {
+    HeldKeys keys = new HeldKeys(jdbc(), dialect());
+    long now = System.currentTimeMillis();
+    IdempotencyClaim current = keys.claim(now);
+    IdempotencyClaim outrun = keys.claim(now - 120_000); // its lease ended a minute ago
+    IdempotencyClaim retry = keys.takeOver(outrun, now);
+    List<Event> first = idEvents("a", 3);
+    List<Event> second = idEvents("b", 2);
+    try (EventSink.Writer writer = sink(keys, transactions()).writer(0)) {
+      assertThatThrownBy(
+              () ->
+                  writer.write(
+                      List.of(
+                          new EventSink.Batch(first, 0, current),
+                          new EventSink.Batch(second, 0, outrun)),
+                      Long.MAX_VALUE))
+          .isInstanceOf(IngestOverloadedException.class);
+
+      assertThat(logRows()).isZero();
+      assertThat(idRows()).isZero();
+      assertThat(keys.answer(current)).isNull();
+      assertThat(keys.answer(retry)).isNull();
+
+      int[] dropped =
+          writer.write(
+              List.of(
+                  new EventSink.Batch(first, 0, current), new EventSink.Batch(second, 0, retry)),
+              Long.MAX_VALUE);
+
+      assertThat(dropped).containsExactly(0, 0);
+      assertThat(logRows()).isEqualTo(5);
+      assertThat(idRows()).isEqualTo(5);
+      assertThat(keys.answer(current)).isEqualTo("{\"accepted\":3,\"duplicates\":0}");
+      assertThat(keys.answer(retry)).isEqualTo("{\"accepted\":2,\"duplicates\":0}");
+    } finally {
+      keys.remove(current, outrun);
+    }
+  }
+
+  /**
+   * A keyed group whose commit happened but whose answer from the database was lost is refused as
+   * of unknown outcome; its key's answer committed with its events, so the client's retry with the
+   * key is answered that answer, and the same events sent again (under another key, or none) are
+   * duplicates.
+   */
+  @Test
+  void keyedGroup_committedButTheCommitsAnswerLost_isOfUnknownOutcome_andItsKeyHoldsTheAnswer() {
+    HeldKeys keys = new HeldKeys(jdbc(), dialect());
+    IdempotencyClaim claim = keys.claim(System.currentTimeMillis());
+    List<Event> events = idEvents("c", 4);
+    PlatformTransactionManager answerLost =
+        new DataSourceTransactionManager(database().dataSource()) {
+          @Override
+          protected void doCommit(DefaultTransactionStatus status) {
+            super.doCommit(status);
+            throw new TransactionSystemException("the connection broke before the commit's answer");
+          }
+        };
+    try {
+      try (EventSink.Writer writer = sink(keys, answerLost).writer(0)) {
+        assertThatThrownBy(
+                () -> writer.write(List.of(new EventSink.Batch(events, 0, claim)), Long.MAX_VALUE))
+            .isInstanceOf(IngestOutcomeUnknownException.class);
+      }
+
+      assertThat(logRows()).isEqualTo(4);
+      assertThat(keys.answer(claim)).isEqualTo("{\"accepted\":4,\"duplicates\":0}");
+      try (EventSink.Writer writer = sink(keys, transactions()).writer(0)) {
+        assertThat(writer.write(List.of(new EventSink.Batch(events, 0, null)), Long.MAX_VALUE))
+            .containsExactly(4);
+      }
+      assertThat(logRows()).isEqualTo(4);
+    } finally {
+      keys.remove(claim);
+    }
+  }
+
+  private LogEventSink sink(HeldKeys keys, PlatformTransactionManager transactions) {
+    return new LogEventSink(
+        log(),
+        new EventIds(jdbc(), dialect()),
+        keys.answers(),
+        new TransactionTemplate(transactions),
+        JsonMapper.builder().build(),
+        Clock.systemUTC(),
+        new SimpleMeterRegistry().counter("duplicates"));
+  }
+
+  /** {@code n} views of item 1, with the ids {@code <prefix>-0..n-1}. */
+  private List<Event> idEvents(String prefix, int n) {
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      events.add(new Event(i, biz, 1, EventType.VIEW, 0, 1_000L + i, prefix + "-" + i));
+    }
+    return events;
+  }
+
+  private long logRows() {
+    return jdbc()
+        .queryForObject("SELECT COUNT(*) FROM hr_event_log WHERE biz = ?", Long.class, biz);
+  }
+
+  private long idRows() {
+    return jdbc().queryForObject("SELECT COUNT(*) FROM hr_event_id WHERE biz = ?", Long.class, biz);
   }
 
   /** A reader of the folds of source {@code name}, each of which applied {@code events}. */
