@@ -1,12 +1,14 @@
 -- POST batches of 100 events: 70% views, 30% likes with a user id, over ITEMS items of biz BIZ
 -- (default article). KEYED=1: every batch carries an Idempotency-Key and every event an id, each
--- new (this thread's random prefix and a counter).
+-- new (this thread's random prefix and a counter); KEYED=key: the key only; KEYED=ids: the ids only.
 local items = tonumber(os.getenv("ITEMS") or "10000")
 local biz = os.getenv("BIZ") or "article"
 math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
 -- Each batch is generated afresh: likes carry random users out of a million, so nearly every
 -- like is a new (user, item) pair, as in production, not a repeat the fold can drop.
-local keyed = os.getenv("KEYED") == "1"
+local mode = os.getenv("KEYED") or "0"
+local keyed = mode == "1" or mode == "key"
+local ids = mode == "1" or mode == "ids"
 local prefix = string.format("%08x", math.random(0, 0x7fffffff))
 local sent = 0
 local function body()
@@ -14,7 +16,7 @@ local function body()
   for i = 1, 100 do
     local item = math.random(1, items)
     local id = ""
-    if keyed then
+    if ids then
       id = '"id":"' .. prefix .. "-" .. sent .. "-" .. i .. '",'
     end
     if math.random() < 0.7 then
