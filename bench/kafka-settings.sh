@@ -6,7 +6,8 @@
 #
 #   bench/kafka-settings.sh "--hotrank.ingest.writers=4" "--hotrank.ingest.writers=1"
 #
-# Environment: CONNECTIONS (16), ITEMS (10000), PORT (18296), KAFKA_PORT (19292), HOTRANK_BENCH_PG*
+# Environment: CONNECTIONS (16), ITEMS (10000), PORT (18296), KAFKA_PORT (19292), REDIS_URL
+# (redis://127.0.0.1:6379), HOTRANK_BENCH_PG*
 # (bench/lib.sh), SKIP_BUILD=1. Uses the PostgreSQL database hotrank_bench_kafka_settings and the
 # Redis key prefix kafka-settings-<pid>-<n>: (deleted at the end). Loopback only; stops by itself.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # strict mode, cd to the root, ROOT, JAVA, helpers
@@ -18,8 +19,10 @@ KAFKA_PORT=${KAFKA_PORT:-19292}
 PREFIX="kafka-settings-$$"
 TOKEN=bench-token
 PGDB=hotrank_bench_kafka_settings
-bench_redis_url redis://127.0.0.1:6379
-bench_require_tools "wrk redis-tools" wrk redis-cli psql
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+bench_redis_url "$REDIS_URL"
+bench_require_tools "wrk redis-tools postgresql-client" wrk redis-cli psql
+bench_require_redis "$REDIS_HOST" "$REDIS_PORT"
 bench_require_postgres
 bench_temp_dir WORK kafka-settings
 bench_server_jar
@@ -49,18 +52,18 @@ echo "| --- | --- | --- |"
 n=0
 for settings in "$@"; do
   n=$((n + 1))
-  psql -X -q -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER" \
+  psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER" \
     -d postgres -c "DROP DATABASE IF EXISTS $PGDB" -c "CREATE DATABASE $PGDB"
-  # $settings is split on blanks on purpose: one argument may hold several settings.
-  # shellcheck disable=SC2086
+  # One argument may hold several settings, split on blanks (and never globbed: boards[0]...).
+  read -r -a args <<< "$settings"
   (cd "$WORK" && exec "$JAVA" -Xms1g -Xmx1g -jar "$JAR" --server.port=$PORT \
     --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$PGDB" \
-    --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url="redis://$REDIS_HOST:$REDIS_PORT" \
+    --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url="$REDIS_URL" \
     --hotrank.redis.key-prefix="$PREFIX-$n:" --hotrank.admin.token=$TOKEN \
     --hotrank.limits.enabled=false --logging.level.root=WARN "${EVENT_BOARDS[@]}" \
     --hotrank.ingest.source=kafka --spring.kafka.bootstrap-servers="$BENCH_BOOTSTRAP" \
     --hotrank.ingest.kafka.topic="$PREFIX-$n.events" --hotrank.ingest.kafka.group="$PREFIX-$n-fold" \
-    $settings >app.log 2>&1) &
+    "${args[@]}" >app.log 2>&1) &
   APP=$!
   bench_await_ready $PORT "$WORK/app.log"
   python3 bench/events/seed.py $PORT "$ITEMS"

@@ -30,7 +30,7 @@ PREFIX="retries-split-$$"
 TOKEN=bench-token
 bench_redis_url "$REDIS_URL"
 
-bench_require_tools "wrk redis-tools" wrk redis-cli psql
+bench_require_tools "wrk redis-tools postgresql-client" wrk redis-cli psql
 bench_require_redis "$REDIS_HOST" "$REDIS_PORT"
 bench_require_postgres
 bench_temp_dir WORK retries-split

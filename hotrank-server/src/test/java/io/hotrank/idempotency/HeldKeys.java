@@ -2,8 +2,8 @@ package io.hotrank.idempotency;
 
 import io.hotrank.storage.SqlDialect;
 import java.util.HexFormat;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -33,7 +33,7 @@ public final class HeldKeys {
     byte[] id = new byte[32];
     ThreadLocalRandom.current().nextBytes(id);
     IdempotencyClaim claim =
-        new IdempotencyClaim(HexFormat.of().formatHex(id), "token-" + leaseFrom);
+        new IdempotencyClaim(HexFormat.of().formatHex(id), UUID.randomUUID().toString());
     if (!store.claim(claim.id(), "fp", claim.token(), leaseFrom, leaseFrom + LEASE_MILLIS)) {
       throw new IllegalStateException("a fresh key was taken");
     }
@@ -42,17 +42,28 @@ public final class HeldKeys {
 
   /** A retry's claim of the same key, taken over at {@code now} after the lease of {@code held}. */
   public IdempotencyClaim takeOver(IdempotencyClaim held, long now) {
-    IdempotencyClaim retry = new IdempotencyClaim(held.id(), "retry-" + now);
+    IdempotencyClaim retry = new IdempotencyClaim(held.id(), UUID.randomUUID().toString());
     if (!store.takeOver(held.id(), "fp", retry.token(), now, now + LEASE_MILLIS, 0)) {
       throw new IllegalStateException("the key's lease has not ended");
     }
     return retry;
   }
 
-  /** The body of the answer kept under the claim's key, or null while the key is pending. */
-  public @Nullable String answer(IdempotencyClaim claim) {
+  /**
+   * What the claim's key holds: {@code <status> <content type> <body>} when the claim holds it and
+   * its answer was recorded, {@code pending} while the claim holds it without one, and {@code
+   * taken} when another claim (a retry's) holds it.
+   */
+  public String answer(IdempotencyClaim claim) {
     IdempotencyStore.Row row = store.find(claim.id()).orElseThrow();
-    return row.state() == IdempotencyStore.DONE ? row.answer().bodyText() : null;
+    if (!row.token().equals(claim.token())) {
+      return "taken";
+    }
+    if (row.state() != IdempotencyStore.DONE) {
+      return "pending";
+    }
+    KeptAnswer answer = row.answer();
+    return answer.status() + " " + answer.headers().get("Content-Type") + " " + answer.bodyText();
   }
 
   /** Removes the claims' keys. */

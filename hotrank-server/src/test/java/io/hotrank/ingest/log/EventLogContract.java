@@ -457,12 +457,15 @@ abstract class EventLogContract {
   void keyedGroup_withAKeyTakenOverByARetry_writesNothing_andTheRetryCountsOnce() {
     HeldKeys keys = new HeldKeys(jdbc(), dialect());
     long now = System.currentTimeMillis();
-    IdempotencyClaim current = keys.claim(now);
-    IdempotencyClaim outrun = keys.claim(now - 120_000); // its lease ended a minute ago
-    IdempotencyClaim retry = keys.takeOver(outrun, now);
+    List<IdempotencyClaim> held = new ArrayList<>();
     List<Event> first = idEvents("a", 3);
     List<Event> second = idEvents("b", 2);
     try (EventSink.Writer writer = sink(keys, transactions()).writer(0)) {
+      IdempotencyClaim current = keys.claim(now);
+      held.add(current);
+      IdempotencyClaim outrun = keys.claim(now - 120_000); // its lease ended a minute ago
+      held.add(outrun);
+      IdempotencyClaim retry = keys.takeOver(outrun, now);
       assertThatThrownBy(
               () ->
                   writer.write(
@@ -474,8 +477,8 @@ abstract class EventLogContract {
 
       assertThat(logRows()).isZero();
       assertThat(idRows()).isZero();
-      assertThat(keys.answer(current)).isNull();
-      assertThat(keys.answer(retry)).isNull();
+      assertThat(keys.answer(current)).isEqualTo("pending");
+      assertThat(keys.answer(retry)).isEqualTo("pending");
 
       int[] dropped =
           writer.write(
@@ -486,23 +489,26 @@ abstract class EventLogContract {
       assertThat(dropped).containsExactly(0, 0);
       assertThat(logRows()).isEqualTo(5);
       assertThat(idRows()).isEqualTo(5);
-      assertThat(keys.answer(current)).isEqualTo("{\"accepted\":3,\"duplicates\":0}");
-      assertThat(keys.answer(retry)).isEqualTo("{\"accepted\":2,\"duplicates\":0}");
+      assertThat(keys.answer(current))
+          .isEqualTo("202 application/json {\"accepted\":3,\"duplicates\":0}");
+      assertThat(keys.answer(retry))
+          .isEqualTo("202 application/json {\"accepted\":2,\"duplicates\":0}");
+      assertThat(keys.answer(outrun)).isEqualTo("taken");
     } finally {
-      keys.remove(current, outrun);
+      keys.remove(held.toArray(IdempotencyClaim[]::new));
     }
   }
 
   /**
    * A keyed group whose commit happened but whose answer from the database was lost is refused as
-   * of unknown outcome; its key's answer committed with its events, so the client's retry with the
-   * key is answered that answer, and the same events sent again (under another key, or none) are
+   * of unknown outcome; its key's answer committed with its events (the filter replays it to the
+   * client's retry with the key), and the same events sent again, under another key or none, are
    * duplicates.
    */
   @Test
   void keyedGroup_committedButTheCommitsAnswerLost_isOfUnknownOutcome_andItsKeyHoldsTheAnswer() {
     HeldKeys keys = new HeldKeys(jdbc(), dialect());
-    IdempotencyClaim claim = keys.claim(System.currentTimeMillis());
+    List<IdempotencyClaim> held = new ArrayList<>();
     List<Event> events = idEvents("c", 4);
     PlatformTransactionManager answerLost =
         new DataSourceTransactionManager(database().dataSource()) {
@@ -513,6 +519,8 @@ abstract class EventLogContract {
           }
         };
     try {
+      IdempotencyClaim claim = keys.claim(System.currentTimeMillis());
+      held.add(claim);
       try (EventSink.Writer writer = sink(keys, answerLost).writer(0)) {
         assertThatThrownBy(
                 () -> writer.write(List.of(new EventSink.Batch(events, 0, claim)), Long.MAX_VALUE))
@@ -520,14 +528,21 @@ abstract class EventLogContract {
       }
 
       assertThat(logRows()).isEqualTo(4);
-      assertThat(keys.answer(claim)).isEqualTo("{\"accepted\":4,\"duplicates\":0}");
+      assertThat(keys.answer(claim))
+          .isEqualTo("202 application/json {\"accepted\":4,\"duplicates\":0}");
+      IdempotencyClaim another = keys.claim(System.currentTimeMillis());
+      held.add(another);
       try (EventSink.Writer writer = sink(keys, transactions()).writer(0)) {
+        assertThat(writer.write(List.of(new EventSink.Batch(events, 0, another)), Long.MAX_VALUE))
+            .containsExactly(4);
         assertThat(writer.write(List.of(new EventSink.Batch(events, 0, null)), Long.MAX_VALUE))
             .containsExactly(4);
       }
       assertThat(logRows()).isEqualTo(4);
+      assertThat(keys.answer(another))
+          .isEqualTo("202 application/json {\"accepted\":0,\"duplicates\":4}");
     } finally {
-      keys.remove(claim);
+      keys.remove(held.toArray(IdempotencyClaim[]::new));
     }
   }
 
