@@ -9,7 +9,8 @@
  */
 @ApplicationModule(
     allowedDependencies = {
-      "audit", "board", "hotkey", "ingest", "job", "limit", "lock", "storage", "task", "web"
+      "audit", "board", "hotkey", "ingest", "job", "limit", "lock", "storage", "task", "trust",
+      "web"
     })
 @NullMarked
 package io.hotrank.console;

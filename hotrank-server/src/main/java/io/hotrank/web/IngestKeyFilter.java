@@ -24,18 +24,22 @@ import org.slf4j.LoggerFactory;
  * Requires an ingest key ({@code hotrank.access.ingest-keys}) on every write under {@code /api/v1/}
  * that is not an admin call (those have {@link AdminGuardFilter}): any method but {@code GET},
  * {@code HEAD} and {@code OPTIONS} (which changes nothing, and which a browser's CORS preflight
- * sends without credentials). Registered only when keys are configured. No key may be an operator's
- * token (checked at start). After the rate limits, so that a client hammering with a wrong key is
- * limited like any other, and before the board fast path, which serves reads only. The keys are
- * kept as SHA-256 digests and a presented one is compared with every digest in constant time, as
- * operators' tokens are; a refusal is 401 and a DEBUG line without the key. The Netty read port
- * serves board reads only and is not behind this filter. Thread-safe (immutable).
+ * sends without credentials); and on reads of {@code /api/v1/actors/}, what the platform says of
+ * its users. Registered only when keys are configured. No key may be an operator's token (checked
+ * at start). After the rate limits, so that a client hammering with a wrong key is limited like any
+ * other, and before the board fast path, which serves reads only. The keys are kept as SHA-256
+ * digests and a presented one is compared with every digest in constant time, as operators' tokens
+ * are; a refusal is 401 and a DEBUG line without the key. The Netty read port serves board reads
+ * only and is not behind this filter. Thread-safe (immutable).
  */
 final class IngestKeyFilter implements Filter {
 
   private static final Logger log = LoggerFactory.getLogger(IngestKeyFilter.class);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+  /** Where reads need a key too: what the platform says of its users is not the public's. */
+  private static final String ACTORS = "/api/v1/actors";
 
   private final List<byte[]> digests;
 
@@ -104,7 +108,7 @@ final class IngestKeyFilter implements Filter {
       throws IOException, ServletException {
     HttpServletRequest request = (HttpServletRequest) req;
     String path = AdminGuardFilter.path(request);
-    if (AdminRoleInterceptor.isRead(request)
+    if ((AdminRoleInterceptor.isRead(request) && !AdminGuardFilter.under(path, ACTORS))
         || "OPTIONS".equals(request.getMethod())
         || !path.startsWith("/api/v1/")
         || AdminGuardFilter.under(path, AdminGuardFilter.ADMIN_API)
@@ -114,7 +118,9 @@ final class IngestKeyFilter implements Filter {
     }
     log.debug("Refused {} {}: no ingest key", request.getMethod(), request.getRequestURI());
     Problem problem =
-        new UnauthorizedException("Writes need 'Authorization: Bearer <ingest key>'").problem();
+        new UnauthorizedException(
+                "Writes (and reads of actors) need 'Authorization: Bearer <ingest key>'")
+            .problem();
     ProblemRenderer.write((HttpServletResponse) res, problem, request.getRequestURI());
   }
 

@@ -103,7 +103,9 @@ class ConsoleHttpTest extends ConsoleTestSupport {
             "/console/limits",
             "/console/ingest",
             "/console/audit",
-            "/console/audit?target=board:news-decay/*")) {
+            "/console/audit?target=board:news-decay/*",
+            "/console/actors",
+            "/console/actors?userId=5")) {
       HttpResponse<String> answer = get(page, "Cookie", cookie);
       assertThat(answer.statusCode()).as(page).isEqualTo(200);
       assertThat(answer.headers().firstValue("Cache-Control")).as(page).hasValue("no-store");
@@ -158,6 +160,60 @@ class ConsoleHttpTest extends ConsoleTestSupport {
       assertThat(answer.body()).contains("csrf-refused");
     }
     assertThat(auditCount()).isEqualTo(before);
+  }
+
+  @Test
+  void anOperator_flagsAnActorOnItsPage_andClearsTheFlag_bothAudited_aViewerNeither() {
+    long userId = 900_000_000L + System.nanoTime() % 100_000_000L;
+    String page = "/console/actors?userId=" + userId;
+    String cookie = signIn(ADMIN_TOKEN);
+    String unknown = get(page, "Cookie", cookie).body();
+    assertThat(unknown).contains("id=\"actor-unknown\"").contains("id=\"flag-form\"");
+
+    HttpResponse<String> empty =
+        postForm(
+            "/console/actors/" + userId + "/flag",
+            cookie,
+            List.of("reason=", "_csrf=" + csrfOf(unknown)));
+    assertThat(empty.statusCode()).isEqualTo(400);
+    assertThat(empty.body())
+        .contains("id=\"problem\"")
+        .contains("reason: is required, 1 to 500 characters");
+
+    HttpResponse<String> flagged =
+        postForm(
+            "/console/actors/" + userId + "/flag",
+            cookie,
+            List.of("reason=like ring", "_csrf=" + csrfOf(unknown)));
+    assertThat(flagged.statusCode()).isEqualTo(302);
+    assertThat(flagged.headers().firstValue("Location").orElseThrow()).endsWith(page);
+    String shown = get(page, "Cookie", cookie).body();
+    assertThat(shown).contains("like ring (by admin,").contains("id=\"unflag-form\"");
+    assertThat(get("/console/actors", "Cookie", cookie).body())
+        .contains("data-user=\"" + userId + "\"");
+
+    String viewer = signIn(VIEWER_TOKEN);
+    String viewed = get(page, "Cookie", viewer).body();
+    assertThat(viewed).contains("like ring").doesNotContain("id=\"unflag-form\"");
+    HttpResponse<String> refused =
+        postForm(
+            "/console/actors/" + userId + "/unflag", viewer, List.of("_csrf=" + csrfOf(viewed)));
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.body()).contains("needs the role");
+
+    HttpResponse<String> cleared =
+        postForm(
+            "/console/actors/" + userId + "/unflag",
+            cookie,
+            List.of("reason=appeal upheld", "_csrf=" + csrfOf(shown)));
+    assertThat(cleared.statusCode()).isEqualTo(302);
+    assertThat(get(page, "Cookie", cookie).body()).contains("not flagged");
+    assertThat(
+            jdbc.queryForList(
+                "SELECT action FROM hr_audit WHERE target = ? ORDER BY id",
+                String.class,
+                "actor:" + userId))
+        .containsExactly("actor.flag", "actor.unflag");
   }
 
   @Test

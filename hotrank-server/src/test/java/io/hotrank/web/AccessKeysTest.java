@@ -105,6 +105,17 @@ class AccessKeysTest {
 
       // Reads stay open, on both ports; the admin API takes operators' tokens, not ingest keys.
       assertThat(http.get("/api/v1/items/keys/1").status()).isEqualTo(200);
+      // But for actors: what the platform says of its users is for the platform.
+      String actor = "{\"createdAt\":\"2026-01-01T00:00:00Z\",\"trust\":0.5}";
+      assertThat(http.put("/api/v1/actors/7", actor).status()).isEqualTo(401);
+      assertThat(
+              http.put("/api/v1/actors/7", actor, "Authorization", "Bearer " + INGEST_KEY).status())
+          .isEqualTo(201);
+      assertThat(http.get("/api/v1/actors/7").status()).isEqualTo(401);
+      assertThat(RawHttp.exchange(Integer.parseInt(port), "HEAD", "/api/v1/actors/7").status())
+          .isEqualTo(401);
+      assertThat(http.get("/api/v1/actors/7", "Authorization", "Bearer " + OTHER_KEY).status())
+          .isEqualTo(200);
       // HEAD and OPTIONS change nothing and need no key (a CORS preflight carries none).
       int servicePort = Integer.parseInt(port);
       assertThat(RawHttp.exchange(servicePort, "HEAD", "/api/v1/items/keys/1").status())

@@ -120,6 +120,10 @@ class AdminRolesTest {
           new Row("POST", "/api/v1/admin/events/fold", Role.OPERATOR),
           new Row("GET", "/api/v1/admin/ingest", Role.VIEWER),
           new Row("POST", "/api/v1/admin/feeds/fanout", Role.OPERATOR),
+          // Issue 42: flagging an actor is moderation, as board controls are.
+          new Row("GET", "/api/v1/admin/actors/{userId}", Role.VIEWER),
+          new Row("PUT", "/api/v1/admin/actors/{userId}/flag", Role.OPERATOR),
+          new Row("DELETE", "/api/v1/admin/actors/{userId}/flag", Role.OPERATOR),
           new Row("POST", "/api/v1/admin/tasks", Role.ADMIN),
           new Row("PUT", "/api/v1/admin/tasks/{name}", Role.ADMIN),
           new Row("DELETE", "/api/v1/admin/tasks/{name}", Role.ADMIN),

@@ -1,0 +1,147 @@
+package io.hotrank.trust;
+
+import io.hotrank.audit.AuditLog;
+import io.hotrank.problem.InvalidRequestException;
+import io.hotrank.problem.Violations;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Actors: what the platform says of them and what operators decide. A flag and its clearing are
+ * audited in the transaction that makes them.
+ */
+public final class Actors {
+
+  /** How far a platform's clock may run ahead before a createdAt counts as in the future. */
+  static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
+
+  /** The longest reason of a flag. */
+  static final int MAX_REASON = 500;
+
+  /** What a put did. */
+  record Put(Actor actor, boolean created) {}
+
+  private final ActorStore store;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+
+  Actors(ActorStore store, AuditLog audit, TransactionTemplate tx, Clock clock) {
+    this.store = store;
+    this.audit = audit;
+    this.tx = tx;
+    this.clock = clock;
+  }
+
+  /**
+   * The actor with this user id.
+   *
+   * @throws ActorNotFoundException when there is none
+   */
+  public Actor get(long userId) {
+    validUserId(userId);
+    return store.find(userId).orElseThrow(() -> new ActorNotFoundException(userId));
+  }
+
+  /** The actor with this user id, if the platform sent it or an operator flagged it. */
+  public Optional<Actor> find(long userId) {
+    return store.find(userId);
+  }
+
+  /**
+   * Stores what the platform says of an actor; an operator's flag stays.
+   *
+   * @throws InvalidRequestException naming every invalid field; nothing is stored then
+   */
+  Put put(long userId, @Nullable ActorRequest request) {
+    Instant now = clock.instant();
+    Violations violations = new Violations();
+    violations.check(userId > 0, "userId", "must be a positive integer");
+    Instant createdAt = request == null ? null : request.createdAt();
+    if (violations.check(createdAt != null, "createdAt", "is required")) {
+      violations.check(
+          !createdAt.isAfter(now.plus(FUTURE_TOLERANCE)),
+          "createdAt",
+          "must not lie more than " + FUTURE_TOLERANCE.toMinutes() + " minutes in the future");
+      violations.check(
+          !createdAt.isBefore(Instant.EPOCH), "createdAt", "must not be before " + Instant.EPOCH);
+    }
+    Double trust = request == null ? null : request.trust();
+    if (trust != null) {
+      violations.check(
+          trust >= 0 && trust <= 1, "trust", "must be a number from 0 to 1, was " + trust);
+    }
+    violations.throwIfAny();
+    boolean bot = request.bot() != null && request.bot();
+    boolean created =
+        store.put(
+            userId,
+            createdAt.truncatedTo(ChronoUnit.MILLIS),
+            bot,
+            trust == null ? 1.0 : trust,
+            now.toEpochMilli());
+    return new Put(store.find(userId).orElseThrow(), created);
+  }
+
+  /**
+   * Flags an actor (one the platform never sent, too), audited as {@code actor.flag}.
+   *
+   * @throws InvalidRequestException naming {@code reason} or {@code userId}; nothing changes then
+   */
+  public Actor flag(long userId, @Nullable String reason, String operator) {
+    validUserId(userId);
+    String kept = reason == null ? "" : reason.strip();
+    if (kept.isEmpty() || kept.length() > MAX_REASON) {
+      throw new InvalidRequestException(
+          "reason", "is required, 1 to " + MAX_REASON + " characters");
+    }
+    return tx.execute(
+        s -> {
+          Optional<Actor> before = store.find(userId);
+          store.flag(userId, kept, operator, clock.millis());
+          Actor after = store.find(userId).orElseThrow();
+          audit.record(operator, "actor.flag", target(userId), kept, before.orElse(null), after);
+          return after;
+        });
+  }
+
+  /**
+   * Clears an actor's flag, audited as {@code actor.unflag} when it was flagged.
+   *
+   * @throws ActorNotFoundException when there is no such actor
+   */
+  public Actor unflag(long userId, String operator, @Nullable String reason) {
+    validUserId(userId);
+    return tx.execute(
+        s -> {
+          Actor before = store.find(userId).orElseThrow(() -> new ActorNotFoundException(userId));
+          if (!store.unflag(userId, clock.millis())) {
+            return before;
+          }
+          Actor after = store.find(userId).orElseThrow();
+          audit.record(operator, "actor.unflag", target(userId), reason, before, after);
+          return after;
+        });
+  }
+
+  /** Up to {@code limit} flagged actors, the most recently flagged first. */
+  public List<Actor> recentlyFlagged(int limit) {
+    return store.recentlyFlagged(limit);
+  }
+
+  private static String target(long userId) {
+    return "actor:" + userId;
+  }
+
+  private static void validUserId(long userId) {
+    if (userId <= 0) {
+      throw new InvalidRequestException("userId", "must be a positive integer");
+    }
+  }
+}

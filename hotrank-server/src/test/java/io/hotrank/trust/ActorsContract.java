@@ -1,0 +1,146 @@
+package io.hotrank.trust;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotrank.support.ApiTestSupport;
+import io.hotrank.support.HttpJson.Answer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Actors over HTTP against a real database: what the platform says of them, kept and replaced
+ * without touching an operator's flag; invalid bodies refused naming the field, storing nothing;
+ * flags and their clearing audited with the state before and after. One subclass per engine, with
+ * the API contract's settings, so that they share its application context.
+ */
+public abstract class ActorsContract extends ApiTestSupport {
+
+  private final long userId = ThreadLocalRandom.current().nextLong(1_000_000_000L, 2_000_000_000L);
+
+  private String path() {
+    return "/api/v1/actors/" + userId;
+  }
+
+  private String admin() {
+    return "/api/v1/admin/actors/" + userId;
+  }
+
+  @Test
+  void put_storesWhatThePlatformSays_andAPutAgainReplacesIt() {
+    Answer created =
+        http.put(path(), "{\"createdAt\":\"2026-05-01T08:00:00.123456Z\",\"trust\":0.25}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(created.json().get("userId").asLong()).isEqualTo(userId);
+    assertThat(created.json().get("createdAt").asString()).isEqualTo("2026-05-01T08:00:00.123Z");
+    assertThat(created.json().get("bot").asBoolean()).isFalse();
+    assertThat(created.json().get("trust").asDouble()).isEqualTo(0.25);
+    assertThat(created.json().get("flag").isNull()).isTrue();
+
+    Answer replaced = http.put(path(), "{\"createdAt\":\"2026-05-02T00:00:00Z\",\"bot\":true}");
+    assertThat(replaced.status()).as(replaced.body()).isEqualTo(200);
+    assertThat(replaced.json().get("bot").asBoolean()).isTrue();
+    assertThat(replaced.json().get("trust").asDouble()).as("absent is 1").isEqualTo(1.0);
+
+    Answer read = http.get(path());
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.json()).isEqualTo(replaced.json());
+    assertThat(read.json().get("createdAt").asString()).isEqualTo("2026-05-02T00:00:00Z");
+  }
+
+  @Test
+  void invalidActors_are400_namingEachField_andStoreNothing() {
+    Map<String, List<String>> cases =
+        Map.of(
+            "{\"trust\":0.5}",
+            List.of("createdAt"),
+            "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"trust\":1.5}",
+            List.of("trust"),
+            "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"trust\":-0.1}",
+            List.of("trust"),
+            "{\"createdAt\":1714000000}",
+            List.of("createdAt"),
+            "{\"createdAt\":\"yesterday\"}",
+            List.of("createdAt"),
+            "{\"createdAt\":\"" + NOW.plus(Duration.ofMinutes(6)) + "\"}",
+            List.of("createdAt"),
+            "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"bot\":\"yes\"}",
+            List.of("bot"));
+    cases.forEach(
+        (body, fields) -> {
+          Answer refused = http.put(path(), body);
+          assertThat(refused.status()).as(body).isEqualTo(400);
+          assertThat(refused.header("Content-Type")).isEqualTo("application/problem+json");
+          assertThat(refused.json().get("errors").findValuesAsString("field"))
+              .as(body)
+              .containsExactlyElementsOf(fields);
+        });
+    Answer zero = http.put("/api/v1/actors/0", "{\"createdAt\":\"2026-05-01T00:00:00Z\"}");
+    assertThat(zero.status()).isEqualTo(400);
+    assertThat(zero.json().get("errors").findValuesAsString("field")).containsExactly("userId");
+
+    Answer missing = http.get(path());
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().get("type").asString()).endsWith("/actor-not-found");
+  }
+
+  @Test
+  void flag_isKeptThroughThePlatformsPuts_andFlagAndUnflagAreAudited() {
+    http.put(path(), "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"trust\":0.8}");
+
+    Answer flagged =
+        http.put(admin() + "/flag", "{\"reason\":\"bought likes\"}", http.adminHeader());
+    assertThat(flagged.status()).as(flagged.body()).isEqualTo(200);
+    assertThat(flagged.json().get("flag").get("reason").asString()).isEqualTo("bought likes");
+    assertThat(flagged.json().get("flag").get("by").asString()).isEqualTo("admin");
+    assertThat(flagged.json().get("flag").get("at").asString()).isEqualTo(NOW.toString());
+
+    Answer replaced = http.put(path(), "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"trust\":0.9}");
+    assertThat(replaced.status()).isEqualTo(200);
+    assertThat(replaced.json().get("trust").asDouble()).isEqualTo(0.9);
+    assertThat(replaced.json().get("flag").get("reason").asString()).isEqualTo("bought likes");
+
+    Answer cleared = http.delete(admin() + "/flag?reason=appealed", http.adminHeader());
+    assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
+    assertThat(cleared.json().get("flag").isNull()).isTrue();
+    Answer again = http.delete(admin() + "/flag", http.adminHeader());
+    assertThat(again.status()).as("clearing no flag changes nothing").isEqualTo(200);
+
+    List<Map<String, Object>> audit =
+        jdbc.queryForList(
+            "SELECT action, actor, reason, before_json, after_json FROM hr_audit WHERE target = ?"
+                + " ORDER BY id",
+            "actor:" + userId);
+    assertThat(audit)
+        .extracting(row -> row.get("action"))
+        .containsExactly("actor.flag", "actor.unflag");
+    assertThat(audit)
+        .extracting(row -> row.get("reason"))
+        .containsExactly("bought likes", "appealed");
+    assertThat((String) audit.get(0).get("after_json")).contains("bought likes");
+    assertThat((String) audit.get(1).get("before_json")).contains("bought likes");
+    assertThat(http.get(admin(), http.adminHeader()).json().get("flag").isNull()).isTrue();
+  }
+
+  @Test
+  void anActorThePlatformNeverSent_canBeFlagged_withoutAnAge() {
+    Answer refused = http.put(admin() + "/flag", "{\"reason\":\"  \"}", http.adminHeader());
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.json().get("errors").findValuesAsString("field")).containsExactly("reason");
+    assertThat(http.get(path()).status()).as("nothing stored").isEqualTo(404);
+    assertThat(http.delete(admin() + "/flag", http.adminHeader()).status()).isEqualTo(404);
+
+    Answer flagged = http.put(admin() + "/flag", "{\"reason\":\"ring\"}", http.adminHeader());
+    assertThat(flagged.status()).as(flagged.body()).isEqualTo(200);
+    assertThat(flagged.json().get("createdAt").isNull()).isTrue();
+    assertThat(flagged.json().get("trust").asDouble()).isEqualTo(1.0);
+    assertThat(http.get(path()).json().get("flag").get("reason").asString()).isEqualTo("ring");
+
+    Answer described = http.put(path(), "{\"createdAt\":\"2026-05-01T00:00:00Z\"}");
+    assertThat(described.status()).as("the row was the operator's").isEqualTo(200);
+    assertThat(described.json().get("createdAt").asString()).isEqualTo("2026-05-01T00:00:00Z");
+    assertThat(described.json().get("flag").get("reason").asString()).isEqualTo("ring");
+  }
+}
