@@ -187,6 +187,54 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
     screenshot("07-viewer-board");
   }
 
+  @Test
+  @Order(4)
+  void anOperator_flagsAnActor_onThePhone_andFindsItAmongTheFlagged() {
+    long userId = 700_000_000L + System.nanoTime() % 100_000_000L;
+    String reason = "like ring " + UUID.randomUUID().toString().substring(0, 8);
+    browser.manage().deleteAllCookies();
+    browser.get(base() + "/console/sign-in");
+    signInWith(ADMIN_TOKEN);
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("boards")));
+    browser.manage().window().setSize(new Dimension(390, 844));
+    try {
+      browser.findElement(By.linkText("Actors")).click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("actor-user-id")))
+          .sendKeys(Long.toString(userId));
+      browser.findElement(By.id("actor-find")).click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("actor-unknown")));
+      browser.findElement(By.id("flag-reason")).sendKeys(reason);
+      browser.findElement(By.id("flag-apply")).click();
+
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("actor-flag"), reason));
+      assertThat(browser.findElement(By.id("actor-flag")).getText()).contains("by admin");
+      assertThat(browser.findElements(By.id("unflag-form"))).hasSize(1);
+      assertThat(
+              browser
+                  .findElement(By.cssSelector("#flagged tr[data-user='" + userId + "']"))
+                  .getText())
+          .contains(reason);
+      Number width =
+          (Number)
+              ((org.openqa.selenium.JavascriptExecutor) browser)
+                  .executeScript("return document.documentElement.scrollWidth");
+      Object wide = // for the failure's message: what sticks out
+          ((org.openqa.selenium.JavascriptExecutor) browser)
+              .executeScript(
+                  "return Array.from(document.querySelectorAll('main *')).filter(e =>"
+                      + " e.getBoundingClientRect().right > 390).map(e => e.tagName + '#' + e.id)"
+                      + ".join(' ')");
+      assertThat(width.intValue())
+          .as("no sideways scrolling at 390 px; beyond it: %s", wide)
+          .isLessThanOrEqualTo(390);
+      screenshot("08-actor-flagged-phone");
+      assertThat(http.get("/api/v1/actors/" + userId).json().get("flag").get("reason").asString())
+          .isEqualTo(reason);
+    } finally {
+      browser.manage().window().setSize(new Dimension(1280, 800));
+    }
+  }
+
   private void signInWith(String token) {
     WebElement field = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token")));
     field.sendKeys(token);
