@@ -125,6 +125,7 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
     screenshot("03-board");
     browser.manage().window().setSize(new Dimension(390, 844));
     wait.until(rowOf(6, 6));
+    assertFitsAPhone();
     screenshot("04-board-phone");
     browser.manage().window().setSize(new Dimension(1280, 800));
 
@@ -214,25 +215,27 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
                   .findElement(By.cssSelector("#flagged tr[data-user='" + userId + "']"))
                   .getText())
           .contains(reason);
-      Number width =
-          (Number)
-              ((org.openqa.selenium.JavascriptExecutor) browser)
-                  .executeScript("return document.documentElement.scrollWidth");
-      Object wide = // for the failure's message: what sticks out
-          ((org.openqa.selenium.JavascriptExecutor) browser)
-              .executeScript(
-                  "return Array.from(document.querySelectorAll('main *')).filter(e =>"
-                      + " e.getBoundingClientRect().right > 390).map(e => e.tagName + '#' + e.id)"
-                      + ".join(' ')");
-      assertThat(width.intValue())
-          .as("no sideways scrolling at 390 px; beyond it: %s", wide)
-          .isLessThanOrEqualTo(390);
+      assertFitsAPhone();
       screenshot("08-actor-flagged-phone");
       assertThat(http.get("/api/v1/actors/" + userId).json().get("flag").get("reason").asString())
           .isEqualTo(reason);
     } finally {
       browser.manage().window().setSize(new Dimension(1280, 800));
     }
+  }
+
+  /** The page, at a phone's 390 px, scrolls sideways nowhere but inside its tables. */
+  private void assertFitsAPhone() {
+    org.openqa.selenium.JavascriptExecutor js = (org.openqa.selenium.JavascriptExecutor) browser;
+    Number width = (Number) js.executeScript("return document.documentElement.scrollWidth");
+    Object wide = // for the failure's message: what sticks out
+        js.executeScript(
+            "return Array.from(document.querySelectorAll('main *')).filter(e =>"
+                + " e.getBoundingClientRect().right > 390).map(e => e.tagName + '#' + e.id)"
+                + ".join(' ')");
+    assertThat(width.intValue())
+        .as("no sideways scrolling at 390 px; beyond it: %s", wide)
+        .isLessThanOrEqualTo(390);
   }
 
   private void signInWith(String token) {
