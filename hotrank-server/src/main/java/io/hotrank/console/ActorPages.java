@@ -7,6 +7,7 @@ import io.hotrank.trust.Actors;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -66,11 +67,7 @@ class ActorPages {
       HttpServletResponse response,
       Model model) {
     return change(
-        userId,
-        operator,
-        response,
-        model,
-        id -> actors.unflag(id, operator.name(), reason.isBlank() ? null : reason.strip()));
+        userId, operator, response, model, id -> actors.unflag(id, operator.name(), reason));
   }
 
   private String change(
@@ -78,7 +75,7 @@ class ActorPages {
       Operator operator,
       HttpServletResponse response,
       Model model,
-      java.util.function.LongFunction<Actor> change) {
+      LongFunction<Actor> change) {
     long id;
     try {
       ConsoleForbiddenException.require(operator, Role.OPERATOR);

@@ -1,6 +1,5 @@
 package io.hotrank.trust;
 
-import io.hotrank.audit.AuditLog;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
@@ -52,6 +51,6 @@ class ActorAdminController {
       @PathVariable long userId,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
-    return actors.unflag(userId, operator.name(), AuditLog.reason(reason));
+    return actors.unflag(userId, operator.name(), reason);
   }
 }

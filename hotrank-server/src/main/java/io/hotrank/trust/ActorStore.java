@@ -1,16 +1,21 @@
 package io.hotrank.trust;
 
+import io.hotrank.storage.SqlDialect;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.dao.DuplicateKeyException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
  * The one owner of {@code hr_actor}: one row per actor the platform sent or an operator flagged.
  * Instants are epoch milliseconds; {@code created_at} is null for an actor only an operator
- * flagged. Every statement binds its parameters; callers own the transactions.
+ * flagged. Every statement binds its parameters; callers own the transactions. A write locks the
+ * actor's row first ({@link #lock}) and inserts only when there is none, without failing its
+ * transaction when another write inserted it meanwhile (PostgreSQL aborts a transaction on a failed
+ * INSERT). On MariaDB two such first writes may deadlock (the ignored insert holds a shared lock
+ * that the update must upgrade): the loser is rolled back and runs again, finding the row.
  */
 final class ActorStore {
 
@@ -36,96 +41,105 @@ final class ActorStore {
       };
 
   private final JdbcTemplate jdbc;
+  private final SqlDialect dialect;
 
-  ActorStore(JdbcTemplate jdbc) {
+  ActorStore(JdbcTemplate jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
+    this.dialect = dialect;
   }
 
   Optional<Actor> find(long userId) {
-    List<Actor> found =
-        jdbc.query("SELECT " + COLUMNS + " FROM hr_actor WHERE user_id = ?", ROW, userId);
-    return found.stream().findFirst();
+    return first(jdbc.query("SELECT " + COLUMNS + " FROM hr_actor WHERE user_id = ?", ROW, userId));
+  }
+
+  /** The actor, its row locked until the caller's transaction ends. */
+  Optional<Actor> lock(long userId) {
+    return first(
+        jdbc.query(
+            "SELECT " + COLUMNS + " FROM hr_actor WHERE user_id = ? FOR UPDATE", ROW, userId));
   }
 
   /**
-   * Stores what the platform says of an actor, keeping an operator's flag.
+   * Stores what the platform says of an actor, keeping an operator's flag; in the caller's
+   * transaction.
    *
    * @return whether the actor was new
+   * @throws org.springframework.dao.PessimisticLockingFailureException when a concurrent first
+   *     write of the same actor deadlocked with this one (MariaDB): run the transaction again
    */
   boolean put(long userId, Instant createdAt, boolean bot, double trust, long now) {
-    if (update(userId, createdAt, bot, trust, now)) {
-      return false;
-    }
-    try {
+    boolean created =
+        lock(userId).isEmpty()
+            && insert(userId, createdAt.toEpochMilli(), bot, trust, null, null, now);
+    if (!created) {
       jdbc.update(
-          "INSERT INTO hr_actor (user_id, created_at, bot, trust, updated_at) VALUES (?, ?, ?, ?,"
-              + " ?)",
-          userId,
+          "UPDATE hr_actor SET created_at = ?, bot = ?, trust = ?, updated_at = ? WHERE user_id"
+              + " = ?",
           createdAt.toEpochMilli(),
           bot,
           trust,
-          now);
-      return true;
-    } catch (DuplicateKeyException raced) {
-      // Another request stored it first: this one's values win, as the later write.
-      update(userId, createdAt, bot, trust, now);
-      return false;
+          now,
+          userId);
     }
-  }
-
-  private boolean update(long userId, Instant createdAt, boolean bot, double trust, long now) {
-    return jdbc.update(
-            "UPDATE hr_actor SET created_at = ?, bot = ?, trust = ?, updated_at = ? WHERE user_id"
-                + " = ?",
-            createdAt.toEpochMilli(),
-            bot,
-            trust,
-            now,
-            userId)
-        == 1;
+    return created;
   }
 
   /**
-   * Flags an actor, storing one with the defaults (unknown age, not a bot, full trust) when the
-   * platform never sent it.
+   * Stores a flagged actor with the defaults (unknown age, not a bot, full trust), unless a row
+   * holds the actor already; in the caller's transaction.
+   *
+   * @return whether the row was inserted
    */
-  void flag(long userId, String reason, String by, long now) {
-    int updated =
-        jdbc.update(
-            "UPDATE hr_actor SET flag_reason = ?, flagged_by = ?, flagged_at = ?, updated_at = ?"
-                + " WHERE user_id = ?",
-            reason,
-            by,
-            now,
-            now,
-            userId);
-    if (updated == 1) {
-      return;
-    }
-    try {
-      jdbc.update(
-          "INSERT INTO hr_actor (user_id, bot, trust, flag_reason, flagged_by, flagged_at,"
-              + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          userId,
-          false,
-          1.0,
-          reason,
-          by,
-          now,
-          now);
-    } catch (DuplicateKeyException raced) {
-      flag(userId, reason, by, now);
-    }
+  boolean insertFlagged(long userId, String reason, String by, long now) {
+    return insert(userId, null, false, 1.0, reason, by, now);
   }
 
-  /** Clears an actor's flag; false when it was not flagged (or is unknown). */
-  boolean unflag(long userId, long now) {
-    return jdbc.update(
-            "UPDATE hr_actor SET flag_reason = NULL, flagged_by = NULL, flagged_at = NULL,"
-                + " updated_at = ? WHERE user_id = ? AND flag_reason IS NOT NULL",
-            now,
-            userId)
+  /** Flags a stored actor. */
+  void flag(long userId, String reason, String by, long now) {
+    jdbc.update(
+        "UPDATE hr_actor SET flag_reason = ?, flagged_by = ?, flagged_at = ?, updated_at = ? WHERE"
+            + " user_id = ?",
+        reason,
+        by,
+        now,
+        now,
+        userId);
+  }
+
+  private boolean insert(
+      long userId,
+      @Nullable Long createdAt,
+      boolean bot,
+      double trust,
+      @Nullable String reason,
+      @Nullable String by,
+      long now) {
+    return dialect.insertIgnoringDuplicate(
+            jdbc,
+            "hr_actor",
+            "user_id, created_at, bot, trust, flag_reason, flagged_by, flagged_at, updated_at",
+            userId,
+            createdAt,
+            bot,
+            trust,
+            reason,
+            by,
+            reason == null ? null : now,
+            now)
         == 1;
+  }
+
+  /** Clears a stored actor's flag. */
+  void unflag(long userId, long now) {
+    jdbc.update(
+        "UPDATE hr_actor SET flag_reason = NULL, flagged_by = NULL, flagged_at = NULL, updated_at"
+            + " = ? WHERE user_id = ?",
+        now,
+        userId);
+  }
+
+  private static Optional<Actor> first(List<Actor> found) {
+    return found.stream().findFirst();
   }
 
   /** Up to {@code limit} flagged actors, the most recently flagged first. */

@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -20,6 +22,9 @@ public final class Actors {
 
   /** How far a platform's clock may run ahead before a createdAt counts as in the future. */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
+
+  /** Runs of a write that lost a deadlock to a concurrent write of the same actor. */
+  private static final int ATTEMPTS = 3;
 
   /** The longest reason of a flag. */
   static final int MAX_REASON = 500;
@@ -79,34 +84,41 @@ public final class Actors {
     }
     violations.throwIfAny();
     boolean bot = request.bot() != null && request.bot();
-    boolean created =
-        store.put(
-            userId,
-            createdAt.truncatedTo(ChronoUnit.MILLIS),
-            bot,
-            trust == null ? 1.0 : trust,
-            now.toEpochMilli());
-    return new Put(store.find(userId).orElseThrow(), created);
+    double kept = trust == null ? 1.0 : trust;
+    return inTransaction(
+        () -> {
+          boolean created =
+              store.put(
+                  userId, createdAt.truncatedTo(ChronoUnit.MILLIS), bot, kept, now.toEpochMilli());
+          return new Put(store.find(userId).orElseThrow(), created);
+        });
   }
 
   /**
-   * Flags an actor (one the platform never sent, too), audited as {@code actor.flag}.
+   * Flags an actor (one the platform never sent, too), audited as {@code actor.flag} with the actor
+   * before and after; concurrent flags and puts of the actor are each applied whole, in turn.
    *
-   * @throws InvalidRequestException naming {@code reason} or {@code userId}; nothing changes then
+   * @throws InvalidRequestException naming {@code userId} and {@code reason}; nothing changes then
    */
   public Actor flag(long userId, @Nullable String reason, String operator) {
-    validUserId(userId);
+    Violations violations = new Violations();
+    violations.check(userId > 0, "userId", "must be a positive integer");
     String kept = reason == null ? "" : reason.strip();
-    if (kept.isEmpty() || kept.length() > MAX_REASON) {
-      throw new InvalidRequestException(
-          "reason", "is required, 1 to " + MAX_REASON + " characters");
-    }
-    return tx.execute(
-        s -> {
-          Optional<Actor> before = store.find(userId);
-          store.flag(userId, kept, operator, clock.millis());
+    violations.check(
+        !kept.isEmpty() && kept.length() <= MAX_REASON,
+        "reason",
+        "is required, 1 to " + MAX_REASON + " characters");
+    violations.throwIfAny();
+    return inTransaction(
+        () -> {
+          long now = clock.millis();
+          Actor before = store.lock(userId).orElse(null);
+          if (before != null || !store.insertFlagged(userId, kept, operator, now)) {
+            before = before != null ? before : store.lock(userId).orElseThrow();
+            store.flag(userId, kept, operator, now);
+          }
           Actor after = store.find(userId).orElseThrow();
-          audit.record(operator, "actor.flag", target(userId), kept, before.orElse(null), after);
+          audit.record(operator, "actor.flag", target(userId), kept, before, after);
           return after;
         });
   }
@@ -114,18 +126,22 @@ public final class Actors {
   /**
    * Clears an actor's flag, audited as {@code actor.unflag} when it was flagged.
    *
+   * @param reason why, as the admin API's {@code ?reason=}: blank is none
    * @throws ActorNotFoundException when there is no such actor
+   * @throws InvalidRequestException naming {@code userId} or {@code reason} (over 500 characters)
    */
   public Actor unflag(long userId, String operator, @Nullable String reason) {
     validUserId(userId);
-    return tx.execute(
-        s -> {
-          Actor before = store.find(userId).orElseThrow(() -> new ActorNotFoundException(userId));
-          if (!store.unflag(userId, clock.millis())) {
+    String kept = AuditLog.reason(reason);
+    return inTransaction(
+        () -> {
+          Actor before = store.lock(userId).orElseThrow(() -> new ActorNotFoundException(userId));
+          if (before.flag() == null) {
             return before;
           }
+          store.unflag(userId, clock.millis());
           Actor after = store.find(userId).orElseThrow();
-          audit.record(operator, "actor.unflag", target(userId), reason, before, after);
+          audit.record(operator, "actor.unflag", target(userId), kept, before, after);
           return after;
         });
   }
@@ -133,6 +149,23 @@ public final class Actors {
   /** Up to {@code limit} flagged actors, the most recently flagged first. */
   public List<Actor> recentlyFlagged(int limit) {
     return store.recentlyFlagged(limit);
+  }
+
+  /**
+   * Runs a write of one actor in a transaction, again when it lost a deadlock to a concurrent first
+   * write of the same actor (see {@link ActorStore}); the retry finds the row and locks it before
+   * anything else, so it cannot deadlock the same way.
+   */
+  private <T> T inTransaction(Supplier<T> write) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return tx.execute(s -> write.get());
+      } catch (PessimisticLockingFailureException deadlocked) {
+        if (attempt == ATTEMPTS) {
+          throw deadlocked;
+        }
+      }
+    }
   }
 
   private static String target(long userId) {

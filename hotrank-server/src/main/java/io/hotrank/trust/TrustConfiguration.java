@@ -1,6 +1,7 @@
 package io.hotrank.trust;
 
 import io.hotrank.audit.AuditLog;
+import io.hotrank.storage.SqlDialect;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,7 +15,12 @@ class TrustConfiguration {
 
   @Bean
   Actors actors(
-      JdbcTemplate jdbc, AuditLog audit, PlatformTransactionManager transactions, Clock clock) {
-    return new Actors(new ActorStore(jdbc), audit, new TransactionTemplate(transactions), clock);
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock) {
+    return new Actors(
+        new ActorStore(jdbc, dialect), audit, new TransactionTemplate(transactions), clock);
   }
 }

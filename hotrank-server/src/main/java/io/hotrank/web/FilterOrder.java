@@ -7,8 +7,8 @@ import org.springframework.core.Ordered;
  * module and a tie would leave their order to bean registration: the body limit first (a header
  * comparison, before anything reads the body or asks Redis), then the rate limits (so that every
  * request under {@code /api/v1/}, the board fast path's included, is counted), then the ingest keys
- * (writes only), then the board fast path, then the admin guard, then idempotency keys; Spring's
- * own filters after all of them.
+ * (writes, and reads of actors), then the board fast path, then the admin guard, then idempotency
+ * keys; Spring's own filters after all of them.
  */
 public final class FilterOrder {
 
@@ -18,7 +18,9 @@ public final class FilterOrder {
   /** The rate limits ({@code hotrank.limits.*}). */
   public static final int RATE_LIMITS = Ordered.HIGHEST_PRECEDENCE + 10;
 
-  /** The ingest keys ({@code hotrank.access.ingest-keys}) required of public writes. */
+  /**
+   * The ingest keys ({@code hotrank.access.ingest-keys}) required of public writes and actor reads.
+   */
   public static final int INGEST_KEYS = Ordered.HIGHEST_PRECEDENCE + 12;
 
   /** The board fast path, which answers a board read without Spring MVC. */

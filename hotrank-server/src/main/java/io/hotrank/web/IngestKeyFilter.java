@@ -58,7 +58,7 @@ final class IngestKeyFilter implements Filter {
    */
   static IngestKeyFilter of(@Nullable List<AccessProperties.IngestKey> keys, Operators operators) {
     if (keys == null || keys.isEmpty()) {
-      log.info("Writes under /api/v1/ are open (no hotrank.access.ingest-keys)");
+      log.info("Writes and actor reads under /api/v1/ are open (no hotrank.access.ingest-keys)");
       return new IngestKeyFilter(List.of());
     }
     List<byte[]> digests = new ArrayList<>();
@@ -94,7 +94,7 @@ final class IngestKeyFilter implements Filter {
       }
       digests.add(digest);
     }
-    log.info("Writes under /api/v1/ need one of {} ingest keys", digests.size());
+    log.info("Writes and actor reads under /api/v1/ need one of {} ingest keys", digests.size());
     return new IngestKeyFilter(digests);
   }
 

@@ -13,3 +13,6 @@ CREATE TABLE hr_actor (
   updated_at  BIGINT       NOT NULL,
   PRIMARY KEY (user_id)
 );
+
+-- The console's "flagged last" (flagged_at is null unless flagged).
+CREATE INDEX hr_actor_flagged ON hr_actor (flagged_at, user_id);

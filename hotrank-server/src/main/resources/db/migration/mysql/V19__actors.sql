@@ -6,10 +6,13 @@ CREATE TABLE hr_actor (
   user_id     BIGINT       NOT NULL,
   created_at  BIGINT,
   bot         BOOLEAN      DEFAULT FALSE NOT NULL,
-  trust       DOUBLE DEFAULT 1 NOT NULL,
+  trust       DOUBLE PRECISION DEFAULT 1 NOT NULL,
   flag_reason VARCHAR(500),
   flagged_by  VARCHAR(64),
   flagged_at  BIGINT,
   updated_at  BIGINT       NOT NULL,
   PRIMARY KEY (user_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+-- The console's "flagged last" (flagged_at is null unless flagged).
+CREATE INDEX hr_actor_flagged ON hr_actor (flagged_at, user_id);

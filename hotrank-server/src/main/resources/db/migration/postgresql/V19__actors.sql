@@ -13,3 +13,6 @@ CREATE TABLE hr_actor (
   updated_at  BIGINT       NOT NULL,
   PRIMARY KEY (user_id)
 );
+
+-- The console's "flagged last": the flagged actors only.
+CREATE INDEX hr_actor_flagged ON hr_actor (flagged_at, user_id) WHERE flag_reason IS NOT NULL;

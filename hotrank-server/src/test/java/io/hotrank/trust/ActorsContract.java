@@ -5,9 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson.Answer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +33,11 @@ public abstract class ActorsContract extends ApiTestSupport {
 
   private String admin() {
     return "/api/v1/admin/actors/" + userId;
+  }
+
+  @BeforeEach
+  void forgetTheActor() {
+    jdbc.update("DELETE FROM hr_actor WHERE user_id = ?", userId);
   }
 
   @Test
@@ -48,6 +60,65 @@ public abstract class ActorsContract extends ApiTestSupport {
     assertThat(read.status()).isEqualTo(200);
     assertThat(read.json()).isEqualTo(replaced.json());
     assertThat(read.json().get("createdAt").asString()).isEqualTo("2026-05-02T00:00:00Z");
+
+    String atTheLimit = NOW.plus(Duration.ofMinutes(5)).toString();
+    Answer ahead = http.put(path(), "{\"createdAt\":\"" + atTheLimit + "\"}");
+    assertThat(ahead.status()).as("5 minutes ahead is a clock's drift").isEqualTo(200);
+    assertThat(ahead.json().get("createdAt").asString()).isEqualTo(atTheLimit);
+  }
+
+  /**
+   * The platform's first put and operators' first flags of one actor, all at once: each applies
+   * whole and none fails. The row is inserted by exactly one of them (a put answering 201, or a
+   * flag audited with no state before), the others update it; the flag ends as one of the reasons
+   * and the age as the put's; every flag is audited.
+   */
+  @Test
+  void concurrentFirstPutAndFlags_allApply_andExactlyOneInsertsTheActor() throws Exception {
+    int flags = 4;
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(flags + 1);
+    try {
+      List<Future<Answer>> answers = new ArrayList<>();
+      answers.add(
+          pool.submit(
+              () -> {
+                start.await();
+                return http.put(path(), "{\"createdAt\":\"2026-05-01T00:00:00Z\",\"trust\":0.5}");
+              }));
+      for (int i = 0; i < flags; i++) {
+        String body = "{\"reason\":\"ring " + i + "\"}";
+        answers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return http.put(admin() + "/flag", body, http.adminHeader());
+                }));
+      }
+      start.countDown();
+      List<Integer> statuses = new ArrayList<>();
+      for (Future<Answer> a : answers) {
+        Answer answer = a.get(30, TimeUnit.SECONDS);
+        assertThat(answer.status()).as(answer.body()).isIn(200, 201);
+        statuses.add(answer.status());
+      }
+
+      List<Map<String, Object>> audit =
+          jdbc.queryForList(
+              "SELECT before_json FROM hr_audit WHERE target = ? AND action = 'actor.flag'",
+              "actor:" + userId);
+      assertThat(audit).hasSize(flags);
+      long inserted =
+          statuses.stream().filter(s -> s == 201).count()
+              + audit.stream().filter(row -> row.get("before_json") == null).count();
+      assertThat(inserted).as("the row's inserts").isEqualTo(1);
+      Answer end = http.get(path());
+      assertThat(end.json().get("createdAt").asString()).isEqualTo("2026-05-01T00:00:00Z");
+      assertThat(end.json().get("trust").asDouble()).isEqualTo(0.5);
+      assertThat(end.json().get("flag").get("reason").asString()).matches("ring [0-3]");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

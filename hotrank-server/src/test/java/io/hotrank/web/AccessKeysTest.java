@@ -111,7 +111,9 @@ class AccessKeysTest {
       assertThat(
               http.put("/api/v1/actors/7", actor, "Authorization", "Bearer " + INGEST_KEY).status())
           .isEqualTo(201);
-      assertThat(http.get("/api/v1/actors/7").status()).isEqualTo(401);
+      for (String read : List.of("/api/v1/actors/7", "/api/v1/actors/7/", "/api/v1/actors")) {
+        assertThat(http.get(read).status()).as(read).isEqualTo(401);
+      }
       assertThat(RawHttp.exchange(Integer.parseInt(port), "HEAD", "/api/v1/actors/7").status())
           .isEqualTo(401);
       assertThat(http.get("/api/v1/actors/7", "Authorization", "Bearer " + OTHER_KEY).status())
