@@ -37,13 +37,6 @@ bench_on_exit cleanup
 bench_kafka_classpath "$WORK"
 bench_kafka_broker "$WORK" "$KAFKA_PORT" 1g
 
-wrk_phase() { # $1: duration; prints accepted events/s
-  local line
-  line=$(KEYED=0 RATE=0 CONNECTIONS=$CONNECTIONS ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"$1" \
-    -s bench/events/events.lua "http://127.0.0.1:$PORT" | grep '^RESULT')
-  python3 -c "print(round(($(field "$line" requests) - $(field "$line" non2xx)) * 100 / $(field "$line" seconds)))"
-}
-
 echo
 echo "Command: \`bench/kafka-settings.sh $*\`; $(nproc) cores, $(date -u +%F)."
 echo
@@ -67,11 +60,11 @@ for settings in "$@"; do
   APP=$!
   bench_await_ready $PORT "$WORK/app.log"
   python3 bench/events/seed.py $PORT "$ITEMS"
-  wrk_phase 30s >/dev/null
+  bench_events_rate $PORT 0 30s >/dev/null
   bench_caught_up $PORT $TOKEN
-  first=$(wrk_phase 20s)
+  first=$(bench_events_rate $PORT 0 20s)
   bench_caught_up $PORT $TOKEN
-  second=$(wrk_phase 20s)
+  second=$(bench_events_rate $PORT 0 20s)
   echo "| \`$settings\` | $first | $second |"
   bench_stop "$APP"
   APP=""

@@ -261,6 +261,17 @@ field() { # $1: the line, $2: the name
   echo "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2
 }
 
+# bench_events_rate PORT KEYED DURATION: posts bench/events/events.lua's batches of 100 events to
+# the service on PORT unpaced for DURATION with wrk (2 threads, $CONNECTIONS connections, over
+# $ITEMS items; KEYED as events.lua reads it: 0, key, ids or 1) and prints the events accepted
+# (202) per second.
+bench_events_rate() {
+  local port=$1 keyed=$2 duration=$3 line
+  line=$(KEYED=$keyed RATE=0 CONNECTIONS=$CONNECTIONS ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" \
+    -d"$duration" -s bench/events/events.lua "http://127.0.0.1:$port" | grep '^RESULT')
+  python3 -c "print(round(($(field "$line" requests) - $(field "$line" non2xx)) * 100 / $(field "$line" seconds)))"
+}
+
 # bench_caught_up PORT TOKEN: waits (10 minutes at most) until the service's folders have applied
 # every event it accepted: a manual fold that folded nothing. The call may wait on the Kafka
 # folders for up to the fold barrier's timeout (30 s), hence the long request timeout.

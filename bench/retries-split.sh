@@ -54,16 +54,9 @@ APP=$!
 bench_await_ready $PORT "$WORK/app.log"
 python3 bench/events/seed.py $PORT "$ITEMS"
 
-wrk_phase() { # $1: KEYED (0, key, ids, 1), $2: duration; prints accepted events/s
-  local line
-  line=$(KEYED=$1 RATE=0 CONNECTIONS=$CONNECTIONS ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"$2" \
-    -s bench/events/events.lua "http://127.0.0.1:$PORT" | grep '^RESULT')
-  python3 -c "print(round(($(field "$line" requests) - $(field "$line" non2xx)) * 100 / $(field "$line" seconds)))"
-}
-
 MODES=(0 key ids 1)
 log "warming up: $WARMUP of each kind of batch"
-for mode in "${MODES[@]}"; do wrk_phase "$mode" "$WARMUP" >/dev/null; done
+for mode in "${MODES[@]}"; do bench_events_rate $PORT "$mode" "$WARMUP" >/dev/null; done
 bench_caught_up $PORT $TOKEN
 
 declare -A EPS=()
@@ -72,7 +65,7 @@ for round in $(seq 1 "$ROUNDS"); do
   [ $((round % 2)) -eq 0 ] && order=(1 ids key 0)
   for mode in "${order[@]}"; do
     log "round $round: $mode, $DURATION"
-    EPS[$round:$mode]=$(wrk_phase "$mode" "$DURATION")
+    EPS[$round:$mode]=$(bench_events_rate $PORT "$mode" "$DURATION")
     bench_caught_up $PORT $TOKEN
   done
 done

@@ -79,13 +79,6 @@ start_app() { # $1: source; the rest: arguments
   bench_await_ready "$port" "$WORK/$source/app.log"
 }
 
-wrk_phase() { # $1: source, $2: KEYED (0 or 1), $3: duration; prints accepted events/s
-  local line
-  line=$(KEYED=$2 RATE=0 CONNECTIONS=$CONNECTIONS ITEMS=$ITEMS wrk -t2 -c"$CONNECTIONS" -d"$3" \
-    -s bench/events/events.lua "http://127.0.0.1:${PORT_OF[$1]}" | grep '^RESULT')
-  python3 -c "print(round(($(field "$line" requests) - $(field "$line" non2xx)) * 100 / $(field "$line" seconds)))"
-}
-
 pgbench_phase() { # prints rows/s of pgbench's 100-row INSERTs, 8 clients
   local tps
   tps=$(pgbench -n -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENCH_PGPORT" -U "$HOTRANK_BENCH_PGUSER" \
@@ -107,8 +100,8 @@ start_app kafka --hotrank.ingest.source=kafka --spring.kafka.bootstrap-servers="
 for source in log kafka; do
   log "$source: seeding $ITEMS items, warming up for $WARMUP plain and $WARMUP keyed"
   python3 bench/events/seed.py "${PORT_OF[$source]}" "$ITEMS"
-  wrk_phase $source 0 "$WARMUP" >/dev/null
-  wrk_phase $source 1 "$WARMUP" >/dev/null
+  bench_events_rate "${PORT_OF[$source]}" 0 "$WARMUP" >/dev/null
+  bench_events_rate "${PORT_OF[$source]}" 1 "$WARMUP" >/dev/null
   bench_caught_up "${PORT_OF[$source]}" $TOKEN
 done
 pgbench_phase >/dev/null # its table's first pages, and pgbench's own start
@@ -126,7 +119,7 @@ for round in $(seq 1 "$ROUNDS"); do
       EPS[$round:raw]=$(pgbench_phase)
     else
       source=${phase%:*}
-      EPS[$round:$phase]=$(wrk_phase "$source" "${phase#*:}" "$DURATION")
+      EPS[$round:$phase]=$(bench_events_rate "${PORT_OF[$source]}" "${phase#*:}" "$DURATION")
       bench_caught_up "${PORT_OF[$source]}" $TOKEN
     fi
   done
