@@ -7,6 +7,10 @@ math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
 -- Each batch is generated afresh: likes carry random users out of a million, so nearly every
 -- like is a new (user, item) pair, as in production, not a repeat the fold can drop.
 local mode = os.getenv("KEYED") or "0"
+-- USERS=n: every event (views too) carries a user out of USER_BASE .. USER_BASE+n-1 (trust's
+-- bench: actors the platform sent, or never sent); unset: views carry none.
+local users = tonumber(os.getenv("USERS") or "0")
+local userBase = tonumber(os.getenv("USER_BASE") or "1")
 local keyed = mode == "1" or mode == "key"
 local ids = mode == "1" or mode == "ids"
 local prefix = string.format("%08x", math.random(0, 0x7fffffff))
@@ -19,10 +23,12 @@ local function body()
     if ids then
       id = '"id":"' .. prefix .. "-" .. sent .. "-" .. i .. '",'
     end
+    local user = users > 0 and (userBase + math.random(0, users - 1)) or math.random(1, 1000000)
     if math.random() < 0.7 then
-      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"view"}'
+      local who = users > 0 and (',"userId":' .. user) or ""
+      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"view"' .. who .. '}'
     else
-      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"like","userId":' .. math.random(1, 1000000) .. '}'
+      parts[i] = '{' .. id .. '"biz":"' .. biz .. '","itemId":' .. item .. ',"type":"like","userId":' .. user .. '}'
     end
   end
   return '{"events":[' .. table.concat(parts, ",") .. ']}'

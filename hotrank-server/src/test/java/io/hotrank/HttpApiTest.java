@@ -180,7 +180,15 @@ class HttpApiTest extends ApiTestSupport {
     List<String> names = new ArrayList<>();
     boards.forEach(b -> names.add(b.get("name").asString()));
     assertThat(names)
-        .containsExactly("news-hn", "news-reddit", "news-decay", "fallback", "ghost", "ticker");
+        .containsExactly(
+            "news-hn",
+            "news-reddit",
+            "news-decay",
+            "fallback",
+            "ghost",
+            "ticker",
+            "trust-hn",
+            "trust-raw");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);
   }

@@ -4,6 +4,7 @@ import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.core.score.RankKey;
 import io.hotrank.core.score.Weights;
+import io.hotrank.item.Counters;
 import io.hotrank.item.ItemService;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,8 @@ import org.springframework.scheduling.support.CronExpression;
  * @param segmentBy what splits the board into segment boards; null: one board
  * @param maxPerAuthor at most this many entries of one author; 0: no cap
  * @param scaleBy the segments whose size divides an item's score; null: not scaled
+ * @param trust which counters the board ranks by: trusted (the default of the boards that score
+ *     items; their {@code score} then reads thousandths) or raw
  */
 public record BoardDefinition(
     String name,
@@ -49,7 +52,21 @@ public record BoardDefinition(
     int maxPins,
     @Nullable SegmentBy segmentBy,
     int maxPerAuthor,
-    @Nullable SegmentBy scaleBy) {
+    @Nullable SegmentBy scaleBy,
+    Trust trust) {
+
+  /** Which counters a board ranks by ({@link Counters}). */
+  public enum Trust {
+    /** The interactions weighed by their actors. */
+    TRUSTED,
+    /** Every interaction once. */
+    RAW;
+
+    /** The setting's value. */
+    public String configName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** The default of {@code hotrank.boards[i].max-pins}. */
   static final int DEFAULT_MAX_PINS = 3;
@@ -156,6 +173,19 @@ public record BoardDefinition(
       problems.add(
           property + ".scale-by applies to an unsegmented board; remove segment-by or scale-by");
     }
+    Trust trust = null;
+    if (spec.trust() != null && !spec.trust().equals("trusted") && !spec.trust().equals("raw")) {
+      problems.add(property + ".trust='" + spec.trust() + "' is unknown; expected trusted or raw");
+    } else if (kind != null) {
+      trust = kind.scoresItems() && !"raw".equals(spec.trust()) ? Trust.TRUSTED : Trust.RAW;
+      if (!kind.scoresItems() && "trusted".equals(spec.trust())) {
+        problems.add(
+            property
+                + ".trust=trusted applies to batch and live boards; a "
+                + kind.configName()
+                + " board counts raw interactions so far");
+      }
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
@@ -164,7 +194,7 @@ public record BoardDefinition(
         spec.name(),
         spec.biz(),
         kind.scoresItems() ? algorithm : kind.configName(),
-        score,
+        trust == Trust.TRUSTED ? score.countingIn(Counters.TRUSTED_UNIT) : score,
         window,
         size,
         refresh,
@@ -175,7 +205,13 @@ public record BoardDefinition(
         maxPins,
         segmentBy,
         maxPerAuthor,
-        scaleBy);
+        scaleBy,
+        trust);
+  }
+
+  /** The counters this board ranks by: its score reads them. */
+  public Interactions ranked(Counters counters) {
+    return trust == Trust.TRUSTED ? counters.trusted() : counters.raw();
   }
 
   /** Whether the board is a family of segment boards ({@code segment-by} is set). */

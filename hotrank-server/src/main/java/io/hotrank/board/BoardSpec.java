@@ -36,6 +36,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param scaleBy {@code tag}, {@code author} or {@code attribute:<key>} on an unsegmented board:
  *     each item's score is divided by {@code log10(10 + n)}, n the interactions its segment
  *     received over the board's window
+ * @param trust {@code trusted} (the default for batch and live boards: items rank by their
+ *     interactions weighed by their actors) or {@code raw} (every interaction counts once; the only
+ *     choice for window boards and leaderboards so far)
  */
 record BoardSpec(
     @Nullable String name,
@@ -54,7 +57,8 @@ record BoardSpec(
     @Nullable Integer maxPins,
     @Nullable String segmentBy,
     @Nullable Integer maxPerAuthor,
-    @Nullable String scaleBy) {
+    @Nullable String scaleBy,
+    @Nullable String trust) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

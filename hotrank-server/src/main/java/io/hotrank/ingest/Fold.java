@@ -1,6 +1,6 @@
 package io.hotrank.ingest;
 
-import io.hotrank.core.score.Interactions;
+import io.hotrank.item.Counters;
 import java.util.List;
 import java.util.Map;
 
@@ -10,14 +10,15 @@ import java.util.Map;
  * @param foldNo its number: folds are numbered 1, 2, 3... in commit order
  * @param events the log rows that changed a counter, in seq order: not those of deleted items, nor
  *     a repeated like, nor an unlike of nothing
- * @param counters the absolute counters after it of every item whose counters it changed
+ * @param counters the absolute counters (raw and trusted) after it of every item whose counters it
+ *     changed
  * @param createdAt the createdAt (epoch milliseconds) of every item whose counters it changed
  * @param more whether it stopped at {@code hotrank.ingest.fold-events} rows with more waiting
  */
 public record Fold(
     long foldNo,
     List<LoggedEvent> events,
-    Map<ItemKey, Interactions> counters,
+    Map<ItemKey, Counters> counters,
     Map<ItemKey, Long> createdAt,
     boolean more) {
 

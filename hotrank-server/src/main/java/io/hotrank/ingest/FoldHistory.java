@@ -26,4 +26,15 @@ public interface FoldHistory {
    * than the log that is not the configured one (switched since: its folds read as pruned ones).
    */
   @Nullable List<LoggedEvent> eventsOf(long foldNo);
+
+  /**
+   * The items whose counters fold {@code foldNo} changed (those of its events, or those a flag's
+   * retraction took weight from); null when its record is gone, as for {@link #eventsOf}.
+   */
+  default @Nullable List<Fold.ItemKey> itemsOf(long foldNo) {
+    List<LoggedEvent> events = eventsOf(foldNo);
+    return events == null
+        ? null
+        : events.stream().map(e -> new Fold.ItemKey(e.biz(), e.itemId())).distinct().toList();
+  }
 }

@@ -6,7 +6,7 @@
  * {@link io.hotrank.ingest.FoldListener} (the Redis side) of each fold by number. Inside: {@code
  * fold} holds what every source folds with (the counters, the fold numbers, the listeners, the
  * event ids), {@code log} the event log source (the default), {@code kafka} the Kafka source.
- * Builds on events, items, jobs and storage.
+ * Builds on events, items, jobs, storage and trust (what each actor's events weigh).
  */
 @ApplicationModule(
     allowedDependencies = {
@@ -17,6 +17,7 @@
       "job",
       "lock",
       "storage",
+      "trust",
       "web"
     })
 @NullMarked

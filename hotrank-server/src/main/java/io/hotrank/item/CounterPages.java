@@ -17,8 +17,19 @@ import java.util.function.Consumer;
  */
 public interface CounterPages {
 
-  /** One counter row: what ranking needs of an item, and nothing more. */
-  record CounterRow(long itemId, long createdAtMillis, Interactions counts) {}
+  /**
+   * One counter row: what ranking needs of an item, and nothing more.
+   *
+   * @param counts the raw counters
+   * @param trusted the trusted counters, in thousandths ({@link Counters})
+   */
+  record CounterRow(long itemId, long createdAtMillis, Interactions counts, Interactions trusted) {
+
+    /** Both counters. */
+    public Counters counters() {
+      return new Counters(counts, trusted);
+    }
+  }
 
   /** A counter row with what a segmented board splits by, read in the same scan. */
   record LabelledRow(CounterRow row, ItemCards.Labels labels) {}
@@ -44,7 +55,7 @@ public interface CounterPages {
       String biz, long afterCreated, long afterId, long toMillis, int limit, Set<Label> labels);
 
   /** The counters of a live item and the fold that last wrote them (0 before the first). */
-  record Counted(Interactions counts, long foldNo) {}
+  record Counted(Counters counters, long foldNo) {}
 
   /**
    * One page of the live items of {@code biz} created at or before {@code toMillis}, in

@@ -40,7 +40,8 @@ public class CounterStore implements CounterPages {
   /** The window page query; public so that the benchmark's raw scan reads exactly these rows. */
   public static final String WINDOW_PAGE =
       "SELECT item_id, created_at, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt,"
-          + " dislike_cnt FROM hr_item_counter"
+          + " dislike_cnt, like_trusted, view_trusted, comment_trusted, share_trusted,"
+          + " collect_trusted, dislike_trusted FROM hr_item_counter"
           + " WHERE biz = ? AND deleted = ? AND created_at >= ? AND created_at <= ?"
           + " AND (created_at > ? OR item_id > ?)"
           + " ORDER BY created_at, item_id LIMIT ?";
@@ -61,7 +62,8 @@ public class CounterStore implements CounterPages {
           });
     }
     return "SELECT item_id, created_at, like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt,"
-        + " dislike_cnt"
+        + " dislike_cnt, like_trusted, view_trusted, comment_trusted, share_trusted,"
+        + " collect_trusted, dislike_trusted"
         + columns
         + " FROM hr_item_counter"
         + " WHERE biz = ? AND deleted = ? AND created_at >= ? AND created_at <= ?"
@@ -73,7 +75,8 @@ public class CounterStore implements CounterPages {
   private static final int KEYS_PER_STATEMENT = 500;
 
   private static final String COUNTER_COLUMNS =
-      "like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt";
+      "like_cnt, view_cnt, comment_cnt, share_cnt, collect_cnt, dislike_cnt, like_trusted,"
+          + " view_trusted, comment_trusted, share_trusted, collect_trusted, dislike_trusted";
 
   private final JdbcTemplate jdbc;
   private final boolean arrays;
@@ -131,13 +134,13 @@ public class CounterStore implements CounterPages {
   }
 
   /** The counters of a live item. */
-  public Optional<Interactions> find(String biz, long id) {
+  public Optional<Counters> find(String biz, long id) {
     return jdbc
         .query(
             "SELECT "
                 + COUNTER_COLUMNS
                 + " FROM hr_item_counter WHERE biz = ? AND item_id = ? AND deleted = ?",
-            (rs, row) -> Columns.of(rs).counts(rs),
+            (rs, row) -> Columns.of(rs).counters(rs),
             biz,
             id,
             false)
@@ -145,7 +148,7 @@ public class CounterStore implements CounterPages {
         .findFirst();
   }
 
-  /** The six counter columns, qualified by a table alias. */
+  /** The twelve counter columns (raw and trusted), qualified by a table alias. */
   static String counterColumns(String alias) {
     return Arrays.stream(COUNTER_COLUMNS.split(", "))
         .map(column -> alias + "." + column)
@@ -154,7 +157,7 @@ public class CounterStore implements CounterPages {
 
   /** The counters in the current row, as read by a query that selected {@link #counterColumns}. */
   static Counted counted(ResultSet rs, long foldNo) throws SQLException {
-    return new Counted(Columns.of(rs).counts(rs), foldNo);
+    return new Counted(Columns.of(rs).counters(rs), foldNo);
   }
 
   /** The counters of the given live items of one biz, in one query; others are absent. */
@@ -175,7 +178,8 @@ public class CounterStore implements CounterPages {
             + " AND deleted = ?",
         rs -> {
           found.put(
-              rs.getLong("item_id"), new Counted(Columns.of(rs).counts(rs), rs.getLong("fold_no")));
+              rs.getLong("item_id"),
+              new Counted(Columns.of(rs).counters(rs), rs.getLong("fold_no")));
         },
         args.toArray());
     return found;
@@ -256,7 +260,11 @@ public class CounterStore implements CounterPages {
             page.add(
                 row.of(
                     rs,
-                    new CounterRow(rs.getLong(itemId), rs.getLong(createdAt), counts.counts(rs))));
+                    new CounterRow(
+                        rs.getLong(itemId),
+                        rs.getLong(createdAt),
+                        counts.counts(rs),
+                        counts.trusted(rs))));
           } while (rs.next());
           return page;
         },
@@ -295,8 +303,11 @@ public class CounterStore implements CounterPages {
               + " AND deleted = ? ORDER BY item_id FOR UPDATE",
           rs -> {
             long id = rs.getLong("item_id");
+            Columns columns = Columns.of(rs);
             counters.put(
-                id, new CounterRow(id, rs.getLong("created_at"), Columns.of(rs).counts(rs)));
+                id,
+                new CounterRow(
+                    id, rs.getLong("created_at"), columns.counts(rs), columns.trusted(rs)));
           },
           args.toArray());
     }
@@ -332,6 +343,7 @@ public class CounterStore implements CounterPages {
             + " AND c.deleted = ?",
         rs -> {
           long id = rs.getLong("item_id");
+          Columns columns = Columns.of(rs);
           cards.put(
               id,
               new ItemCards.Card(
@@ -339,7 +351,8 @@ public class CounterStore implements CounterPages {
                   rs.getString("title"),
                   rs.getLong("author_id"),
                   rs.getLong("created_at"),
-                  Columns.of(rs).counts(rs),
+                  columns.counts(rs),
+                  columns.trusted(rs),
                   ItemStore.labels(rs)));
         },
         args.toArray());
@@ -382,93 +395,110 @@ public class CounterStore implements CounterPages {
   }
 
   /**
-   * Writes absolute counter values: on PostgreSQL one UPDATE joined to the values as arrays,
-   * elsewhere one UPDATE per item, sent as one JDBC batch.
+   * Writes absolute counter values, raw and trusted: on PostgreSQL one UPDATE joined to the values
+   * as arrays, elsewhere one UPDATE per item, sent as one JDBC batch.
    *
    * @param foldNo the fold writing them: what the counters cache compares
    */
-  public void writeCounters(
-      String biz, Map<Long, Interactions> counters, Instant now, long foldNo) {
+  public void writeCounters(String biz, Map<Long, Counters> counters, Instant now, long foldNo) {
     if (unnest) {
       int n = counters.size();
-      Long[][] columns = new Long[7][n];
+      Long[][] columns = new Long[13][n];
       int i = 0;
-      for (Map.Entry<Long, Interactions> e : counters.entrySet()) {
-        Interactions c = e.getValue();
+      for (Map.Entry<Long, Counters> e : counters.entrySet()) {
         columns[0][i] = e.getKey();
-        columns[1][i] = c.like();
-        columns[2][i] = c.view();
-        columns[3][i] = c.comment();
-        columns[4][i] = c.share();
-        columns[5][i] = c.collect();
-        columns[6][i] = c.dislike();
+        Long[] values = values(e.getValue());
+        for (int c = 0; c < values.length; c++) {
+          columns[c + 1][i] = values[c];
+        }
         i++;
       }
+      Object[] args = new Object[16];
+      args[0] = now.toEpochMilli();
+      args[1] = foldNo;
+      System.arraycopy(columns, 0, args, 2, 13);
+      args[15] = biz;
       jdbc.update(
           "UPDATE hr_item_counter c SET like_cnt = v.l, view_cnt = v.v, comment_cnt = v.cm,"
-              + " share_cnt = v.sh, collect_cnt = v.co, dislike_cnt = v.di, updated_at = ?, fold_no = ?"
+              + " share_cnt = v.sh, collect_cnt = v.co, dislike_cnt = v.di, like_trusted = v.tl,"
+              + " view_trusted = v.tv, comment_trusted = v.tcm, share_trusted = v.tsh,"
+              + " collect_trusted = v.tco, dislike_trusted = v.tdi, updated_at = ?, fold_no = ?"
               + " FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],"
-              + " ?::bigint[], ?::bigint[]) AS v(id, l, v, cm, sh, co, di)"
-              + " WHERE c.biz = ? AND c.item_id = v.id",
-          now.toEpochMilli(),
-          foldNo,
-          columns[0],
-          columns[1],
-          columns[2],
-          columns[3],
-          columns[4],
-          columns[5],
-          columns[6],
-          biz);
+              + " ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],"
+              + " ?::bigint[], ?::bigint[]) AS v(id, l, v, cm, sh, co, di, tl, tv, tcm, tsh, tco,"
+              + " tdi) WHERE c.biz = ? AND c.item_id = v.id",
+          args);
       return;
     }
     List<Object[]> rows =
         counters.entrySet().stream()
             .map(
                 e -> {
-                  Interactions c = e.getValue();
-                  return new Object[] {
-                    c.like(),
-                    c.view(),
-                    c.comment(),
-                    c.share(),
-                    c.collect(),
-                    c.dislike(),
-                    now.toEpochMilli(),
-                    foldNo,
-                    biz,
-                    e.getKey()
-                  };
+                  Object[] row = new Object[16];
+                  System.arraycopy(values(e.getValue()), 0, row, 0, 12);
+                  row[12] = now.toEpochMilli();
+                  row[13] = foldNo;
+                  row[14] = biz;
+                  row[15] = e.getKey();
+                  return row;
                 })
             .toList();
     jdbc.batchUpdate(
         "UPDATE hr_item_counter SET like_cnt = ?, view_cnt = ?, comment_cnt = ?, share_cnt = ?,"
-            + " collect_cnt = ?, dislike_cnt = ?, updated_at = ?, fold_no = ?"
-            + " WHERE biz = ? AND item_id = ?",
+            + " collect_cnt = ?, dislike_cnt = ?, like_trusted = ?, view_trusted = ?,"
+            + " comment_trusted = ?, share_trusted = ?, collect_trusted = ?, dislike_trusted = ?,"
+            + " updated_at = ?, fold_no = ? WHERE biz = ? AND item_id = ?",
         rows);
   }
 
-  /** Positions of the six counter columns in a result set, resolved by name once. */
-  private record Columns(int like, int view, int comment, int share, int collect, int dislike) {
+  /** The twelve counter values in {@link #COUNTER_COLUMNS}' order. */
+  private static Long[] values(Counters counters) {
+    Long[] values = new Long[12];
+    Interactions[] both = {counters.raw(), counters.trusted()};
+    for (int half = 0; half < 2; half++) {
+      for (InteractionType type : InteractionType.values()) {
+        values[half * 6 + type.ordinal()] = type.countIn(both[half]);
+      }
+    }
+    return values;
+  }
+
+  /**
+   * Positions of the twelve counter columns in a result set, resolved by name once: the six raw
+   * ones, then the six trusted ones, in {@link InteractionType} order.
+   */
+  private record Columns(int[] raw, int[] trusted) {
 
     static Columns of(ResultSet rs) throws SQLException {
-      return new Columns(
-          rs.findColumn("like_cnt"),
-          rs.findColumn("view_cnt"),
-          rs.findColumn("comment_cnt"),
-          rs.findColumn("share_cnt"),
-          rs.findColumn("collect_cnt"),
-          rs.findColumn("dislike_cnt"));
+      int[] raw = new int[6];
+      int[] trusted = new int[6];
+      for (InteractionType type : InteractionType.values()) {
+        raw[type.ordinal()] = rs.findColumn(type.wireName() + "_cnt");
+        trusted[type.ordinal()] = rs.findColumn(type.wireName() + "_trusted");
+      }
+      return new Columns(raw, trusted);
     }
 
     Interactions counts(ResultSet rs) throws SQLException {
+      return read(rs, raw);
+    }
+
+    Interactions trusted(ResultSet rs) throws SQLException {
+      return read(rs, trusted);
+    }
+
+    Counters counters(ResultSet rs) throws SQLException {
+      return new Counters(counts(rs), trusted(rs));
+    }
+
+    private static Interactions read(ResultSet rs, int[] at) throws SQLException {
       return new Interactions(
-          rs.getLong(like),
-          rs.getLong(view),
-          rs.getLong(comment),
-          rs.getLong(share),
-          rs.getLong(collect),
-          rs.getLong(dislike));
+          rs.getLong(at[0]),
+          rs.getLong(at[1]),
+          rs.getLong(at[2]),
+          rs.getLong(at[3]),
+          rs.getLong(at[4]),
+          rs.getLong(at[5]));
     }
   }
 }

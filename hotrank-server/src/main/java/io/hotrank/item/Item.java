@@ -22,7 +22,8 @@ import java.util.Map;
   "attributes",
   "createdAt",
   "updatedAt",
-  "counts"
+  "counts",
+  "trustedCounts"
 })
 public record Item(
     String biz,
@@ -33,7 +34,8 @@ public record Item(
     Map<String, String> attributes,
     Instant createdAt,
     Instant updatedAt,
-    Counts counts) {
+    Counts counts,
+    TrustedCounts trustedCounts) {
 
   /** Keeps the attributes in their canonical order, whoever built the item. */
   public Item {
@@ -47,6 +49,27 @@ public record Item(
     /** The API form of core counters. */
     public static Counts of(Interactions c) {
       return new Counts(c.like(), c.view(), c.comment(), c.share(), c.collect(), c.dislike());
+    }
+  }
+
+  /**
+   * The trusted counters of an item: each interaction weighed by its actor, to the thousandth
+   * (docs/design/trust.md).
+   */
+  @JsonPropertyOrder({"like", "view", "comment", "share", "collect", "dislike"})
+  public record TrustedCounts(
+      double like, double view, double comment, double share, double collect, double dislike) {
+
+    /** The API form of trusted counters kept in thousandths. */
+    public static TrustedCounts of(Interactions thousandths) {
+      double unit = Counters.TRUSTED_UNIT;
+      return new TrustedCounts(
+          thousandths.like() / unit,
+          thousandths.view() / unit,
+          thousandths.comment() / unit,
+          thousandths.share() / unit,
+          thousandths.collect() / unit,
+          thousandths.dislike() / unit);
     }
   }
 }

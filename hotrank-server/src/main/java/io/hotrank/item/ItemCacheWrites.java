@@ -3,7 +3,6 @@ package io.hotrank.item;
 import io.hotrank.cache.CacheNotices;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.Versioned;
-import io.hotrank.core.score.Interactions;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.LuaScripts;
 import io.hotrank.redis.RedisBloomFilter;
@@ -59,7 +58,7 @@ public class ItemCacheWrites {
 
   private final ItemCaches caches;
   private final TieredCache<ItemKey, ItemStore.Stored> metadata;
-  private final TieredCache<ItemKey, Interactions> counts;
+  private final TieredCache<ItemKey, Counters> counts;
   private final RedisBloomFilter filter;
   private final CacheNotices notices;
   private final StringRedisTemplate redis;
@@ -187,9 +186,9 @@ public class ItemCacheWrites {
    *     their items ({@link #rewriteCounts}) and then moves the mark ({@link #countsCaughtUp});
    *     null when nothing is missing, or when Redis did not take the write
    */
-  public @Nullable Long countsFolded(long foldNo, Map<ItemKey, Interactions> changed) {
+  public @Nullable Long countsFolded(long foldNo, Map<ItemKey, Counters> changed) {
     if (!changed.isEmpty()) {
-      Map<ItemKey, Versioned<Interactions>> versioned = new HashMap<>();
+      Map<ItemKey, Versioned<Counters>> versioned = new HashMap<>();
       changed.forEach((key, value) -> versioned.put(key, new Versioned<>(foldNo, value)));
       // Not through the read guard: a write of thousands of entries may outlast a read's timeout,
       // and must neither be cut short nor count in the read breaker.

@@ -5,7 +5,6 @@ import io.hotrank.cache.RedisVersionedTier;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.TieredCacheBuilder;
 import io.hotrank.cache.Versioned;
-import io.hotrank.core.score.Interactions;
 import io.hotrank.hotkey.HotKeys;
 import io.hotrank.redis.HotrankRedisProperties;
 import io.hotrank.redis.RedisBloomFilter;
@@ -55,7 +54,7 @@ class ItemCaches {
   static final Duration MAINTENANCE = Duration.ofMillis(250);
 
   private final TieredCache<ItemKey, ItemStore.Stored> metadata;
-  private final TieredCache<ItemKey, Interactions> counts;
+  private final TieredCache<ItemKey, Counters> counts;
   private final RedisBloomFilter filter;
   private final ItemStore store;
   private final CounterStore counters;
@@ -103,8 +102,8 @@ class ItemCaches {
                     leases.tryAcquire("im:" + key.biz() + ":" + key.id() + ":" + floor));
     this.metadata =
         shared(metadataBuilder, properties, guard, bulkhead, ticker, refreshes, meters).build();
-    TieredCacheBuilder<ItemKey, Interactions> countsBuilder =
-        TieredCache.<ItemKey, Interactions>builder("item-counts")
+    TieredCacheBuilder<ItemKey, Counters> countsBuilder =
+        TieredCache.<ItemKey, Counters>builder("item-counts")
             .fresh(properties.countsFresh())
             .remote(
                 new RedisVersionedTier<>(
@@ -154,7 +153,7 @@ class ItemCaches {
   }
 
   /** Item counters, versioned by the fold that wrote them. */
-  TieredCache<ItemKey, Interactions> counts() {
+  TieredCache<ItemKey, Counters> counts() {
     return counts;
   }
 
@@ -221,8 +220,8 @@ class ItemCaches {
   }
 
   /** The counters of these items as the counts cache keeps them, one query per biz. */
-  Map<ItemKey, Versioned<Interactions>> loadCounts(List<ItemKey> keys) {
-    Map<ItemKey, Versioned<Interactions>> loaded = new HashMap<>();
+  Map<ItemKey, Versioned<Counters>> loadCounts(List<ItemKey> keys) {
+    Map<ItemKey, Versioned<Counters>> loaded = new HashMap<>();
     byBiz(keys)
         .forEach(
             (biz, ids) ->
@@ -252,8 +251,8 @@ class ItemCaches {
   /**
    * What the counts cache keeps of an item: its counters, versioned by the fold that wrote them.
    */
-  static Versioned<Interactions> versioned(CounterPages.Counted counted) {
-    return new Versioned<>(counted.foldNo(), counted.counts());
+  static Versioned<Counters> versioned(CounterPages.Counted counted) {
+    return new Versioned<>(counted.foldNo(), counted.counters());
   }
 
   /** The part of a round that asks each biz's Bloom filter about its keys. */

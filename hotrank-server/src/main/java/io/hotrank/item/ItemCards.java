@@ -49,7 +49,14 @@ public interface ItemCards {
       long authorId,
       long createdAtMillis,
       Interactions counts,
-      Labels labels) {}
+      Interactions trusted,
+      Labels labels) {
+
+    /** Both counters ({@link Counters}). */
+    public Counters counters() {
+      return new Counters(counts, trusted);
+    }
+  }
 
   /**
    * The cards of the live items among {@code ids}, of one biz, read from the database at once;

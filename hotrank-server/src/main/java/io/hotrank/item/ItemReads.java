@@ -4,7 +4,6 @@ import io.hotrank.cache.Read;
 import io.hotrank.cache.ReadSource;
 import io.hotrank.cache.TieredCache;
 import io.hotrank.cache.Versioned;
-import io.hotrank.core.score.Interactions;
 import io.hotrank.problem.Violations;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,12 +41,12 @@ public class ItemReads {
   public record Batch(List<Item> items, List<Long> missing, ReadSource source) {}
 
   /** A live item's metadata and counts, read together. */
-  private record WithCounts(ItemStore.Stored meta, Interactions counts) {}
+  private record WithCounts(ItemStore.Stored meta, Counters counts) {}
 
   private final ItemCaches caches;
   private final Bizes bizes;
   private final TieredCache<ItemKey, ItemStore.Stored> metadata;
-  private final TieredCache<ItemKey, Interactions> counts;
+  private final TieredCache<ItemKey, Counters> counts;
   private final boolean enabled;
   private final Counter uncachedQueries;
 
@@ -86,7 +85,7 @@ public class ItemReads {
     if (meta.value() == null) {
       throw new ItemNotFoundException(biz, id, null);
     }
-    Read<Interactions> count = counts.get(key);
+    Read<Counters> count = counts.get(key);
     if (count.value() == null) {
       throw new ItemNotFoundException(biz, id, null); // deleted between the two reads
     }
@@ -110,14 +109,14 @@ public class ItemReads {
           .forEach(
               (key, found) -> {
                 if (!found.item().deleted() && found.counted() != null) {
-                  live.put(key, new WithCounts(found.item(), found.counted().counts()));
+                  live.put(key, new WithCounts(found.item(), found.counted().counters()));
                 }
               });
       return batch(keys, live, key -> ReadSource.DB, key -> ReadSource.DB);
     }
     TieredCache.Batch<ItemKey, ItemStore.Stored> metaBatch = metadata.batch(keys);
     // Counts are read only of items that may be live: not of those known absent or deleted.
-    TieredCache.Batch<ItemKey, Interactions> countBatch =
+    TieredCache.Batch<ItemKey, Counters> countBatch =
         counts.batch(keys.stream().filter(key -> mayBeLive(metaBatch, key)).toList());
     metaBatch.readRedis(countBatch);
     List<ItemKey> metaRest = metaBatch.unresolved();
@@ -129,7 +128,7 @@ public class ItemReads {
       Map<ItemKey, ItemStore.WithCounts> loaded =
           metadata.askOrigin(() -> caches.findBoth(List.copyOf(rest)));
       Map<ItemKey, Versioned<ItemStore.Stored>> metas = new HashMap<>();
-      Map<ItemKey, Versioned<Interactions>> counted = new HashMap<>();
+      Map<ItemKey, Versioned<Counters>> counted = new HashMap<>();
       loaded.forEach(
           (key, found) -> {
             metas.put(key, ItemCaches.versioned(found.item()));
@@ -147,11 +146,11 @@ public class ItemReads {
               .toList());
     }
     Map<ItemKey, Read<ItemStore.Stored>> metaReads = metaBatch.answers();
-    Map<ItemKey, Read<Interactions>> countReads = countBatch.answers();
+    Map<ItemKey, Read<Counters>> countReads = countBatch.answers();
     Map<ItemKey, WithCounts> both = new HashMap<>();
     for (ItemKey key : keys) {
       Read<ItemStore.Stored> meta = metaReads.get(key);
-      Read<Interactions> count = countReads.get(key);
+      Read<Counters> count = countReads.get(key);
       if (meta != null && meta.value() != null && count != null && count.value() != null) {
         both.put(key, new WithCounts(meta.value(), count.value()));
       }
@@ -161,7 +160,7 @@ public class ItemReads {
         both,
         key -> metaReads.get(key).source(),
         key -> {
-          Read<Interactions> count = countReads.get(key);
+          Read<Counters> count = countReads.get(key);
           return count == null ? ReadSource.LOCAL : count.source();
         });
   }
@@ -194,7 +193,7 @@ public class ItemReads {
     return new Batch(items, missing, source);
   }
 
-  private static Item item(ItemStore.Stored meta, Interactions counts) {
+  private static Item item(ItemStore.Stored meta, Counters counts) {
     return new Item(
         meta.biz(),
         meta.id(),
@@ -204,7 +203,8 @@ public class ItemReads {
         meta.attributes(),
         meta.createdAt(),
         meta.updatedAt(),
-        Item.Counts.of(counts));
+        Item.Counts.of(counts.raw()),
+        Item.TrustedCounts.of(counts.trusted()));
   }
 
   private static ReadSource slower(ReadSource a, ReadSource b) {

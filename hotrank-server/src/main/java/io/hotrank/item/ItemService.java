@@ -177,11 +177,8 @@ public class ItemService {
     String biz = item.biz();
     long id = item.id();
     // Read apart from the item (their owner is another store); a delete in between is a miss.
-    Item.Counts counts =
-        counters
-            .find(biz, id)
-            .map(Item.Counts::of)
-            .orElseThrow(() -> new ItemNotFoundException(biz, id, null));
+    Counters counts =
+        counters.find(biz, id).orElseThrow(() -> new ItemNotFoundException(biz, id, null));
     return new Item(
         item.biz(),
         item.id(),
@@ -191,7 +188,8 @@ public class ItemService {
         item.attributes(),
         item.createdAt(),
         item.updatedAt(),
-        counts);
+        Item.Counts.of(counts.raw()),
+        Item.TrustedCounts.of(counts.trusted()));
   }
 
   private void insert(

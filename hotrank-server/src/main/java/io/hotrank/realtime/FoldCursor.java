@@ -75,11 +75,11 @@ final class FoldCursor {
     long from = applied;
     for (int chunk = 0; chunk < chunks && from < upTo; chunk++) {
       MissedFolds missed =
-          MissedFolds.read(
+          MissedFolds.readItems(
               history,
               from + 1,
               Math.min(upTo, from + RealtimeFolds.MAX_REPLAY),
-              e -> e.biz().equals(board.biz()),
+              item -> item.biz().equals(board.biz()),
               MAX_ITEMS);
       if (missed.pruned() != 0) {
         followed.forget(board, "fold " + missed.pruned() + " it missed was pruned");

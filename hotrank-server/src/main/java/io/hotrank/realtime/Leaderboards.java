@@ -68,7 +68,7 @@ final class Leaderboards implements RealtimeKind {
               if (key.biz().equals(board.biz())) {
                 byShard
                     .computeIfAbsent(kind.shardOf(key.itemId()), s -> new HashMap<>())
-                    .put(key.itemId(), kind.value(counts));
+                    .put(key.itemId(), kind.value(counts.raw()));
               }
             });
     for (int shard = 0; shard < kind.shards(); shard++) {

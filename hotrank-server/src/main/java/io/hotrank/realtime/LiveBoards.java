@@ -115,7 +115,7 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
                     new LiveStore.Keyed(
                         key.itemId(),
                         createdAt,
-                        order.key(counts, Instant.ofEpochMilli(createdAt))));
+                        order.key(board.ranked(counts), Instant.ofEpochMilli(createdAt))));
               }
             });
     String outcome =
@@ -148,7 +148,8 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
               lastFoldNo,
               keep(board),
               windowStart(board),
-              List.of(keyed(rankKey(board), itemId, createdAtMillis, row.counts())));
+              List.of(
+                  keyed(rankKey(board), itemId, createdAtMillis, board.ranked(row.counters()))));
       if (!outcome.equals("moved")) {
         break; // admitted, present, or left to the rebuild it waits for ("none")
       }
@@ -186,7 +187,7 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
     Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
     List<LiveStore.Keyed> keyed = new ArrayList<>();
     for (ItemCards.Card card : cards.values()) {
-      keyed.add(keyed(order, card.itemId(), card.createdAtMillis(), card.counts()));
+      keyed.add(keyed(order, card.itemId(), card.createdAtMillis(), board.ranked(card.counters())));
     }
     // A deleted item is not folded again; its member leaves when a publish finds it gone.
     String outcome = store.apply(board, to, null, null, keep(board), windowStart(board), keyed);
@@ -236,7 +237,9 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
                     new LiveStore.Ranked(
                         row.itemId(),
                         row.createdAtMillis(),
-                        order.key(row.counts(), Instant.ofEpochMilli(row.createdAtMillis()))));
+                        order.key(
+                            board.ranked(row.counters()),
+                            Instant.ofEpochMilli(row.createdAtMillis()))));
               }
             });
     List<LiveStore.Ranked> best = top.toSortedList();
@@ -354,7 +357,8 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
   }
 
   static BoardEntry entry(BoardDefinition board, ItemCards.Card card, Instant now) {
-    return entry(board, card, board.scoreAt(card.counts(), card.createdAtMillis(), now));
+    return entry(
+        board, card, board.scoreAt(board.ranked(card.counters()), card.createdAtMillis(), now));
   }
 
   /** A card as an unranked entry of a realtime board, with its score there. */

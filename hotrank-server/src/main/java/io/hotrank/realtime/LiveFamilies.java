@@ -267,7 +267,12 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
                 long createdAt = fold.createdAt().get(key);
                 placed.add(
                     placed(
-                        board, order, key.itemId(), createdAt, counts, labels.get(key.itemId())));
+                        board,
+                        order,
+                        key.itemId(),
+                        createdAt,
+                        board.ranked(counts),
+                        labels.get(key.itemId())));
               }
             });
     String outcome =
@@ -296,7 +301,12 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
     for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
       placed.add(
           placed(
-              board, order, card.itemId(), card.createdAtMillis(), card.counts(), card.labels()));
+              board,
+              order,
+              card.itemId(),
+              card.createdAtMillis(),
+              board.ranked(card.counters()),
+              card.labels()));
     }
     // A deleted item is not folded again; its delete took it out (or a look finds it gone).
     String outcome =
@@ -383,7 +393,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
                       Ordering.of(board),
                       itemId,
                       card.createdAtMillis(),
-                      card.counts(),
+                      board.ranked(card.counters()),
                       card.labels())));
       if (!outcome.equals("moved")) {
         return; // placed, or left to the rebuild it waits for ("none")
@@ -447,7 +457,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
               for (CounterPages.LabelledRow labelled : page) {
                 CounterPages.CounterRow row = labelled.row();
                 Set<String> segments = segments(board, labelled.labels());
-                Double key = order.key(row.counts(), row.createdAtMillis());
+                Double key = order.key(board.ranked(row.counters()), row.createdAtMillis());
                 if (segments.isEmpty() || key == null) {
                   continue;
                 }
@@ -741,6 +751,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
 
   private static BoardEntry entry(
       BoardDefinition board, Ordering order, ItemCards.Card card, Instant now) {
-    return LiveBoards.entry(board, card, order.score(card.counts(), card.createdAtMillis(), now));
+    return LiveBoards.entry(
+        board, card, order.score(board.ranked(card.counters()), card.createdAtMillis(), now));
   }
 }

@@ -1,5 +1,6 @@
 package io.hotrank.realtime;
 
+import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
 import java.util.HashSet;
@@ -37,6 +38,31 @@ record MissedFolds(Set<Long> ids, long pruned, long last) {
       for (LoggedEvent e : events) {
         if (wanted.test(e)) {
           ids.add(e.itemId());
+        }
+      }
+      if (ids.size() >= maxIds) {
+        return new MissedFolds(ids, 0, f);
+      }
+    }
+    return new MissedFolds(ids, 0, to);
+  }
+
+  /**
+   * Reads the items folds {@code from .. to} changed (a flag's retraction too, which has no
+   * events), stopping at the first one pruned, or after the fold that brought the items {@code
+   * wanted} took to {@code maxIds} or more.
+   */
+  static MissedFolds readItems(
+      FoldHistory history, long from, long to, Predicate<Fold.ItemKey> wanted, int maxIds) {
+    Set<Long> ids = new HashSet<>();
+    for (long f = from; f <= to; f++) {
+      var items = history.itemsOf(f);
+      if (items == null) {
+        return new MissedFolds(ids, f, f - 1);
+      }
+      for (Fold.ItemKey item : items) {
+        if (wanted.test(item)) {
+          ids.add(item.itemId());
         }
       }
       if (ids.size() >= maxIds) {

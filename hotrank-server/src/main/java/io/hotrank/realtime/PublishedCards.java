@@ -3,7 +3,6 @@ package io.hotrank.realtime;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.ItemCards;
 import io.hotrank.time.Ticker;
 import java.util.ArrayList;
@@ -172,15 +171,11 @@ final class PublishedCards {
         if (++readBack > FOLDS_READ_BACK) {
           return null; // remembered folds were evicted meanwhile
         }
-        List<LoggedEvent> events = history.eventsOf(f);
-        if (events == null) {
+        List<Fold.ItemKey> items = history.itemsOf(f);
+        if (items == null) {
           return null;
         }
-        Set<Fold.ItemKey> read = new HashSet<>();
-        for (LoggedEvent e : events) {
-          read.add(new Fold.ItemKey(e.biz(), e.itemId()));
-        }
-        keys = remember(f, read);
+        keys = remember(f, new HashSet<>(items));
       }
       for (Fold.ItemKey key : keys) {
         if (key.biz().equals(biz)) {

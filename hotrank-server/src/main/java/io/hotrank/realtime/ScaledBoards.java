@@ -338,10 +338,10 @@ final class ScaledBoards implements RealtimeKind {
         }
         if (card.createdAtMillis() > now.toEpochMilli()
             || card.createdAtMillis() < windowStart
-            || order.key(card.counts(), card.createdAtMillis()) == null) {
+            || order.key(board.ranked(card.counters()), card.createdAtMillis()) == null) {
           continue;
         }
-        double score = order.score(card.counts(), card.createdAtMillis(), now);
+        double score = order.score(board.ranked(card.counters()), card.createdAtMillis(), now);
         offer.accept(LiveBoards.entry(board, card, score / counted.divisor(segments)));
       }
     }

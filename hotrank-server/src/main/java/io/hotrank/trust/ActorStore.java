@@ -2,7 +2,11 @@ package io.hotrank.trust;
 
 import io.hotrank.storage.SqlDialect;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -40,6 +44,9 @@ final class ActorStore {
             Instant.ofEpochMilli(rs.getLong(8)));
       };
 
+  /** Actors per IN list of {@link #findAll}. */
+  private static final int IDS_PER_QUERY = 500;
+
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
 
@@ -50,6 +57,27 @@ final class ActorStore {
 
   Optional<Actor> find(long userId) {
     return first(jdbc.query("SELECT " + COLUMNS + " FROM hr_actor WHERE user_id = ?", ROW, userId));
+  }
+
+  /** The stored ones among the given actors, a few hundred per query. */
+  Map<Long, Actor> findAll(Collection<Long> userIds) {
+    Map<Long, Actor> found = new HashMap<>();
+    List<Long> ids = userIds.stream().filter(id -> id != 0).distinct().toList();
+    for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
+      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY));
+      jdbc.query(
+          "SELECT "
+              + COLUMNS
+              + " FROM hr_actor WHERE user_id IN ("
+              + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+              + ")",
+          rs -> {
+            Actor actor = ROW.mapRow(rs, 0);
+            found.put(actor.userId(), actor);
+          },
+          chunk.toArray());
+    }
+    return found;
   }
 
   /** The actor, its row locked until the caller's transaction ends. */

@@ -36,12 +36,19 @@ public final class Actors {
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private final FlagRetraction retraction;
 
-  Actors(ActorStore store, AuditLog audit, TransactionTemplate tx, Clock clock) {
+  Actors(
+      ActorStore store,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock,
+      FlagRetraction retraction) {
     this.store = store;
     this.audit = audit;
     this.tx = tx;
     this.clock = clock;
+    this.retraction = retraction;
   }
 
   /**
@@ -96,7 +103,10 @@ public final class Actors {
 
   /**
    * Flags an actor (one the platform never sent, too), audited as {@code actor.flag} with the actor
-   * before and after; concurrent flags and puts of the actor are each applied whole, in turn.
+   * before and after; concurrent flags and puts of the actor are each applied whole, in turn. A
+   * flag of an actor not flagged before takes its standing likes and collects out of the trusted
+   * counters in the same transaction ({@link FlagRetraction}); a new reason for a flagged actor
+   * changes only the reason.
    *
    * @throws InvalidRequestException naming {@code userId} and {@code reason}; nothing changes then
    */
@@ -119,6 +129,9 @@ public final class Actors {
           }
           Actor after = store.find(userId).orElseThrow();
           audit.record(operator, "actor.flag", target(userId), kept, before, after);
+          if (before == null || before.flag() == null) {
+            retraction.retract(userId);
+          }
           return after;
         });
   }

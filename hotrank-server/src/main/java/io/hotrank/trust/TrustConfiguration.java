@@ -14,13 +14,23 @@ import org.springframework.transaction.support.TransactionTemplate;
 class TrustConfiguration {
 
   @Bean
+  ActorWeights actorWeights(JdbcTemplate jdbc, SqlDialect dialect, TrustProperties properties) {
+    return ActorWeights.reading(jdbc, dialect, properties);
+  }
+
+  @Bean
   Actors actors(
       JdbcTemplate jdbc,
       SqlDialect dialect,
       AuditLog audit,
       PlatformTransactionManager transactions,
-      Clock clock) {
+      Clock clock,
+      FlagRetraction retraction) {
     return new Actors(
-        new ActorStore(jdbc, dialect), audit, new TransactionTemplate(transactions), clock);
+        new ActorStore(jdbc, dialect),
+        audit,
+        new TransactionTemplate(transactions),
+        clock,
+        retraction);
   }
 }

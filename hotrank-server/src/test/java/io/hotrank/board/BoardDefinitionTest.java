@@ -29,13 +29,14 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null, null, null, null);
+        null, null, null, null, null);
   }
 
   @Test
@@ -60,7 +61,7 @@ class BoardDefinitionTest {
     BoardSpec tooMany =
         new BoardSpec(
             "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
-            null, null, null);
+            null, null, null, null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }
@@ -84,7 +85,8 @@ class BoardDefinitionTest {
         null,
         segmentBy,
         maxPerAuthor,
-        scaleBy);
+        scaleBy,
+        null);
   }
 
   @Test
@@ -125,7 +127,8 @@ class BoardDefinitionTest {
             null,
             null,
             null,
-            "attribute:lang");
+            "attribute:lang",
+            null);
     assertThat(BoardDefinition.from(scaledWindow, "b").scaleBy())
         .isEqualTo(new SegmentBy.Attribute("lang"));
   }

@@ -825,10 +825,12 @@ abstract class ItemCacheContract {
     jdbc.update(
         "UPDATE hr_item_counter SET like_cnt = 5, fold_no = 40 WHERE biz = ? AND item_id = 9", BIZ);
     Instance folder = new Instance();
-    folder.writes.countsFolded(40, Map.of(new ItemKey(BIZ, 9), new Interactions(5, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(
+        40, Map.of(new ItemKey(BIZ, 9), Counters.allTrusted(new Interactions(5, 0, 0, 0, 0, 0))));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     // An older fold's counters arriving late are refused.
-    folder.writes.countsFolded(39, Map.of(new ItemKey(BIZ, 9), new Interactions(4, 0, 0, 0, 0, 0)));
+    folder.writes.countsFolded(
+        39, Map.of(new ItemKey(BIZ, 9), Counters.allTrusted(new Interactions(4, 0, 0, 0, 0, 0))));
     assertThat(redis.opsForHash().get("hrtest:ic:" + BIZ + ":9", "v")).isEqualTo("40");
     Instance third = new Instance();
     assertThat(third.reads.get(BIZ, 9).item().counts().like()).isEqualTo(5);

@@ -313,6 +313,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.maxPins(),
         b.segmentBy(),
         b.maxPerAuthor(),
-        b.scaleBy());
+        b.scaleBy(),
+        BoardDefinition.Trust.RAW);
   }
 }

@@ -46,7 +46,8 @@ class LiveFamilyStoreTest {
           3,
           new SegmentBy.Tag(),
           0,
-          null);
+          null,
+          BoardDefinition.Trust.RAW);
 
   @AfterEach
   void close() {

@@ -95,7 +95,8 @@ class WindowFamilyStoreTest {
           3,
           null,
           0,
-          new SegmentBy.Tag());
+          new SegmentBy.Tag(),
+          BoardDefinition.Trust.RAW);
 
   @AfterEach
   void close() {

@@ -10,6 +10,7 @@ import io.hotrank.core.score.Interactions;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterPages.CounterRow;
 import io.hotrank.item.CounterStore;
+import io.hotrank.item.Counters;
 import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemExistsException;
 import io.hotrank.item.ItemStore;
@@ -294,18 +295,19 @@ abstract class StorageCompatibilityContract {
             tx.executeWithoutResult(
                 s -> {
                   Map<Long, CounterPages.CounterRow> locked = counters.lockCounters(BIZ, batch);
-                  Map<Long, Interactions> next = new HashMap<>();
+                  Map<Long, Counters> next = new HashMap<>();
                   locked.forEach(
                       (id, row) ->
                           next.put(
                               id,
-                              new Interactions(
-                                  row.counts().like() + 1,
-                                  row.counts().view(),
-                                  row.counts().comment(),
-                                  row.counts().share(),
-                                  row.counts().collect(),
-                                  row.counts().dislike())));
+                              Counters.allTrusted(
+                                  new Interactions(
+                                      row.counts().like() + 1,
+                                      row.counts().view(),
+                                      row.counts().comment(),
+                                      row.counts().share(),
+                                      row.counts().collect(),
+                                      row.counts().dislike()))));
                   counters.writeCounters(BIZ, next, t, 1);
                 });
             batch.forEach(id -> expected.merge(id, 1, Integer::sum));
@@ -314,7 +316,7 @@ abstract class StorageCompatibilityContract {
         });
 
     for (long id = 1; id <= itemCount; id++) {
-      assertThat(counters.find(BIZ, id).orElseThrow().like())
+      assertThat(counters.find(BIZ, id).orElseThrow().raw().like())
           .as("likes of item %d", id)
           .isEqualTo(expected.getOrDefault(id, 0).longValue());
     }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.TrustModel;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -213,5 +217,59 @@ public abstract class ActorsContract extends ApiTestSupport {
     assertThat(described.status()).as("the row was the operator's").isEqualTo(200);
     assertThat(described.json().get("createdAt").asString()).isEqualTo("2026-05-01T00:00:00Z");
     assertThat(described.json().get("flag").get("reason").asString()).isEqualTo("ring");
+  }
+
+  /**
+   * Events of actors of every kind (old, new, low trust, bot, flagged, unknown, anonymous), with
+   * repeated likes and views and a flag between two phases, folded from the event log: every item's
+   * raw and trusted counters, and a board ranked by each, are what an independent model computes.
+   */
+  @Test
+  void trustedCountersAndBoards_followTheModel_withAFlagMidStream() {
+    List<Long> ids = new ArrayList<>();
+    Map<Long, Instant> createdAt = new HashMap<>();
+    for (long id = 1; id <= 6; id++) {
+      Instant created = NOW.minus(Duration.ofMinutes(25 * id));
+      createItem("trust", id, "item " + id, 9, created);
+      ids.add(id);
+      createdAt.put(id, created);
+    }
+    TrustModel model =
+        new TrustModel(
+            http, "trust", ids, ThreadLocalRandom.current().nextLong(1, 1000) * 1_000_000L);
+    model.sendActors(NOW);
+    Random random = new Random(42);
+    postEvents(model.events(random, 300).toArray(String[]::new));
+    model.assertCounters();
+
+    model.flagMidStream();
+    model.assertCounters(); // taken back at once, in the flag's transaction
+    postEvents(model.events(random, 300).toArray(String[]::new));
+
+    model.assertCounters();
+    assertThat(model.trustMatters()).as("the events make trust matter").isTrue();
+    model.assertHackerNewsBoard("trust-hn", true, createdAt, NOW);
+    model.assertHackerNewsBoard("trust-raw", false, createdAt, NOW);
+  }
+
+  /**
+   * A flag racing a stream of likes and collects of its actor, each batch folded as it comes (the
+   * scheduled folder runs too): whichever folds came before or after the flag, none of the actor's
+   * actions weighs anything at the end, and every item's trusted likes and collects are the weights
+   * of the actions that stand.
+   */
+  @Test
+  void aFlagRacingTheFolds_takesBackEverything_exactly() throws Exception {
+    for (long id = 1; id <= 12; id++) {
+      createItem("trust", id, "item " + id, 9, NOW.minus(Duration.ofHours(1)));
+    }
+    long users = ThreadLocalRandom.current().nextLong(1000, 2000) * 1_000_000L;
+    List<Long> flagged =
+        TrustModel.flagTwoDuringAStream(http, "trust", 0, 12, users, this::postEvents);
+    fold();
+
+    for (long user : flagged) {
+      TrustModel.assertFlagTookEverythingBack(jdbc, "trust", user);
+    }
   }
 }

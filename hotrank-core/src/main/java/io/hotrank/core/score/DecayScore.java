@@ -51,6 +51,11 @@ final class DecayScore implements HotScore {
   }
 
   @Override
+  public HotScore countingIn(long unit) {
+    return new DecayScore(weights.countingIn(unit), halfLife);
+  }
+
+  @Override
   public String algorithm() {
     return "decay";
   }

@@ -34,6 +34,11 @@ final class HackerNewsScore implements HotScore {
   }
 
   @Override
+  public HotScore countingIn(long unit) {
+    return new HackerNewsScore(weights.countingIn(unit), gravity);
+  }
+
+  @Override
   public String algorithm() {
     return "hacker-news";
   }

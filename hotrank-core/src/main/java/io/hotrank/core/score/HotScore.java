@@ -45,6 +45,15 @@ public interface HotScore {
   }
 
   /**
+   * The same formula over counts given in {@code 1/unit} parts (see {@link Weights#countingIn}):
+   * counts of {@code unit} per interaction score as counts of one do here.
+   *
+   * @param unit parts per interaction, at least 1
+   * @return the formula for such counts
+   */
+  HotScore countingIn(long unit);
+
+  /**
    * The Hacker News formula: {@code (P - 1) / (T + 2)^G}, where P is {@link
    * Weights#points(Interactions)}, T is the age in hours (as a double, clamped at zero) and G the
    * gravity. An item with fewer than one point scores below zero.

@@ -34,7 +34,8 @@ final class RedditScore implements HotScore {
   @Override
   public double score(Interactions counts, Instant createdAt, Instant now) {
     Objects.requireNonNull(now, "now");
-    double x = weights.upvotes(counts) - counts.dislike();
+    // Dislikes count in the weights' unit too; dividing by 1 leaves them exact.
+    double x = weights.upvotes(counts) - (double) counts.dislike() / weights.unit();
     double order = Math.log10(Math.max(Math.abs(x), 1.0));
     double sign = Math.signum(x);
     long seconds = createdAt.getEpochSecond() - EPOCH_SECONDS;
@@ -49,6 +50,11 @@ final class RedditScore implements HotScore {
       return raw;
     }
     return Math.round(raw * SEVEN_PLACES) / SEVEN_PLACES;
+  }
+
+  @Override
+  public HotScore countingIn(long unit) {
+    return new RedditScore(weights.countingIn(unit));
   }
 
   @Override

@@ -19,9 +19,13 @@ public final class Weights {
 
   // Indexed by ordinal; an EnumMap would box every weight on each points() call.
   private final double[] byOrdinal;
+  // Counts are given in 1/unit parts: 1 for whole interactions, 1000 for trusted counts (which
+  // are kept in thousandths, so that a weighted event adds an exact integer).
+  private final long unit;
 
-  private Weights(double[] byOrdinal) {
+  private Weights(double[] byOrdinal, long unit) {
     this.byOrdinal = byOrdinal;
+    this.unit = unit;
   }
 
   /**
@@ -57,7 +61,7 @@ public final class Weights {
       // Adding 0.0 turns -0.0 into 0.0 so that equals() does not tell them apart.
       weights[type.ordinal()] = weight + 0.0;
     }
-    return new Weights(weights);
+    return new Weights(weights, 1);
   }
 
   /**
@@ -67,6 +71,32 @@ public final class Weights {
    */
   public static Weights likesOnly() {
     return LIKES_ONLY;
+  }
+
+  /**
+   * The same weights applied to counts given in {@code 1/unit} parts: {@link #points} and {@link
+   * #upvotes} divide their sums by {@code unit}, so that counts of {@code 1000} per interaction
+   * (thousandths) give the points that counts of {@code 1} give here.
+   *
+   * @param unit parts per interaction in the counts, at least 1
+   * @return the weights for such counts
+   * @throws IllegalArgumentException if {@code unit} is below 1
+   */
+  public Weights countingIn(long unit) {
+    if (unit < 1) {
+      throw new IllegalArgumentException("unit must be >= 1 but was " + unit);
+    }
+    return new Weights(byOrdinal, unit);
+  }
+
+  /**
+   * Parts per interaction in the counts these weights apply to: 1 unless built by {@link
+   * #countingIn}.
+   *
+   * @return the unit
+   */
+  public long unit() {
+    return unit;
   }
 
   /**
@@ -88,7 +118,8 @@ public final class Weights {
    * @throws NullPointerException if {@code counts} is {@code null}
    */
   public double points(Interactions counts) {
-    return upvotes(counts) + weight(InteractionType.DISLIKE) * counts.dislike();
+    double sum = upvoteParts(counts) + weight(InteractionType.DISLIKE) * counts.dislike();
+    return unit == 1 ? sum : sum / unit;
   }
 
   /**
@@ -100,6 +131,11 @@ public final class Weights {
    * @throws NullPointerException if {@code counts} is {@code null}
    */
   public double upvotes(Interactions counts) {
+    double sum = upvoteParts(counts);
+    return unit == 1 ? sum : sum / unit;
+  }
+
+  private double upvoteParts(Interactions counts) {
     double sum = 0.0;
     for (InteractionType type : TYPES) {
       if (type != InteractionType.DISLIKE) {
@@ -110,14 +146,16 @@ public final class Weights {
   }
 
   /**
-   * Two weights are equal when every type has the same weight.
+   * Two weights are equal when every type has the same weight and the units are the same.
    *
    * @param other the object to compare with
    * @return whether {@code other} is a {@code Weights} with identical weights
    */
   @Override
   public boolean equals(Object other) {
-    return other instanceof Weights that && Arrays.equals(byOrdinal, that.byOrdinal);
+    return other instanceof Weights that
+        && unit == that.unit
+        && Arrays.equals(byOrdinal, that.byOrdinal);
   }
 
   /**
@@ -127,7 +165,7 @@ public final class Weights {
    */
   @Override
   public int hashCode() {
-    return Arrays.hashCode(byOrdinal);
+    return 31 * Arrays.hashCode(byOrdinal) + Long.hashCode(unit);
   }
 
   /**
@@ -141,6 +179,9 @@ public final class Weights {
     StringJoiner joiner = new StringJoiner(", ", "Weights{", "}");
     for (InteractionType type : TYPES) {
       joiner.add(type.wireName() + "=" + byOrdinal[type.ordinal()]);
+    }
+    if (unit != 1) {
+      joiner.add("unit=1/" + unit);
     }
     return joiner.toString();
   }

@@ -128,4 +128,17 @@ class RedditScoreTest {
   void algorithm_isReddit() {
     assertThat(LIKES.algorithm()).isEqualTo("reddit");
   }
+
+  @Test
+  void countingIn_thousandths_scoresAsWholeCounts_dislikesIncluded() {
+    HotScore whole = HotScore.reddit(Weights.of(Map.of("like", 1.0, "view", 0.5)));
+    HotScore parts = whole.countingIn(1000);
+    Instant created = Instant.parse("2026-01-01T00:00:00Z");
+
+    assertThat(parts.score(new Interactions(40_000, 8_000, 0, 0, 0, 3_000), created, created))
+        .isEqualTo(whole.score(new Interactions(40, 8, 0, 0, 0, 3), created, created));
+    // A like weighing a fifth: 5 of them are one vote.
+    assertThat(parts.score(new Interactions(5 * 200, 0, 0, 0, 0, 0), created, created))
+        .isEqualTo(whole.score(new Interactions(1, 0, 0, 0, 0, 0), created, created));
+  }
 }

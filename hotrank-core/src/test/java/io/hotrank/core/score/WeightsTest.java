@@ -115,4 +115,26 @@ class WeightsTest {
     assertThat(Weights.likesOnly().toString())
         .isEqualTo("Weights{like=1.0, view=0.0, comment=0.0, share=0.0, collect=0.0, dislike=0.0}");
   }
+
+  @Test
+  void countingIn_thousandths_givesThePointsOfWholeCounts() {
+    Interactions thousandths = new Interactions(10_000, 100_000, 3_000, 2_000, 1_000, 4_000);
+    Weights perThousand = MIXED.countingIn(1000);
+
+    assertThat(perThousand.points(thousandths)).isEqualTo(MIXED.points(COUNTS));
+    assertThat(perThousand.upvotes(thousandths)).isEqualTo(MIXED.upvotes(COUNTS));
+    assertThat(perThousand.points(new Interactions(200, 0, 0, 0, 0, 0))).isEqualTo(0.2);
+    assertThat(perThousand.unit()).isEqualTo(1000);
+    assertThat(perThousand)
+        .isNotEqualTo(MIXED)
+        .hasToString(MIXED.toString().replace("}", ", unit=1/1000}"));
+    assertThat(MIXED.unit()).isEqualTo(1);
+  }
+
+  @Test
+  void countingIn_belowOne_rejected() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> MIXED.countingIn(0))
+        .withMessageContaining("unit must be >= 1");
+  }
 }

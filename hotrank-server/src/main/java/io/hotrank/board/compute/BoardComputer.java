@@ -183,7 +183,7 @@ public class BoardComputer {
   private static Labelled scored(
       BoardDefinition board, LabelledRow labelled, Instant now, double divisor) {
     CounterRow row = labelled.row();
-    double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
+    double score = board.scoreAt(board.ranked(row.counters()), row.createdAtMillis(), now);
     return new Labelled(
         row.itemId(), row.createdAtMillis(), divisor == 1 ? score : score / divisor, labelled);
   }
@@ -312,7 +312,8 @@ public class BoardComputer {
             cancelled,
             page -> {
               for (CounterRow row : page) {
-                double score = board.scoreAt(row.counts(), row.createdAtMillis(), now);
+                double score =
+                    board.scoreAt(board.ranked(row.counters()), row.createdAtMillis(), now);
                 top.offer(new Scored(row.itemId(), row.createdAtMillis(), score, row));
               }
             });

@@ -182,7 +182,7 @@ public class ControlledEntries {
               .kind()
               .lookUpScore(
                   board,
-                  card.counts(),
+                  board.ranked(card.counters()),
                   card.createdAtMillis(),
                   at,
                   actions.get(card.itemId()) == ControlAction.PIN);

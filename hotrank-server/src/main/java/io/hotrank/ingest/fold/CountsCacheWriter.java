@@ -1,10 +1,10 @@
 package io.hotrank.ingest.fold;
 
-import io.hotrank.core.score.Interactions;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.FoldListener;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.item.Counters;
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemKey;
 import java.util.HashMap;
@@ -43,7 +43,7 @@ final class CountsCacheWriter implements FoldListener {
 
   @Override
   public void folded(Fold fold) {
-    Map<ItemKey, Interactions> changed = HashMap.newHashMap(fold.counters().size());
+    Map<ItemKey, Counters> changed = HashMap.newHashMap(fold.counters().size());
     fold.counters()
         .forEach((key, counts) -> changed.put(new ItemKey(key.biz(), key.itemId()), counts));
     Long mark = cacheWrites.countsFolded(fold.foldNo(), changed);

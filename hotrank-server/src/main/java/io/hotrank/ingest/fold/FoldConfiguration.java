@@ -8,6 +8,7 @@ import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.job.JobSource;
 import io.hotrank.job.PruneJob;
 import io.hotrank.storage.SqlDialect;
+import io.hotrank.trust.ActorWeights;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -27,8 +28,32 @@ class FoldConfiguration {
   }
 
   @Bean
-  FoldApplier foldApplier(CounterStore counters, JdbcTemplate jdbc, SqlDialect dialect) {
-    return new FoldApplier(counters, new UserActionStore(jdbc, dialect));
+  FoldApplier foldApplier(
+      CounterStore counters, JdbcTemplate jdbc, SqlDialect dialect, ActorWeights weights) {
+    return new FoldApplier(counters, new UserActionStore(jdbc, dialect), weights);
+  }
+
+  @Bean
+  ActorRetraction actorRetraction(
+      CounterStore counters,
+      JdbcTemplate jdbc,
+      SqlDialect dialect,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      IngestProperties properties,
+      Clock clock) {
+    return new ActorRetraction(
+        counters,
+        new UserActionStore(jdbc, dialect),
+        numbers,
+        listeners,
+        properties.source() == IngestProperties.Source.LOG,
+        clock);
+  }
+
+  @Bean
+  FoldReader retractionFoldReader() {
+    return new ActorRetraction.Reader();
   }
 
   @Bean

@@ -63,6 +63,15 @@ public final class FoldNumbers {
   }
 
   /**
+   * Locks the number's row until the caller's transaction ends, as a fold holds it: what orders a
+   * flag's retraction with the folds ({@link ActorRetraction}).
+   */
+  public void lockNumber() {
+    jdbc.queryForObject(
+        "SELECT fold_no FROM hr_fold_cursor WHERE name = ? FOR UPDATE", Long.class, CURSOR);
+  }
+
+  /**
    * Stores the record of fold {@code foldNo}, whose number its folder took in this transaction: by
    * {@link #number}, or the event log's folder, which holds the number's row for its position and
    * moves the number with it in one UPDATE.

@@ -1,5 +1,6 @@
 package io.hotrank.ingest.fold;
 
+import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.LoggedEvent;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -20,4 +21,16 @@ public interface FoldReader {
    * the order it applied them; null when the source no longer holds them (past its retention).
    */
   @Nullable List<LoggedEvent> eventsOf(String record);
+
+  /**
+   * The items whose counters the fold changed; null when the source no longer holds them. By
+   * default those of {@link #eventsOf}; a fold without events (a flag's retraction) names them in
+   * its record.
+   */
+  default @Nullable List<Fold.ItemKey> itemsOf(String record) {
+    List<LoggedEvent> events = eventsOf(record);
+    return events == null
+        ? null
+        : events.stream().map(e -> new Fold.ItemKey(e.biz(), e.itemId())).distinct().toList();
+  }
 }

@@ -1,5 +1,6 @@
 package io.hotrank.ingest.fold;
 
+import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.LoggedEvent;
 import java.util.HashMap;
@@ -46,5 +47,15 @@ public final class RecordedFolds implements FoldHistory {
     }
     FoldReader reader = readers.get(recorded.source());
     return reader == null ? null : reader.eventsOf(recorded.record());
+  }
+
+  @Override
+  public @Nullable List<Fold.ItemKey> itemsOf(long foldNo) {
+    FoldNumbers.Recorded recorded = numbers.recordOf(foldNo);
+    if (recorded == null) {
+      return null;
+    }
+    FoldReader reader = readers.get(recorded.source());
+    return reader == null ? null : reader.itemsOf(recorded.record());
   }
 }

@@ -1,23 +1,36 @@
 package io.hotrank.ingest.fold;
 
+import io.hotrank.core.score.InteractionType;
 import io.hotrank.storage.SqlDialect;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The one owner of {@code hr_user_action}: one row per (biz, item, user, action) that a user has
- * done and not undone, which makes like and collect idempotent per user. The folder reads and
- * writes it set-wise: one statement per chunk of (item, user) pairs, not one per event. Every
- * statement binds its parameters. Callers own the transactions.
+ * The one owner of {@code hr_user_action}: one row per (biz, item, user, action). For like and
+ * collect, a row while the user's action stands, which makes them idempotent per user, with what it
+ * added to the trusted counter ({@code weight}, taken back by the undo). For view, comment, share
+ * and dislike, how many of the user's interactions the trusted counter took ({@code counted}, at
+ * most the cap) and their weight. The folder reads and writes it set-wise: one statement per chunk
+ * of (item, user) pairs, not one per event. Every statement binds its parameters. Callers own the
+ * transactions.
  */
 public class UserActionStore {
 
   /** One user's action on one item. */
   record Pair(long itemId, long userId) {}
+
+  /**
+   * A row's values: what it added to the trusted counter, in thousandths, and how many
+   * interactions.
+   */
+  record Held(long weight, int counted) {}
+
+  /** A like or collect that stands, and what it added to the trusted counter. */
+  record Standing(String biz, long itemId, InteractionType counter, long weight) {}
 
   /** Pairs per statement: keeps statements and their plans small on every engine. */
   static final int CHUNK = 500;
@@ -32,20 +45,22 @@ public class UserActionStore {
     this.rowValues = dialect.indexesRowValueIn();
   }
 
-  /** Which of the pairs have the action recorded. */
-  Set<Pair> existing(String biz, String action, List<Pair> pairs) {
-    Set<Pair> found = new HashSet<>();
+  /** The rows of the pairs that have one. */
+  Map<Pair, Held> read(String biz, String action, List<Pair> pairs) {
+    Map<Pair, Held> found = new HashMap<>();
     if (lateral) {
       // PostgreSQL: the pairs as two arrays, each probed in the primary key (LATERAL forces the
       // probe: with a plain join and statistics from when the table was small, the planner
       // scanned every row of the biz once per pair, seconds per fold); one statement and one plan
       // for any number, where 500 OR-ed pairs took about 90 ms to plan and run.
       jdbc.query(
-          "SELECT p.item_id, p.user_id FROM unnest(?::bigint[], ?::bigint[]) AS p(item_id,"
-              + " user_id) CROSS JOIN LATERAL (SELECT 1 FROM hr_user_action a WHERE a.biz = ?"
-              + " AND a.item_id = p.item_id AND a.user_id = p.user_id AND a.action = ? LIMIT 1) x",
+          "SELECT p.item_id, p.user_id, x.weight, x.counted FROM unnest(?::bigint[],"
+              + " ?::bigint[]) AS p(item_id, user_id) CROSS JOIN LATERAL (SELECT a.weight,"
+              + " a.counted FROM hr_user_action a WHERE a.biz = ? AND a.item_id = p.item_id AND"
+              + " a.user_id = p.user_id AND a.action = ? LIMIT 1) x",
           rs -> {
-            found.add(new Pair(rs.getLong(1), rs.getLong(2)));
+            found.put(
+                new Pair(rs.getLong(1), rs.getLong(2)), new Held(rs.getLong(3), rs.getInt(4)));
           },
           pairs.stream().map(Pair::itemId).toArray(Long[]::new),
           pairs.stream().map(Pair::userId).toArray(Long[]::new),
@@ -55,34 +70,62 @@ public class UserActionStore {
     }
     for (List<Pair> chunk : chunks(pairs)) {
       jdbc.query(
-          "SELECT item_id, user_id FROM hr_user_action WHERE " + pairsWhere(chunk.size()),
+          "SELECT item_id, user_id, weight, counted FROM hr_user_action WHERE "
+              + pairsWhere(chunk.size()),
           rs -> {
-            found.add(new Pair(rs.getLong(1), rs.getLong(2)));
+            found.put(
+                new Pair(rs.getLong(1), rs.getLong(2)), new Held(rs.getLong(3), rs.getInt(4)));
           },
           pairArgs(biz, action, chunk));
     }
     return found;
   }
 
-  /** Records the action for each pair (none of which has it), created at {@code atMillis[i]}. */
-  void insert(String biz, String action, List<Pair> pairs, List<Long> atMillis) {
+  /**
+   * Records the action for each pair (none of which has it), created at {@code atMillis[i]}, with
+   * {@code held[i]}.
+   */
+  void insert(String biz, String action, List<Pair> pairs, List<Long> atMillis, List<Held> held) {
     for (int from = 0; from < pairs.size(); from += CHUNK) {
       int to = Math.min(pairs.size(), from + CHUNK);
       StringBuilder sql =
           new StringBuilder(
-              "INSERT INTO hr_user_action (biz, item_id, user_id, action, created_at) VALUES ");
-      Object[] args = new Object[(to - from) * 5];
+              "INSERT INTO hr_user_action (biz, item_id, user_id, action, created_at, weight,"
+                  + " counted) VALUES ");
+      Object[] args = new Object[(to - from) * 7];
       int a = 0;
       for (int i = from; i < to; i++) {
-        sql.append(i == from ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)");
+        sql.append(i == from ? "(?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?)");
         args[a++] = biz;
         args[a++] = pairs.get(i).itemId();
         args[a++] = pairs.get(i).userId();
         args[a++] = action;
         args[a++] = atMillis.get(i);
+        args[a++] = held.get(i).weight();
+        args[a++] = held.get(i).counted();
       }
       jdbc.update(sql.toString(), args);
     }
+  }
+
+  /** Replaces the values of existing rows: a view's count that grew, one JDBC batch. */
+  void update(String biz, String action, List<Pair> pairs, List<Held> held) {
+    List<Object[]> rows = new ArrayList<>(pairs.size());
+    for (int i = 0; i < pairs.size(); i++) {
+      rows.add(
+          new Object[] {
+            held.get(i).weight(),
+            held.get(i).counted(),
+            biz,
+            pairs.get(i).itemId(),
+            pairs.get(i).userId(),
+            action
+          });
+    }
+    jdbc.batchUpdate(
+        "UPDATE hr_user_action SET weight = ?, counted = ? WHERE biz = ? AND item_id = ? AND"
+            + " user_id = ? AND action = ?",
+        rows);
   }
 
   /** Removes the action of each pair (undos are few: the OR-ed form serves every engine). */
@@ -94,9 +137,40 @@ public class UserActionStore {
     }
   }
 
+  /**
+   * The user's likes and collects that stand and still add to the trusted counters (weight above
+   * 0), by the index on {@code user_id}.
+   */
+  List<Standing> standingOf(long userId) {
+    return jdbc.query(
+        "SELECT biz, item_id, action, weight FROM hr_user_action WHERE user_id = ? AND action IN"
+            + " (?, ?) AND weight > ? ORDER BY biz, item_id, action",
+        (rs, n) ->
+            new Standing(
+                rs.getString(1),
+                rs.getLong(2),
+                InteractionType.fromWireName(rs.getString(3)).orElseThrow(),
+                rs.getLong(4)),
+        userId,
+        InteractionType.LIKE.wireName(),
+        InteractionType.COLLECT.wireName(),
+        0);
+  }
+
+  /** Sets the weight of the user's likes and collects to 0: taken back by a flag. */
+  void clearWeights(long userId) {
+    jdbc.update(
+        "UPDATE hr_user_action SET weight = ? WHERE user_id = ? AND action IN (?, ?) AND weight > ?",
+        0,
+        userId,
+        InteractionType.LIKE.wireName(),
+        InteractionType.COLLECT.wireName(),
+        0);
+  }
+
   /** Whether the user's action is recorded. */
   boolean exists(String biz, long itemId, long userId, String action) {
-    return !existing(biz, action, List.of(new Pair(itemId, userId))).isEmpty();
+    return !read(biz, action, List.of(new Pair(itemId, userId))).isEmpty();
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.hotrank.ingest.kafka;
 
-import io.hotrank.core.score.Interactions;
 import io.hotrank.ingest.EventIngest;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.LoggedEvent;
@@ -11,6 +10,7 @@ import io.hotrank.ingest.fold.FoldNumbers;
 import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
+import io.hotrank.item.Counters;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.time.Ticker;
 import io.micrometer.core.instrument.Counter;
@@ -322,7 +322,7 @@ final class KafkaFolder implements SmartLifecycle {
     long foldNo =
         numbers.number(
             KafkaSource.NAME, KafkaFoldReader.record(topic, applied.effective(), partitionOf), now);
-    Map<Fold.ItemKey, Interactions> changed = applier.write(applied, foldNo, now);
+    Map<Fold.ItemKey, Counters> changed = applier.write(applied, foldNo, now);
     return new Fold(foldNo, applied.effective(), changed, applied.createdAt(), false);
   }
 

@@ -1,10 +1,10 @@
 package io.hotrank.ingest.log;
 
-import io.hotrank.core.score.Interactions;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.item.Counters;
 import io.hotrank.job.FaultPoints;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -103,8 +103,7 @@ final class EventFolder {
     }
     FoldApplier.Applied applied = applier.apply(rows);
     List<LoggedEvent> effective = applied.effective();
-    Map<Fold.ItemKey, Interactions> changed =
-        applier.write(applied, advance.cursor().foldNo(), now);
+    Map<Fold.ItemKey, Counters> changed = applier.write(applied, advance.cursor().foldNo(), now);
     long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
     faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
     eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);

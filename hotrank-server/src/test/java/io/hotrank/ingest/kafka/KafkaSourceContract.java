@@ -7,6 +7,7 @@ import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson.Answer;
 import io.hotrank.support.KafkaTestBroker;
 import io.hotrank.support.RequestFingerprint;
+import io.hotrank.support.TrustModel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +59,18 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[1].type=leaderboard",
       "hotrank.boards[1].counter=like",
       "hotrank.boards[1].shards=2",
-      "hotrank.boards[1].size=10"
+      "hotrank.boards[1].size=10",
+      "hotrank.boards[2].name=kfk-trusted",
+      "hotrank.boards[2].biz=kfk",
+      "hotrank.boards[2].window=1d",
+      "hotrank.boards[2].weights.like=1",
+      "hotrank.boards[2].weights.view=0.5",
+      "hotrank.boards[2].weights.comment=2",
+      "hotrank.boards[2].weights.share=1",
+      "hotrank.boards[2].weights.collect=1",
+      "hotrank.boards[2].weights.dislike=-1",
+      "hotrank.boards[2].size=10",
+      "hotrank.boards[2].refresh=0 0 0 1 1 *"
     })
 public abstract class KafkaSourceContract extends ApiTestSupport {
 
@@ -192,6 +204,75 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
       }
     }
     assertCountsAndBoards();
+  }
+
+  /**
+   * Events of actors of every kind with repeated likes and views, and a flag between two phases,
+   * posted over HTTP and folded from the topic: the raw and trusted counters and a board ranked by
+   * the trusted ones are what the model computes ({@link TrustModel}).
+   */
+  @Test
+  void trustedCountersAndBoards_followTheModel_withAFlagMidStream() {
+    items();
+    Map<Long, java.time.Instant> createdAt = new HashMap<>();
+    List<Long> ids = new ArrayList<>();
+    for (long i = 1; i <= ITEMS; i++) {
+      ids.add(base + i);
+      createdAt.put(base + i, clock.instant().minusSeconds(60));
+    }
+    TrustModel model =
+        new TrustModel(
+            http,
+            "kfk",
+            ids,
+            java.util.concurrent.ThreadLocalRandom.current().nextLong(1000, 2000) * 1_000_000L);
+    model.sendActors(clock.instant());
+    Random random = new Random(7);
+    postAll(model.events(random, 300));
+    fold();
+    model.assertCounters();
+
+    model.flagMidStream();
+    model.assertCounters(); // taken back at once, in the flag's transaction
+    postAll(model.events(random, 300));
+    fold();
+
+    model.assertCounters();
+    assertThat(model.trustMatters()).as("the events make trust matter").isTrue();
+    model.assertHackerNewsBoard("kfk-trusted", true, createdAt, clock.instant());
+  }
+
+  /**
+   * A flag racing a stream of likes and collects of its actor folded from the topic: whichever
+   * folds came before or after the flag, none of the actor's actions weighs anything at the end,
+   * and every item's trusted likes and collects are the weights of the actions that stand.
+   */
+  @Test
+  void aFlagRacingTheFolds_takesBackEverything_exactly() throws Exception {
+    items();
+    long users = java.util.concurrent.ThreadLocalRandom.current().nextLong(2000, 3000) * 1_000_000L;
+    List<Long> flagged =
+        TrustModel.flagTwoDuringAStream(
+            http,
+            "kfk",
+            base,
+            ITEMS,
+            users,
+            events -> {
+              postAll(List.of(events));
+              fold();
+            });
+    fold();
+
+    for (long user : flagged) {
+      TrustModel.assertFlagTookEverythingBack(jdbc, "kfk", user);
+    }
+  }
+
+  private void postAll(List<String> events) {
+    Answer accepted =
+        http.post("/api/v1/events", "{\"events\":[" + String.join(",", events) + "]}");
+    assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
   }
 
   /** This run's event ids: a database kept from an earlier run holds that run's. */

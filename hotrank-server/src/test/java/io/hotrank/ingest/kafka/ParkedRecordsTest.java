@@ -12,6 +12,8 @@ import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemStore;
 import io.hotrank.support.MigratedDatabase;
 import io.hotrank.support.TestDatabase;
+import io.hotrank.trust.ActorWeights;
+import io.hotrank.trust.TrustProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -49,7 +51,10 @@ class ParkedRecordsTest {
   private final KafkaFoldStore store = new KafkaFoldStore(DATABASE.jdbc());
   private final CounterStore counters = new CounterStore(DATABASE.jdbc(), DATABASE.dialect());
   private final FoldApplier applier =
-      new FoldApplier(counters, new UserActionStore(DATABASE.jdbc(), DATABASE.dialect()));
+      new FoldApplier(
+          counters,
+          new UserActionStore(DATABASE.jdbc(), DATABASE.dialect()),
+          ActorWeights.reading(DATABASE.jdbc(), DATABASE.dialect(), TrustProperties.defaults()));
   private final EventIds eventIds = new EventIds(DATABASE.jdbc(), DATABASE.dialect());
   private final MockProducer<String, String> producer =
       new MockProducer<>(true, null, new StringSerializer(), new StringSerializer());

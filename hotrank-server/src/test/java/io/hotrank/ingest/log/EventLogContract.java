@@ -27,6 +27,8 @@ import io.hotrank.job.FaultPoints;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.support.MigratedDatabase;
 import io.hotrank.support.TestIngestProperties;
+import io.hotrank.trust.ActorWeights;
+import io.hotrank.trust.TrustProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -97,7 +99,9 @@ abstract class EventLogContract {
     return new EventFolder(
         log(),
         new FoldApplier(
-            new CounterStore(jdbc(), dialect()), new UserActionStore(jdbc(), dialect())),
+            new CounterStore(jdbc(), dialect()),
+            new UserActionStore(jdbc(), dialect()),
+            ActorWeights.reading(jdbc(), dialect(), TrustProperties.defaults())),
         Clock.systemUTC(),
         transactions(),
         PROPERTIES,

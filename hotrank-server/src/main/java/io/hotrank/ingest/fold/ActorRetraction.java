@@ -1,0 +1,202 @@
+package io.hotrank.ingest.fold;
+
+import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.item.CounterPages;
+import io.hotrank.item.CounterStore;
+import io.hotrank.item.Counters;
+import io.hotrank.trust.FlagRetraction;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * What a flag takes back, as a fold of its own: the trusted weight of the actor's standing likes
+ * and collects comes out of each item's trusted counters (raw counters stay), the rows keep their
+ * place with weight 0 (an unlike then takes back nothing, and a later unflag restores nothing), and
+ * the fold takes a number like any other, so that the counts cache and the live boards apply it in
+ * order and a listener that missed it reads its items back ({@link #SOURCE}'s records).
+ *
+ * <p>Exactly once against the folds, in the flag's transaction (which holds the actor's row). A
+ * fold reads the actors' weights while it holds the fold number's row ({@link FoldApplier#write}),
+ * which this takes too: a fold that committed before it is seen here, a fold after it sees the
+ * flag. The locks follow the source's order, so that neither deadlocks with a fold: the event log's
+ * folder takes the number's row first and the counters after it, so this does too; a Kafka fold
+ * locks its counters first and takes the number last, so this locks the counters of the actor's
+ * standing actions first and, holding the number, reads them again: an action a fold committed
+ * meanwhile on another item fails the attempt ({@link CannotAcquireLockException}), and the flag
+ * runs again, locking that item's counters in turn.
+ */
+public final class ActorRetraction implements FlagRetraction {
+
+  /** The source name of a retraction's fold records. */
+  public static final String SOURCE = "retraction";
+
+  private final CounterStore counters;
+  private final UserActionStore userActions;
+  private final FoldNumbers numbers;
+  private final FoldListeners listeners;
+  private final boolean numberFirst;
+  private final Clock clock;
+
+  ActorRetraction(
+      CounterStore counters,
+      UserActionStore userActions,
+      FoldNumbers numbers,
+      FoldListeners listeners,
+      boolean numberFirst,
+      Clock clock) {
+    this.counters = counters;
+    this.userActions = userActions;
+    this.numbers = numbers;
+    this.listeners = listeners;
+    this.numberFirst = numberFirst;
+    this.clock = clock;
+  }
+
+  @Override
+  public void retract(long userId) {
+    if (numberFirst) {
+      numbers.lockNumber();
+    }
+    List<UserActionStore.Standing> standing = userActions.standingOf(userId);
+    if (standing.isEmpty()) {
+      return;
+    }
+    Map<String, TreeSet<Long>> requested = itemsOf(standing);
+    Map<String, Map<Long, CounterPages.CounterRow>> locked = new TreeMap<>();
+    requested.forEach((biz, ids) -> locked.put(biz, counters.lockCounters(biz, ids)));
+    long now = clock.millis();
+    long foldNo;
+    if (numberFirst) {
+      foldNo = numbers.number(SOURCE, record(userId, locked), now);
+    } else {
+      numbers.lockNumber();
+      standing = userActions.standingOf(userId);
+      for (UserActionStore.Standing s : standing) {
+        if (!requested.getOrDefault(s.biz(), new TreeSet<>()).contains(s.itemId())) {
+          throw new CannotAcquireLockException(
+              "a fold gave actor " + userId + " an action on an item not locked yet; run again");
+        }
+      }
+      foldNo = numbers.number(SOURCE, record(userId, locked), now);
+    }
+    Map<Fold.ItemKey, Counters> after = new LinkedHashMap<>();
+    Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
+    Map<String, Map<Long, long[]>> trusted = new TreeMap<>();
+    for (UserActionStore.Standing s : standing) {
+      CounterPages.CounterRow row = locked.getOrDefault(s.biz(), Map.of()).get(s.itemId());
+      if (row == null) {
+        continue; // deleted: its counters are not read again
+      }
+      long[] t =
+          trusted
+              .computeIfAbsent(s.biz(), b -> new HashMap<>())
+              .computeIfAbsent(s.itemId(), id -> values(row.trusted()));
+      int slot = s.counter().ordinal();
+      t[slot] = Math.max(0, t[slot] - s.weight());
+    }
+    trusted.forEach(
+        (biz, byId) -> {
+          Map<Long, Counters> written = new LinkedHashMap<>();
+          byId.forEach(
+              (id, t) -> {
+                CounterPages.CounterRow row = locked.get(biz).get(id);
+                Counters c = new Counters(row.counts(), interactions(t));
+                written.put(id, c);
+                after.put(new Fold.ItemKey(biz, id), c);
+                createdAt.put(new Fold.ItemKey(biz, id), row.createdAtMillis());
+              });
+          counters.writeCounters(biz, written, Instant.ofEpochMilli(now), foldNo);
+        });
+    userActions.clearWeights(userId);
+    Fold fold = new Fold(foldNo, List.<LoggedEvent>of(), after, createdAt, false);
+    TransactionSynchronizationManager.registerSynchronization(
+        new TransactionSynchronization() {
+          @Override
+          public void afterCommit() {
+            listeners.folded(fold);
+          }
+        });
+  }
+
+  /** The items of the standing actions, by biz, in id order: the order their counters lock in. */
+  private static Map<String, TreeSet<Long>> itemsOf(List<UserActionStore.Standing> standing) {
+    Map<String, TreeSet<Long>> ids = new TreeMap<>();
+    standing.forEach(s -> ids.computeIfAbsent(s.biz(), b -> new TreeSet<>()).add(s.itemId()));
+    return ids;
+  }
+
+  /**
+   * The fold's record: the user, then each biz with the ids of its items whose counters it changed,
+   * {@code "42|article:1,7;video:3"}.
+   */
+  static String record(long userId, Map<String, Map<Long, CounterPages.CounterRow>> locked) {
+    return userId
+        + "|"
+        + locked.entrySet().stream()
+            .filter(e -> !e.getValue().isEmpty())
+            .map(
+                e ->
+                    e.getKey()
+                        + ":"
+                        + new TreeSet<>(e.getValue().keySet())
+                            .stream().map(String::valueOf).collect(Collectors.joining(",")))
+            .collect(Collectors.joining(";"));
+  }
+
+  /** The items a record names. */
+  static List<Fold.ItemKey> items(String record) {
+    List<Fold.ItemKey> items = new ArrayList<>();
+    String groups = record.substring(record.indexOf('|') + 1);
+    if (groups.isEmpty()) {
+      return items;
+    }
+    for (String group : groups.split(";")) {
+      int colon = group.lastIndexOf(':');
+      String biz = group.substring(0, colon);
+      Arrays.stream(group.substring(colon + 1).split(","))
+          .forEach(id -> items.add(new Fold.ItemKey(biz, Long.parseLong(id))));
+    }
+    return items;
+  }
+
+  private static long[] values(io.hotrank.core.score.Interactions c) {
+    return new long[] {c.like(), c.view(), c.comment(), c.share(), c.collect(), c.dislike()};
+  }
+
+  private static io.hotrank.core.score.Interactions interactions(long[] t) {
+    return new io.hotrank.core.score.Interactions(t[0], t[1], t[2], t[3], t[4], t[5]);
+  }
+
+  /** Reads a retraction's fold back: no events, the items it changed. */
+  static final class Reader implements FoldReader {
+
+    @Override
+    public String source() {
+      return SOURCE;
+    }
+
+    @Override
+    public List<LoggedEvent> eventsOf(String record) {
+      return List.of();
+    }
+
+    @Override
+    public @Nullable List<Fold.ItemKey> itemsOf(String record) {
+      return items(record);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.hotrank.trust;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How events weigh by their actor, under {@code hotrank.trust.*} (docs/design/trust.md).
+ *
+ * @param newActorWeight what an actor's events weigh, times its trust, while the account is younger
+ *     than {@code new-actor-age} at the event's time (0 to 1)
+ * @param newActorAge how long an account counts as new
+ * @param anonymousWeight what an event without a {@code userId}, or of an actor the platform never
+ *     sent, weighs (0 to 1; 1 keeps what hotrank counted before actors)
+ * @param maxPerActor how many of one actor's interactions of a type on one item the trusted
+ *     counters take, over the item's life (likes and collects count once while they stand: their
+ *     undo takes them back)
+ */
+@ConfigurationProperties("hotrank.trust")
+public record TrustProperties(
+    @DefaultValue("0.2") double newActorWeight,
+    @DefaultValue("7d") Duration newActorAge,
+    @DefaultValue("1") double anonymousWeight,
+    @DefaultValue MaxPerActor maxPerActor) {
+
+  /** The defaults, as a deployment that sets nothing gets them. */
+  public static TrustProperties defaults() {
+    return new TrustProperties(0.2, Duration.ofDays(7), 1, new MaxPerActor(3, 3, 1, 1));
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the setting out of range
+   */
+  public TrustProperties {
+    fraction("new-actor-weight", newActorWeight);
+    fraction("anonymous-weight", anonymousWeight);
+    if (newActorAge.isNegative()) {
+      throw new IllegalArgumentException(
+          "hotrank.trust.new-actor-age must not be negative but was " + newActorAge);
+    }
+  }
+
+  /**
+   * The most interactions of one actor, type and item that the trusted counters take.
+   *
+   * @param view views (default 3)
+   * @param comment comments (default 3)
+   * @param share shares (default 1)
+   * @param dislike dislikes (default 1)
+   */
+  public record MaxPerActor(
+      @DefaultValue("3") int view,
+      @DefaultValue("3") int comment,
+      @DefaultValue("1") int share,
+      @DefaultValue("1") int dislike) {
+
+    /**
+     * @throws IllegalArgumentException naming a cap below 1
+     */
+    public MaxPerActor {
+      atLeastOne("view", view);
+      atLeastOne("comment", comment);
+      atLeastOne("share", share);
+      atLeastOne("dislike", dislike);
+    }
+
+    private static void atLeastOne(String name, int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(
+            "hotrank.trust.max-per-actor." + name + " must be at least 1 but was " + value);
+      }
+    }
+  }
+
+  private static void fraction(String name, double value) {
+    if (!(value >= 0 && value <= 1)) {
+      throw new IllegalArgumentException(
+          "hotrank.trust." + name + " must be between 0 and 1 but was " + value);
+    }
+  }
+}
