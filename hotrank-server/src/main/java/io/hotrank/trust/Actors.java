@@ -23,8 +23,11 @@ public final class Actors {
   /** How far a platform's clock may run ahead before a createdAt counts as in the future. */
   static final Duration FUTURE_TOLERANCE = Duration.ofMinutes(5);
 
-  /** Runs of a write that lost a deadlock to a concurrent write of the same actor. */
-  private static final int ATTEMPTS = 3;
+  /**
+   * Runs of a write that lost a deadlock to a concurrent write of the same actor, or (a flag on the
+   * Kafka source) found that a fold gave the actor an action it had not locked yet.
+   */
+  private static final int ATTEMPTS = 10;
 
   /** The longest reason of a flag. */
   static final int MAX_REASON = 500;
@@ -106,7 +109,7 @@ public final class Actors {
    * before and after; concurrent flags and puts of the actor are each applied whole, in turn. A
    * flag of an actor not flagged before takes its standing likes and collects out of the trusted
    * counters in the same transaction ({@link FlagRetraction}); a new reason for a flagged actor
-   * changes only the reason.
+   * takes back whatever still weighs (nothing, unless it was flagged before trusted counters).
    *
    * @throws InvalidRequestException naming {@code userId} and {@code reason}; nothing changes then
    */
@@ -129,9 +132,7 @@ public final class Actors {
           }
           Actor after = store.find(userId).orElseThrow();
           audit.record(operator, "actor.flag", target(userId), kept, before, after);
-          if (before == null || before.flag() == null) {
-            retraction.retract(userId);
-          }
+          retraction.retract(userId);
           return after;
         });
   }
@@ -175,6 +176,12 @@ public final class Actors {
         return tx.execute(s -> write.get());
       } catch (PessimisticLockingFailureException deadlocked) {
         if (attempt == ATTEMPTS) {
+          throw deadlocked;
+        }
+        try {
+          Thread.sleep(5L * attempt); // lets the fold that got in the way commit
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
           throw deadlocked;
         }
       }

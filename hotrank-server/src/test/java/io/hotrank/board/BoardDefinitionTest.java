@@ -71,7 +71,7 @@ class BoardDefinitionTest {
     return new BoardSpec(
         "d",
         "article",
-        type == null ? null : "decay",
+        "decay",
         null,
         null,
         null,
@@ -197,5 +197,59 @@ class BoardDefinitionTest {
     BoardSpec a = spec("same", null, null, 5, null);
     assertThatThrownBy(() -> new BoardRegistry(new BoardSpec.Declared(List.of(a, a))))
         .hasMessageContaining("hotrank.boards[1].name='same' is declared twice");
+  }
+
+  private static BoardSpec trusting(String type, String trust) {
+    return new BoardSpec(
+        "t",
+        "article",
+        "decay",
+        null,
+        null,
+        Map.of("like", 1.0, "dislike", -1.0),
+        Duration.ofHours(1),
+        null,
+        null,
+        type,
+        null,
+        "leaderboard".equals(type) ? "like" : null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        trust);
+  }
+
+  @Test
+  void trust_defaultsToTrustedForScoringBoards_rawOtherwise_andIsValidated() {
+    BoardDefinition batch = BoardDefinition.from(trusting(null, null), "b");
+    assertThat(batch.trust()).isEqualTo(BoardDefinition.Trust.TRUSTED);
+    io.hotrank.item.Counters counters =
+        new io.hotrank.item.Counters(
+            new io.hotrank.core.score.Interactions(3, 0, 0, 0, 0, 1),
+            new io.hotrank.core.score.Interactions(600, 0, 0, 0, 0, 1000));
+    assertThat(batch.ranked(counters)).isEqualTo(counters.trusted());
+    // The formula reads thousandths: 0.6 likes less 1 dislike, as 3 likes less 1 reads whole.
+    java.time.Instant at = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    assertThat(batch.scoreAt(counters.trusted(), at.toEpochMilli(), at))
+        .isCloseTo(-0.4, org.assertj.core.api.Assertions.within(1e-9));
+    BoardDefinition raw = BoardDefinition.from(trusting(null, "raw"), "b");
+    assertThat(raw.trust()).isEqualTo(BoardDefinition.Trust.RAW);
+    assertThat(raw.ranked(counters)).isEqualTo(counters.raw());
+    assertThat(raw.scoreAt(counters.raw(), at.toEpochMilli(), at))
+        .isCloseTo(2.0, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(BoardDefinition.from(trusting("live", null), "b").trust())
+        .isEqualTo(BoardDefinition.Trust.TRUSTED);
+    assertThat(BoardDefinition.from(trusting("window", null), "b").trust())
+        .isEqualTo(BoardDefinition.Trust.RAW);
+    assertThat(BoardDefinition.from(trusting("leaderboard", null), "b").trust())
+        .isEqualTo(BoardDefinition.Trust.RAW);
+    assertThatThrownBy(
+            () -> BoardDefinition.from(trusting("window", "trusted"), "hotrank.boards[1]"))
+        .hasMessageContaining("hotrank.boards[1].trust=trusted applies to batch and live boards");
+    assertThatThrownBy(() -> BoardDefinition.from(trusting(null, "maybe"), "hotrank.boards[1]"))
+        .hasMessageContaining(
+            "hotrank.boards[1].trust='maybe' is unknown; expected trusted or raw");
   }
 }

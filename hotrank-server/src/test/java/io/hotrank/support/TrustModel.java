@@ -155,12 +155,7 @@ public final class TrustModel {
   }
 
   private void flag(long userId) {
-    Answer flagged =
-        http.put(
-            "/api/v1/admin/actors/" + userId + "/flag",
-            "{\"reason\":\"model\"}",
-            http.adminHeader());
-    assertThat(flagged.status()).as(flagged.body()).isEqualTo(200);
+    flag(http, userId);
   }
 
   /** What an event of the actor weighs now, in thousandths, by the documented rules. */
@@ -386,12 +381,14 @@ public final class TrustModel {
   }
 
   /**
-   * Sends four old actors from {@code userBase}, streams 14 batches of 200 of their likes and
+   * Sends five old actors from {@code userBase}, streams 14 batches of 200 of their likes and
    * collects on biz's items {@code itemBase+1..itemBase+items} through {@code postAndFold} (each
-   * batch folded before the next), and flags the first actor after 4 batches and the second after
-   * 8, while the stream goes on; returns once the stream ended, with the two flagged users.
+   * batch folded before the next), and flags, while the stream goes on, the first actor after 4
+   * batches, and the second and the fifth after 8: the fifth acts from the 9th batch on, so that it
+   * is flagged with no action standing while its first ones are being folded. Returns once the
+   * stream ended, with the three flagged users.
    */
-  public static List<Long> flagTwoDuringAStream(
+  public static List<Long> flagDuringAStream(
       HttpJson http,
       String biz,
       long itemBase,
@@ -400,7 +397,7 @@ public final class TrustModel {
       java.util.function.Consumer<String[]> postAndFold)
       throws Exception {
     List<Long> users = new ArrayList<>();
-    for (long u = userBase; u < userBase + 4; u++) {
+    for (long u = userBase; u < userBase + 5; u++) {
       Answer put = http.put("/api/v1/actors/" + u, "{\"createdAt\":\"2020-01-01T00:00:00Z\"}");
       assertThat(put.status()).as(put.body()).isEqualTo(201);
       users.add(u);
@@ -415,26 +412,31 @@ public final class TrustModel {
               () -> {
                 Random random = new Random(userBase);
                 for (int round = 0; round < 14; round++) {
-                  postAndFold.accept(toggles(biz, itemBase, items, users, random, 200));
+                  List<Long> acting = round < 8 ? users.subList(0, 4) : users;
+                  postAndFold.accept(toggles(biz, itemBase, items, acting, random, 200));
                   first.countDown();
                   second.countDown();
                 }
                 return null;
               });
-      for (java.util.concurrent.CountDownLatch at : List.of(first, second)) {
-        assertThat(at.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        long flagged = at == first ? userBase : userBase + 1;
-        Answer flag =
-            http.put(
-                "/api/v1/admin/actors/" + flagged + "/flag",
-                "{\"reason\":\"ring\"}",
-                http.adminHeader());
-        assertThat(flag.status()).as(flag.body()).isEqualTo(200);
-      }
+      assertThat(first.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      flag(http, userBase);
+      assertThat(second.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      flag(http, userBase + 4);
+      flag(http, userBase + 1);
       stream.get(120, java.util.concurrent.TimeUnit.SECONDS);
     } finally {
       pool.shutdownNow();
     }
-    return List.of(userBase, userBase + 1);
+    return List.of(userBase, userBase + 1, userBase + 4);
+  }
+
+  private static void flag(HttpJson http, long userId) {
+    Answer flag =
+        http.put(
+            "/api/v1/admin/actors/" + userId + "/flag",
+            "{\"reason\":\"ring\"}",
+            http.adminHeader());
+    assertThat(flag.status()).as(flag.body()).isEqualTo(200);
   }
 }

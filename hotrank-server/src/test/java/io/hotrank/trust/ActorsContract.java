@@ -265,7 +265,7 @@ public abstract class ActorsContract extends ApiTestSupport {
     }
     long users = ThreadLocalRandom.current().nextLong(1000, 2000) * 1_000_000L;
     List<Long> flagged =
-        TrustModel.flagTwoDuringAStream(http, "trust", 0, 12, users, this::postEvents);
+        TrustModel.flagDuringAStream(http, "trust", 0, 12, users, this::postEvents);
     fold();
 
     for (long user : flagged) {

@@ -6,7 +6,6 @@ import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.Counters;
 import io.hotrank.trust.FlagRetraction;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,21 +48,18 @@ public final class ActorRetraction implements FlagRetraction {
   private final FoldNumbers numbers;
   private final FoldListeners listeners;
   private final boolean numberFirst;
-  private final Clock clock;
 
   ActorRetraction(
       CounterStore counters,
       UserActionStore userActions,
       FoldNumbers numbers,
       FoldListeners listeners,
-      boolean numberFirst,
-      Clock clock) {
+      boolean numberFirst) {
     this.counters = counters;
     this.userActions = userActions;
     this.numbers = numbers;
     this.listeners = listeners;
     this.numberFirst = numberFirst;
-    this.clock = clock;
   }
 
   @Override
@@ -72,17 +68,12 @@ public final class ActorRetraction implements FlagRetraction {
       numbers.lockNumber();
     }
     List<UserActionStore.Standing> standing = userActions.standingOf(userId);
-    if (standing.isEmpty()) {
-      return;
-    }
     Map<String, TreeSet<Long>> requested = itemsOf(standing);
     Map<String, Map<Long, CounterPages.CounterRow>> locked = new TreeMap<>();
     requested.forEach((biz, ids) -> locked.put(biz, counters.lockCounters(biz, ids)));
-    long now = clock.millis();
-    long foldNo;
-    if (numberFirst) {
-      foldNo = numbers.number(SOURCE, record(userId, locked), now);
-    } else {
+    if (!numberFirst) {
+      // Holding the number, no fold is between weighing and committing: read again, and run
+      // again if one gave the actor an action on an item whose counters are not locked here.
       numbers.lockNumber();
       standing = userActions.standingOf(userId);
       for (UserActionStore.Standing s : standing) {
@@ -91,8 +82,12 @@ public final class ActorRetraction implements FlagRetraction {
               "a fold gave actor " + userId + " an action on an item not locked yet; run again");
         }
       }
-      foldNo = numbers.number(SOURCE, record(userId, locked), now);
     }
+    if (standing.isEmpty()) {
+      return;
+    }
+    long now = numbers.databaseMillis();
+    long foldNo = numbers.number(SOURCE, record(userId, locked), now);
     Map<Fold.ItemKey, Counters> after = new LinkedHashMap<>();
     Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
     Map<String, Map<Long, long[]>> trusted = new TreeMap<>();

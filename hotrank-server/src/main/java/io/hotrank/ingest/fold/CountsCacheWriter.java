@@ -3,7 +3,6 @@ package io.hotrank.ingest.fold;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
 import io.hotrank.ingest.FoldListener;
-import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.Counters;
 import io.hotrank.item.ItemCacheWrites;
 import io.hotrank.item.ItemKey;
@@ -80,15 +79,15 @@ final class CountsCacheWriter implements FoldListener {
     long upTo = Math.min(before - 1, mark + MAX_REPLAY);
     Set<ItemKey> items = new HashSet<>();
     for (long f = mark + 1; f <= upTo; f++) {
-      List<LoggedEvent> events = history.eventsOf(f);
-      if (events == null) {
+      List<Fold.ItemKey> changed = history.itemsOf(f);
+      if (changed == null) {
         log.warn(
             "Fold {}'s record is pruned: the Redis counters of its items, if it never wrote them,"
                 + " stay stale until their entries expire (hotrank.items.cache.redis-ttl)",
             f);
         continue;
       }
-      events.forEach(e -> items.add(new ItemKey(e.biz(), e.itemId())));
+      changed.forEach(e -> items.add(new ItemKey(e.biz(), e.itemId())));
     }
     cacheWrites.rewriteCounts(items);
     cacheWrites.countsCaughtUp(upTo);

@@ -113,8 +113,12 @@ public final class FoldApplier {
         a.notLive.add(row);
         continue;
       }
-      if (counted(a, row, c)) {
+      int steps = a.steps.size();
+      boolean rawMoved = counted(a, row, c);
+      if (rawMoved) {
         a.effective.add(row);
+      }
+      if (rawMoved || a.steps.size() > steps) {
         a.touched.put(new Fold.ItemKey(row.biz(), row.itemId()), c);
       }
     }
@@ -123,7 +127,8 @@ public final class FoldApplier {
 
   /**
    * Applies one event of a live item to its raw counters {@code c} and to the users' states, and
-   * records what it does to the trusted ones; whether the raw counter moved.
+   * records what it does to the trusted ones; whether the raw counter moved (the fold's effective
+   * events). An item whose trusted counters alone will move is touched all the same.
    */
   private boolean counted(Applied a, LoggedEvent row, long[] c) {
     InteractionType counter = row.type().counter();
@@ -148,10 +153,13 @@ public final class FoldApplier {
       a.setAt.put(key, row.atMillis());
       // The weight is filled in by write(); the row's presence is what decides here.
       a.state.put(key, wantOn ? new UserActionStore.Held(0, 1) : null);
+      long before = c[slot];
       c[slot] = wantOn ? c[slot] + 1 : Math.max(0, c[slot] - 1);
       a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, step));
       a.users.add(row.userId());
-      return true;
+      // An unlike whose raw counter anonymous unlikes took to 0 changes the state and the trusted
+      // counter only: not an event of the raw counters (what window boards add up).
+      return c[slot] != before;
     }
     c[slot]++;
     int counted = held == null ? 0 : held.counted();

@@ -40,15 +40,13 @@ class FoldConfiguration {
       SqlDialect dialect,
       FoldNumbers numbers,
       FoldListeners listeners,
-      IngestProperties properties,
-      Clock clock) {
+      IngestProperties properties) {
     return new ActorRetraction(
         counters,
         new UserActionStore(jdbc, dialect),
         numbers,
         listeners,
-        properties.source() == IngestProperties.Source.LOG,
-        clock);
+        properties.source() == IngestProperties.Source.LOG);
   }
 
   @Bean

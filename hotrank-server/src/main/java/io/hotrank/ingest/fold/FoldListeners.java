@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells every {@link FoldListener} (the Redis side) of a committed fold, or that the folder is
  * idle, in their order; a listener that fails is logged and the others are told regardless (each
- * catches up by itself later). Called on the folding thread.
+ * catches up by itself later). Called on the folding thread, on a manual fold's, and on a flag's
+ * (its retraction is a fold): listeners apply folds by number, whatever thread tells them.
  */
 public final class FoldListeners {
 

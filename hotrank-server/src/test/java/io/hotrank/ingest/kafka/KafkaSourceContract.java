@@ -252,7 +252,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     items();
     long users = java.util.concurrent.ThreadLocalRandom.current().nextLong(2000, 3000) * 1_000_000L;
     List<Long> flagged =
-        TrustModel.flagTwoDuringAStream(
+        TrustModel.flagDuringAStream(
             http,
             "kfk",
             base,

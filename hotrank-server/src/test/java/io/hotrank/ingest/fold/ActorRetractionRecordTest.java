@@ -1,0 +1,36 @@
+package io.hotrank.ingest.fold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotrank.core.score.Interactions;
+import io.hotrank.ingest.Fold;
+import io.hotrank.item.CounterPages;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class ActorRetractionRecordTest {
+
+  private static CounterPages.CounterRow row(long id) {
+    return new CounterPages.CounterRow(id, 0, Interactions.NONE, Interactions.NONE);
+  }
+
+  @Test
+  void theRecord_namesEachBizAndItsItems_andReadsBackAsThem() {
+    Map<String, Map<Long, CounterPages.CounterRow>> locked = new TreeMap<>();
+    locked.put("article", Map.of(7L, row(7), 1L, row(1)));
+    locked.put("gone", Map.of()); // its items were deleted: not in the record
+    locked.put("video", Map.of(3L, row(3)));
+
+    String record = ActorRetraction.record(42, locked);
+
+    assertThat(record).isEqualTo("42|article:1,7;video:3");
+    assertThat(new ActorRetraction.Reader().itemsOf(record))
+        .containsExactly(
+            new Fold.ItemKey("article", 1),
+            new Fold.ItemKey("article", 7),
+            new Fold.ItemKey("video", 3));
+    assertThat(new ActorRetraction.Reader().eventsOf(record)).isEmpty();
+    assertThat(ActorRetraction.items("42|")).isEmpty();
+  }
+}
