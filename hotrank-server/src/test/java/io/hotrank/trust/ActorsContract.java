@@ -272,4 +272,55 @@ public abstract class ActorsContract extends ApiTestSupport {
       TrustModel.assertFlagTookEverythingBack(jdbc, "trust", user);
     }
   }
+
+  /**
+   * A flag takes back what the actor's standing likes added; clearing it restores nothing; an
+   * unlike of a like taken back takes nothing more; the actor's next like counts; a second flag
+   * takes that one back, and a new reason changes nothing else.
+   */
+  @Test
+  void flagUnflagAndFlagAgain_takeBackExactlyWhatStillWeighs() {
+    createItem("trust", 1L, "one", 9, NOW.minus(Duration.ofHours(1)));
+    createItem("trust", 2L, "two", 9, NOW.minus(Duration.ofHours(1)));
+    Answer put = http.put(path(), "{\"createdAt\":\"2020-01-01T00:00:00Z\"}");
+    assertThat(put.status()).as(put.body()).isEqualTo(201);
+    String like = "{\"biz\":\"trust\",\"itemId\":%d,\"type\":\"%s\",\"userId\":" + userId + "}";
+    postEvents(String.format(like, 1, "like"), String.format(like, 1, "view"));
+    assertThat(trusted(1, "like")).isEqualTo(1.0);
+
+    flag("bought");
+    assertThat(trusted(1, "like")).isZero();
+    assertThat(trusted(1, "view")).as("a view stays counted").isEqualTo(1.0);
+    assertThat(http.delete(admin() + "/flag", http.adminHeader()).status()).isEqualTo(200);
+    assertThat(trusted(1, "like")).as("clearing restores nothing").isZero();
+
+    postEvents(String.format(like, 1, "unlike"), String.format(like, 2, "like"));
+    assertThat(trusted(1, "like")).isZero();
+    assertThat(raw(1, "like")).isZero();
+    assertThat(trusted(2, "like")).as("the next like counts").isEqualTo(1.0);
+
+    flag("bought again");
+    assertThat(trusted(2, "like")).isZero();
+    flag("a new reason");
+    assertThat(trusted(2, "like")).isZero();
+    assertThat(raw(2, "like")).as("raw counters stay").isEqualTo(1);
+  }
+
+  private void flag(String reason) {
+    Answer flagged =
+        http.put(admin() + "/flag", "{\"reason\":\"" + reason + "\"}", http.adminHeader());
+    assertThat(flagged.status()).as(flagged.body()).isEqualTo(200);
+  }
+
+  private double trusted(long itemId, String counter) {
+    return http.get("/api/v1/items/trust/" + itemId)
+        .json()
+        .get("trustedCounts")
+        .get(counter)
+        .asDouble();
+  }
+
+  private long raw(long itemId, String counter) {
+    return http.get("/api/v1/items/trust/" + itemId).json().get("counts").get(counter).asLong();
+  }
 }
