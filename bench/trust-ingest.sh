@@ -14,7 +14,8 @@
 #   ROUNDS=1 DURATION=5s WARMUP=5s SKIP_BUILD=1 bench/trust-ingest.sh   # a dry run
 #
 # Environment: ROUNDS (2), DURATION (20s), WARMUP (15s), CONNECTIONS (16), ITEMS (10000), USERS
-# (100000), PORT (18197), HEAP (1g), REDIS_URL (redis://127.0.0.1:6379), HOTRANK_BENCH_PG*
+# (100000), VIEW_CAP (unset: the default cap of 3 views per actor and item; 0: no cap, no row per
+# viewer: hotrank.trust.max-per-actor.view), PORT (18197), HEAP (1g), REDIS_URL (redis://127.0.0.1:6379), HOTRANK_BENCH_PG*
 # (bench/lib.sh), SKIP_BUILD=1. Uses the PostgreSQL database hotrank_bench_trust (dropped and
 # created again, left at the end for a look) and the Redis key prefix trust-ingest-<pid>: (deleted
 # at the end). Runs on loopback and stops by itself; about 6 minutes with the defaults.
@@ -57,7 +58,8 @@ PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$HOTRANK_BENCH_PGHOST" -p "$HOTRANK_BENC
   --spring.datasource.url="jdbc:postgresql://$HOTRANK_BENCH_PGHOST:$HOTRANK_BENCH_PGPORT/$PGDB" \
   --spring.datasource.username="$HOTRANK_BENCH_PGUSER" --spring.data.redis.url="$REDIS_URL" \
   --hotrank.redis.key-prefix="$PREFIX:" --hotrank.admin.token=$TOKEN \
-  --hotrank.limits.enabled=false --logging.level.root=WARN "${EVENT_BOARDS[@]}" >app.log 2>&1) &
+  --hotrank.limits.enabled=false --logging.level.root=WARN "${EVENT_BOARDS[@]}" \
+  ${VIEW_CAP:+--hotrank.trust.max-per-actor.view=$VIEW_CAP} >app.log 2>&1) &
 APP=$!
 bench_await_ready $PORT "$WORK/app.log"
 python3 bench/events/seed.py $PORT "$ITEMS"
@@ -100,7 +102,7 @@ done
 
 ratio() { python3 -c "print('%.2fx' % ($1 / $2))"; }
 echo
-echo "Command: \`bench/trust-ingest.sh\` (ROUNDS=$ROUNDS, DURATION=$DURATION, WARMUP=$WARMUP, CONNECTIONS=$CONNECTIONS, ITEMS=$ITEMS, USERS=$USERS); $(nproc) cores, $(date -u +%F)."
+echo "Command: \`${VIEW_CAP:+VIEW_CAP=$VIEW_CAP }bench/trust-ingest.sh\` (ROUNDS=$ROUNDS, DURATION=$DURATION, WARMUP=$WARMUP, CONNECTIONS=$CONNECTIONS, ITEMS=$ITEMS, USERS=$USERS); $(nproc) cores, $(date -u +%F)."
 echo
 echo "Events per second accepted (202) and ingested and folded (accepted / time to caught up):"
 echo

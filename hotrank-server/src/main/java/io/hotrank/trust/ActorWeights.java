@@ -74,8 +74,8 @@ public final class ActorWeights {
   }
 
   /**
-   * How many of one actor's interactions of {@code type} on one item the trusted counters take;
-   * likes and collects count once while they stand, by the actor's state.
+   * How many of one actor's interactions of {@code type} on one item the trusted counters take, 0
+   * for no cap; likes and collects count once while they stand, by the actor's state.
    */
   public int maxPerActor(InteractionType type) {
     return switch (type) {

@@ -41,7 +41,9 @@ public record TrustProperties(
   }
 
   /**
-   * The most interactions of one actor, type and item that the trusted counters take.
+   * The most interactions of one actor, type and item that the trusted counters take; 0 for no cap
+   * (every interaction counts, and no row per actor and item is kept for the type: what a platform
+   * that sends a view per page load with its user may choose, for the fold's sake).
    *
    * @param view views (default 3)
    * @param comment comments (default 3)
@@ -58,16 +60,16 @@ public record TrustProperties(
      * @throws IllegalArgumentException naming a cap below 1
      */
     public MaxPerActor {
-      atLeastOne("view", view);
-      atLeastOne("comment", comment);
-      atLeastOne("share", share);
-      atLeastOne("dislike", dislike);
+      notNegative("view", view);
+      notNegative("comment", comment);
+      notNegative("share", share);
+      notNegative("dislike", dislike);
     }
 
-    private static void atLeastOne(String name, int value) {
-      if (value < 1) {
+    private static void notNegative(String name, int value) {
+      if (value < 0) {
         throw new IllegalArgumentException(
-            "hotrank.trust.max-per-actor." + name + " must be at least 1 but was " + value);
+            "hotrank.trust.max-per-actor." + name + " must be 0 (no cap) or more but was " + value);
       }
     }
   }

@@ -23,8 +23,8 @@ class TrustPropertiesTest {
         .isThrownBy(() -> new TrustProperties(0.2, Duration.ofDays(-1), 1, CAPS))
         .withMessageContaining("hotrank.trust.new-actor-age must not be negative");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new TrustProperties.MaxPerActor(0, 3, 1, 1))
-        .withMessageContaining("hotrank.trust.max-per-actor.view must be at least 1");
+        .isThrownBy(() -> new TrustProperties.MaxPerActor(-1, 3, 1, 1))
+        .withMessageContaining("hotrank.trust.max-per-actor.view must be 0 (no cap) or more");
   }
 
   @Test

@@ -49,7 +49,7 @@ public final class FoldApplier {
    * One change of a trusted counter, decided by {@link #apply} and weighed by {@link #write}: add
    * the weight of {@code userId}'s event at {@code atMillis} (kept in the state of {@code key} when
    * there is one), take back what {@code key}'s standing action added ({@code undo}), or add or
-   * take back an anonymous event's weight ({@code userId} 0).
+   * take back an anonymous event's weight ({@code userId} 0) or add an uncapped one's (no key).
    */
   private record TrustedStep(
       long[] counters, int slot, long userId, long atMillis, @Nullable StateKey key, int step) {}
@@ -143,6 +143,12 @@ public final class FoldApplier {
       a.steps.add(new TrustedStep(c, slot, 0, row.atMillis(), null, step));
       return true;
     }
+    if (!row.type().perUser() && weights.maxPerActor(counter) == 0) {
+      c[slot]++; // uncapped: no state per actor
+      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), null, +1));
+      a.users.add(row.userId());
+      return true;
+    }
     StateKey key = new StateKey(row.biz(), counter.wireName(), row.itemId(), row.userId());
     UserActionStore.Held held = a.state.get(key);
     if (row.type().perUser()) {
@@ -189,7 +195,7 @@ public final class FoldApplier {
       int at = TRUSTED + s.slot();
       long[] c = s.counters();
       if (s.key() == null) {
-        c[at] = Math.max(0, c[at] + s.step() * weigher.weight(0, s.atMillis()));
+        c[at] = Math.max(0, c[at] + s.step() * weigher.weight(s.userId(), s.atMillis()));
       } else if (s.step() < 0) {
         c[at] = Math.max(0, c[at] - weightOf.getOrDefault(s.key(), 0L));
         weightOf.put(s.key(), 0L);
@@ -255,7 +261,9 @@ public final class FoldApplier {
       List<LoggedEvent> rows, Map<String, Map<Long, long[]>> live) {
     Map<String, Map<String, Set<UserActionStore.Pair>>> wanted = new TreeMap<>();
     for (LoggedEvent row : rows) {
-      if (row.userId() != 0 && live.get(row.biz()).containsKey(row.itemId())) {
+      if (row.userId() != 0
+          && (row.type().perUser() || weights.maxPerActor(row.type().counter()) > 0)
+          && live.get(row.biz()).containsKey(row.itemId())) {
         wanted
             .computeIfAbsent(row.biz(), b -> new TreeMap<>())
             .computeIfAbsent(row.type().counter().wireName(), a -> new LinkedHashSet<>())

@@ -453,6 +453,52 @@ abstract class EventLogContract {
   }
 
   /**
+   * One user's views of an item: the trusted counter takes the first 3 (the default cap, kept in a
+   * row per viewer and item), or all of them with the cap off (no row kept); the raw counter counts
+   * them all either way.
+   */
+  @Test
+  void viewsOfOneUser_countThreeTimesTrusted_orEveryTimeUncapped_withoutARow() {
+    createItems();
+    // Applied here rather than through the log, which other contexts' folders may fold meanwhile.
+    applyViews(1, TrustProperties.defaults());
+    CounterStore counters = new CounterStore(jdbc(), dialect());
+    assertThat(counters.find(biz, 1).orElseThrow().raw().view()).isEqualTo(5);
+    assertThat(counters.find(biz, 1).orElseThrow().trusted().view()).isEqualTo(3_000);
+
+    applyViews(
+        2,
+        new TrustProperties(
+            0.2, Duration.ofDays(7), 1, new TrustProperties.MaxPerActor(0, 3, 1, 1)));
+    assertThat(counters.find(biz, 2).orElseThrow().raw().view()).isEqualTo(5);
+    assertThat(counters.find(biz, 2).orElseThrow().trusted().view()).isEqualTo(5_000);
+    assertThat(
+            jdbc()
+                .queryForList(
+                    "SELECT item_id FROM hr_user_action WHERE biz = ? AND action = ?",
+                    Long.class,
+                    biz,
+                    "view"))
+        .as("rows of views: the capped item's only")
+        .containsExactly(1L);
+  }
+
+  /** Five views of user 77 (unknown: weighing 1) on item {@code itemId}, applied in one fold. */
+  private void applyViews(long itemId, TrustProperties trust) {
+    List<LoggedEvent> views = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      views.add(new LoggedEvent(i + 1, biz, itemId, EventType.VIEW, 77, 1_000L + i));
+    }
+    FoldApplier applier =
+        new FoldApplier(
+            new CounterStore(jdbc(), dialect()),
+            new UserActionStore(jdbc(), dialect()),
+            ActorWeights.reading(jdbc(), dialect(), trust));
+    new TransactionTemplate(transactions())
+        .executeWithoutResult(s -> applier.write(applier.apply(views), 1, 5_000L));
+  }
+
+  /**
    * A group with a batch whose key a retry took over (the request outlived its lease) writes
    * nothing, neither events nor ids nor the other batches' answers, and is refused 503: the retry
    * holding the key runs it again and counts it once.
