@@ -106,10 +106,11 @@ public final class Actors {
 
   /**
    * Flags an actor (one the platform never sent, too), audited as {@code actor.flag} with the actor
-   * before and after; concurrent flags and puts of the actor are each applied whole, in turn. A
-   * flag of an actor not flagged before takes its standing likes and collects out of the trusted
-   * counters in the same transaction ({@link FlagRetraction}); a new reason for a flagged actor
-   * takes back whatever still weighs (nothing, unless it was flagged before trusted counters).
+   * before and after; concurrent flags and puts of the actor are each applied whole, in turn. Then,
+   * in a transaction of its own, the actor's standing likes and collects come out of the trusted
+   * counters ({@link FlagRetraction}); a new reason for a flagged actor takes back whatever still
+   * weighs (nothing, unless it was flagged before trusted counters, or that second transaction
+   * failed: flagging again completes it).
    *
    * @throws InvalidRequestException naming {@code userId} and {@code reason}; nothing changes then
    */
@@ -122,18 +123,27 @@ public final class Actors {
         "reason",
         "is required, 1 to " + MAX_REASON + " characters");
     violations.throwIfAny();
+    Actor flagged =
+        inTransaction(
+            () -> {
+              long now = clock.millis();
+              Actor before = store.lock(userId).orElse(null);
+              if (before != null || !store.insertFlagged(userId, kept, operator, now)) {
+                before = before != null ? before : store.lock(userId).orElseThrow();
+                store.flag(userId, kept, operator, now);
+              }
+              Actor after = store.find(userId).orElseThrow();
+              audit.record(operator, "actor.flag", target(userId), kept, before, after);
+              retraction.seal();
+              return after;
+            });
     return inTransaction(
         () -> {
-          long now = clock.millis();
-          Actor before = store.lock(userId).orElse(null);
-          if (before != null || !store.insertFlagged(userId, kept, operator, now)) {
-            before = before != null ? before : store.lock(userId).orElseThrow();
-            store.flag(userId, kept, operator, now);
+          Actor now = store.lock(userId).orElseThrow();
+          if (now.flag() != null) {
+            retraction.retract(userId); // not when cleared meanwhile
           }
-          Actor after = store.find(userId).orElseThrow();
-          audit.record(operator, "actor.flag", target(userId), kept, before, after);
-          retraction.retract(userId);
-          return after;
+          return flagged;
         });
   }
 

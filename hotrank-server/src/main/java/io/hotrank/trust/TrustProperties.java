@@ -57,7 +57,7 @@ public record TrustProperties(
       @DefaultValue("1") int dislike) {
 
     /**
-     * @throws IllegalArgumentException naming a cap below 1
+     * @throws IllegalArgumentException naming a cap below 0
      */
     public MaxPerActor {
       notNegative("view", view);

@@ -10,6 +10,7 @@ import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.compute.BoardComputer;
 import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.Weights;
+import io.hotrank.item.Counters;
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.BoardReads;
 import io.hotrank.support.HttpJson;
@@ -340,7 +341,9 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.name(),
         b.biz(),
         b.algorithm(),
-        HotScore.decay(weights, Duration.ofHours(6)),
+        b.trust() == BoardDefinition.Trust.TRUSTED
+            ? HotScore.decay(weights, Duration.ofHours(6)).countingIn(Counters.TRUSTED_UNIT)
+            : HotScore.decay(weights, Duration.ofHours(6)),
         b.window(),
         b.size(),
         b.refresh(),
@@ -352,6 +355,6 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.segmentBy(),
         b.maxPerAuthor(),
         b.scaleBy(),
-        BoardDefinition.Trust.RAW);
+        b.trust());
   }
 }

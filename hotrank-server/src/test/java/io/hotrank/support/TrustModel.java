@@ -439,4 +439,17 @@ public final class TrustModel {
             http.adminHeader());
     assertThat(flag.status()).as(flag.body()).isEqualTo(200);
   }
+
+  /**
+   * A range of 100 user ids of its own for one test, out of {@code [block * 1e9, (block + 1) *
+   * 1e9)} (one block per test: 3 and up; ActorsContract's single actors use 1), emptied of the
+   * actors an earlier run left in a kept database.
+   */
+  public static long users(org.springframework.jdbc.core.JdbcTemplate jdbc, int block) {
+    long base =
+        block * 1_000_000_000L
+            + java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1_000_000) * 100;
+    jdbc.update("DELETE FROM hr_actor WHERE user_id >= ? AND user_id < ?", base, base + 100);
+    return base;
+  }
 }

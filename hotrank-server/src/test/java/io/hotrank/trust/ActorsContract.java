@@ -234,9 +234,7 @@ public abstract class ActorsContract extends ApiTestSupport {
       ids.add(id);
       createdAt.put(id, created);
     }
-    TrustModel model =
-        new TrustModel(
-            http, "trust", ids, ThreadLocalRandom.current().nextLong(1, 1000) * 1_000_000L);
+    TrustModel model = new TrustModel(http, "trust", ids, TrustModel.users(jdbc, 3));
     model.sendActors(NOW);
     Random random = new Random(42);
     postEvents(model.events(random, 300).toArray(String[]::new));
@@ -263,7 +261,7 @@ public abstract class ActorsContract extends ApiTestSupport {
     for (long id = 1; id <= 12; id++) {
       createItem("trust", id, "item " + id, 9, NOW.minus(Duration.ofHours(1)));
     }
-    long users = ThreadLocalRandom.current().nextLong(1000, 2000) * 1_000_000L;
+    long users = TrustModel.users(jdbc, 4);
     List<Long> flagged =
         TrustModel.flagDuringAStream(http, "trust", 0, 12, users, this::postEvents);
     fold();

@@ -63,6 +63,11 @@ public final class ActorRetraction implements FlagRetraction {
   }
 
   @Override
+  public void seal() {
+    numbers.lockNumber();
+  }
+
+  @Override
   public void retract(long userId) {
     if (numberFirst) {
       numbers.lockNumber();
@@ -122,6 +127,8 @@ public final class ActorRetraction implements FlagRetraction {
         new TransactionSynchronization() {
           @Override
           public void afterCommit() {
+            // As the log's folder does: no listener may apply a fold H2 could still lose.
+            numbers.makeCommitsDurable();
             listeners.folded(fold);
           }
         });

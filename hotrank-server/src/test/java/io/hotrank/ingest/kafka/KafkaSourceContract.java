@@ -220,12 +220,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
       ids.add(base + i);
       createdAt.put(base + i, clock.instant().minusSeconds(60));
     }
-    TrustModel model =
-        new TrustModel(
-            http,
-            "kfk",
-            ids,
-            java.util.concurrent.ThreadLocalRandom.current().nextLong(1000, 2000) * 1_000_000L);
+    TrustModel model = new TrustModel(http, "kfk", ids, TrustModel.users(jdbc, 5));
     model.sendActors(clock.instant());
     Random random = new Random(7);
     postAll(model.events(random, 300));
@@ -250,7 +245,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
   @Test
   void aFlagRacingTheFolds_takesBackEverything_exactly() throws Exception {
     items();
-    long users = java.util.concurrent.ThreadLocalRandom.current().nextLong(2000, 3000) * 1_000_000L;
+    long users = TrustModel.users(jdbc, 6);
     List<Long> flagged =
         TrustModel.flagDuringAStream(
             http,
