@@ -104,8 +104,8 @@ public final class ActorRetraction implements FlagRetraction {
       long[] t =
           trusted
               .computeIfAbsent(s.biz(), b -> new HashMap<>())
-              .computeIfAbsent(s.itemId(), id -> values(row.trusted()));
-      int slot = s.counter().ordinal();
+              .computeIfAbsent(s.itemId(), id -> FoldApplier.toArray(row.counts(), row.trusted()));
+      int slot = FoldApplier.TRUSTED + s.counter().ordinal();
       t[slot] = Math.max(0, t[slot] - s.weight());
     }
     trusted.forEach(
@@ -114,7 +114,10 @@ public final class ActorRetraction implements FlagRetraction {
           byId.forEach(
               (id, t) -> {
                 CounterPages.CounterRow row = locked.get(biz).get(id);
-                Counters c = new Counters(row.counts(), interactions(t));
+                Counters c =
+                    new Counters(
+                        FoldApplier.interactions(t, 0),
+                        FoldApplier.interactions(t, FoldApplier.TRUSTED));
                 written.put(id, c);
                 after.put(new Fold.ItemKey(biz, id), c);
                 createdAt.put(new Fold.ItemKey(biz, id), row.createdAtMillis());
@@ -173,14 +176,6 @@ public final class ActorRetraction implements FlagRetraction {
           .forEach(id -> items.add(new Fold.ItemKey(biz, Long.parseLong(id))));
     }
     return items;
-  }
-
-  private static long[] values(io.hotrank.core.score.Interactions c) {
-    return new long[] {c.like(), c.view(), c.comment(), c.share(), c.collect(), c.dislike()};
-  }
-
-  private static io.hotrank.core.score.Interactions interactions(long[] t) {
-    return new io.hotrank.core.score.Interactions(t[0], t[1], t[2], t[3], t[4], t[5]);
   }
 
   /** Reads a retraction's fold back: no events, the items it changed. */

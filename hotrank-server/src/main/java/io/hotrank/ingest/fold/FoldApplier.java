@@ -55,7 +55,7 @@ public final class FoldApplier {
       long[] counters, int slot, long userId, long atMillis, @Nullable StateKey key, int step) {}
 
   /** Slots of a counter array: the six raw counters, then the six trusted ones. */
-  private static final int TRUSTED = InteractionType.values().length;
+  static final int TRUSTED = InteractionType.values().length;
 
   private final CounterStore counters;
   private final UserActionStore userActions;
@@ -322,7 +322,11 @@ public final class FoldApplier {
         (g, rows) -> userActions.insert(g.biz(), g.action(), rows.pairs(), rows.at(), rows.held()));
   }
 
-  private static long[] toArray(Interactions raw, Interactions trusted) {
+  /**
+   * An item's counters as one array: the six raw ones, then the six trusted ones at {@link
+   * #TRUSTED}.
+   */
+  static long[] toArray(Interactions raw, Interactions trusted) {
     long[] a = new long[2 * TRUSTED];
     for (InteractionType t : InteractionType.values()) {
       a[t.ordinal()] = t.countIn(raw);
@@ -331,7 +335,8 @@ public final class FoldApplier {
     return a;
   }
 
-  private static Interactions interactions(long[] a, int from) {
+  /** The six counters of {@link #toArray}'s array from {@code from} (0 raw, {@link #TRUSTED}). */
+  static Interactions interactions(long[] a, int from) {
     return new Interactions(
         a[from + InteractionType.LIKE.ordinal()],
         a[from + InteractionType.VIEW.ordinal()],
