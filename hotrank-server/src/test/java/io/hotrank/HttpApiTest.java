@@ -188,7 +188,9 @@ class HttpApiTest extends ApiTestSupport {
             "ghost",
             "ticker",
             "trust-hn",
-            "trust-raw");
+            "trust-raw",
+            "review-required",
+            "review-suspicious");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);
   }

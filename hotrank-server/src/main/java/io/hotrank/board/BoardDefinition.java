@@ -36,6 +36,7 @@ import org.springframework.scheduling.support.CronExpression;
  * @param scaleBy the segments whose size divides an item's score; null: not scaled
  * @param trust which counters the board ranks by: trusted (the default of the boards that score
  *     items; their {@code score} then reads thousandths) or raw
+ * @param review which items an operator reviews before the public board lists them
  */
 public record BoardDefinition(
     String name,
@@ -53,7 +54,23 @@ public record BoardDefinition(
     @Nullable SegmentBy segmentBy,
     int maxPerAuthor,
     @Nullable SegmentBy scaleBy,
-    Trust trust) {
+    Trust trust,
+    Review review) {
+
+  /** Which items are held off the public board until an operator approves them. */
+  public enum Review {
+    /** None: the board lists what it ranks (the default). */
+    OFF,
+    /** Those that look bought (docs/design/trust.md): too few trusted interactions, or a ring. */
+    SUSPICIOUS,
+    /** Every item, until it or its author is approved (Mastodon's trends). */
+    REQUIRED;
+
+    /** The setting's value. */
+    public String configName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** Which counters a board ranks by ({@link Counters}). */
   public enum Trust {
@@ -186,6 +203,18 @@ public record BoardDefinition(
                 + " board counts raw interactions so far");
       }
     }
+    Review review = Review.OFF;
+    if (spec.review() != null) {
+      try {
+        review = Review.valueOf(spec.review().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        problems.add(
+            property
+                + ".review='"
+                + spec.review()
+                + "' is unknown; expected off, suspicious or required");
+      }
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
@@ -206,7 +235,8 @@ public record BoardDefinition(
         segmentBy,
         maxPerAuthor,
         scaleBy,
-        trust);
+        trust,
+        review);
   }
 
   /** The counters this board ranks by: its score reads them. */

@@ -65,6 +65,19 @@ public interface BoardSink {
    */
   List<BoardControl> controls(String board);
 
+  /**
+   * Publishes the board's (or one segment board's) newest snapshot again under a new version, with
+   * its controls and its review as they are stored now: what a change of either does after it
+   * commits, so that every instance serves it without waiting for a computation.
+   *
+   * @param segment null for a board that is one board
+   * @param released items to look up if they are not candidates (a control just removed)
+   * @return the snapshot this instance serves afterwards; empty if the board was never published
+   * @throws StalePublishException if refused for its fence again and again
+   */
+  java.util.Optional<BoardSnapshot> republish(
+      BoardDefinition board, @Nullable String segment, java.util.Collection<Long> released);
+
   /** The snapshot of the board this instance serves now, if any. */
   @Nullable BoardSnapshot current(String board);
 }

@@ -39,6 +39,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param trust {@code trusted} (the default for batch and live boards: items rank by their
  *     interactions weighed by their actors) or {@code raw} (every interaction counts once; the only
  *     choice for window boards and leaderboards so far)
+ * @param review {@code off} (default), {@code suspicious} (a suspicious item is held off the public
+ *     board until an operator approves it) or {@code required} (every item is held until approved,
+ *     itself or its author)
  */
 record BoardSpec(
     @Nullable String name,
@@ -58,7 +61,8 @@ record BoardSpec(
     @Nullable String segmentBy,
     @Nullable Integer maxPerAuthor,
     @Nullable String scaleBy,
-    @Nullable String trust) {
+    @Nullable String trust,
+    @Nullable String review) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -64,6 +64,11 @@ public final class Actors {
     return store.find(userId).orElseThrow(() -> new ActorNotFoundException(userId));
   }
 
+  /** The stored actors among these user ids (0, no actor, is left out), a few hundred per query. */
+  public java.util.Map<Long, Actor> findAll(java.util.Collection<Long> userIds) {
+    return store.findAll(userIds);
+  }
+
   /** The actor with this user id, if the platform sent it or an operator flagged it. */
   public Optional<Actor> find(long userId) {
     return store.find(userId);

@@ -15,17 +15,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxPerActor how many of one actor's interactions of a type on one item the trusted
  *     counters take, over the item's life (likes and collects count once while they stand: their
  *     undo takes them back)
+ * @param suspiciousRatio review: an item is suspicious when its interactions weighed by their
+ *     actors are under this share of the same interactions counted raw (0 to 1)
+ * @param concentration review: an item is suspicious when its three most active actors gave more
+ *     than this share of its interactions (0 to 1)
  */
 @ConfigurationProperties("hotrank.trust")
 public record TrustProperties(
     @DefaultValue("0.2") double newActorWeight,
     @DefaultValue("7d") Duration newActorAge,
     @DefaultValue("1") double anonymousWeight,
-    @DefaultValue MaxPerActor maxPerActor) {
+    @DefaultValue MaxPerActor maxPerActor,
+    @DefaultValue("0.5") double suspiciousRatio,
+    @DefaultValue("0.5") double concentration) {
 
   /** The defaults, as a deployment that sets nothing gets them. */
   public static TrustProperties defaults() {
-    return new TrustProperties(0.2, Duration.ofDays(7), 1, new MaxPerActor(3, 3, 1, 1));
+    return new TrustProperties(0.2, Duration.ofDays(7), 1, new MaxPerActor(3, 3, 1, 1), 0.5, 0.5);
   }
 
   /**
@@ -34,6 +40,8 @@ public record TrustProperties(
   public TrustProperties {
     fraction("new-actor-weight", newActorWeight);
     fraction("anonymous-weight", anonymousWeight);
+    fraction("suspicious-ratio", suspiciousRatio);
+    fraction("concentration", concentration);
     if (newActorAge.isNegative()) {
       throw new IllegalArgumentException(
           "hotrank.trust.new-actor-age must not be negative but was " + newActorAge);

@@ -30,13 +30,14 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null, null, null, null, null);
+        null, null, null, null, null, null);
   }
 
   @Test
@@ -61,7 +62,7 @@ class BoardDefinitionTest {
     BoardSpec tooMany =
         new BoardSpec(
             "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
-            null, null, null, null);
+            null, null, null, null, null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }
@@ -86,6 +87,7 @@ class BoardDefinitionTest {
         segmentBy,
         maxPerAuthor,
         scaleBy,
+        null,
         null);
   }
 
@@ -128,6 +130,7 @@ class BoardDefinitionTest {
             null,
             null,
             "attribute:lang",
+            null,
             null);
     assertThat(BoardDefinition.from(scaledWindow, "b").scaleBy())
         .isEqualTo(new SegmentBy.Attribute("lang"));
@@ -218,7 +221,8 @@ class BoardDefinitionTest {
         null,
         null,
         null,
-        trust);
+        trust,
+        null);
   }
 
   @Test

@@ -355,6 +355,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.segmentBy(),
         b.maxPerAuthor(),
         b.scaleBy(),
-        b.trust());
+        b.trust(),
+        b.review());
   }
 }

@@ -47,7 +47,8 @@ class LiveFamilyStoreTest {
           new SegmentBy.Tag(),
           0,
           null,
-          BoardDefinition.Trust.RAW);
+          BoardDefinition.Trust.RAW,
+          BoardDefinition.Review.OFF);
 
   @AfterEach
   void close() {

@@ -96,7 +96,8 @@ class WindowFamilyStoreTest {
           null,
           0,
           new SegmentBy.Tag(),
-          BoardDefinition.Trust.RAW);
+          BoardDefinition.Trust.RAW,
+          BoardDefinition.Review.OFF);
 
   @AfterEach
   void close() {

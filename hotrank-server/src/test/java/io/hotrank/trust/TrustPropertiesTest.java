@@ -14,13 +14,13 @@ class TrustPropertiesTest {
   @Test
   void outOfRangeSettings_stopTheStart_namingTheProperty() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new TrustProperties(1.5, Duration.ofDays(7), 1, CAPS))
+        .isThrownBy(() -> new TrustProperties(1.5, Duration.ofDays(7), 1, CAPS, 0.5, 0.5))
         .withMessageContaining("hotrank.trust.new-actor-weight must be between 0 and 1");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new TrustProperties(0.2, Duration.ofDays(7), Double.NaN, CAPS))
+        .isThrownBy(() -> new TrustProperties(0.2, Duration.ofDays(7), Double.NaN, CAPS, 0.5, 0.5))
         .withMessageContaining("hotrank.trust.anonymous-weight must be between 0 and 1");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new TrustProperties(0.2, Duration.ofDays(-1), 1, CAPS))
+        .isThrownBy(() -> new TrustProperties(0.2, Duration.ofDays(-1), 1, CAPS, 0.5, 0.5))
         .withMessageContaining("hotrank.trust.new-actor-age must not be negative");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new TrustProperties.MaxPerActor(-1, 3, 1, 1))

@@ -168,7 +168,15 @@ public class BoardPublisher implements BoardSink {
       // After the version, never before: see the ordering argument in the class comment.
       List<BoardControl> controls = controlled.read(board, segment);
       ControlsApplied.Result shown =
-          controlled.apply(board, entries, controls, computedAt, clock.instant(), List.of());
+          controlled.apply(
+              board,
+              BoardSnapshot.key(board.name(), segment),
+              entries,
+              controls,
+              computedAt,
+              clock.instant(),
+              List.of(),
+              true);
       Attempt tried =
           publishVersion(
               board, segment, version, computedAt, shown, fence, BoardRedisStore.NO_BASE);
@@ -220,6 +228,7 @@ public class BoardPublisher implements BoardSink {
    *
    * @param segment the segment; null for a board that is one board
    */
+  @Override
   public Optional<BoardSnapshot> republish(
       BoardDefinition board, @Nullable String segment, Collection<Long> released) {
     String key = BoardSnapshot.key(board.name(), segment);
@@ -235,7 +244,14 @@ public class BoardPublisher implements BoardSink {
       candidates.addAll(newest.reserve());
       ControlsApplied.Result shown =
           controlled.apply(
-              board, candidates, controls, newest.computedAt(), clock.instant(), released);
+              board,
+              key,
+              candidates,
+              controls,
+              newest.computedAt(),
+              clock.instant(),
+              released,
+              true);
       Attempt tried;
       try {
         tried =
@@ -418,11 +434,13 @@ public class BoardPublisher implements BoardSink {
       ControlsApplied.Result shown =
           controlled.apply(
               board,
+              BoardSnapshot.key(board.name(), segment),
               segments.get(segment),
               controls.getOrDefault(segment, List.of()),
               computedAt,
               clock.instant(),
-              List.of());
+              List.of(),
+              true);
       snapshots.add(
           BoardSnapshot.of(
               board.name(),

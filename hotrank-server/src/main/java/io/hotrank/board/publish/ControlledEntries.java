@@ -4,6 +4,7 @@ import io.hotrank.board.BoardControl;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
 import io.hotrank.board.BoardKind;
+import io.hotrank.board.BoardReview;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlsApplied;
@@ -12,13 +13,16 @@ import io.hotrank.item.Item;
 import io.hotrank.item.ItemCards;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -36,11 +40,17 @@ public class ControlledEntries {
   private final BoardControlStore controls;
   private final ItemCards items;
   private final Clock clock;
+  private final ObjectProvider<BoardReview> review;
 
-  ControlledEntries(BoardControlStore controls, ItemCards items, Clock clock) {
+  ControlledEntries(
+      BoardControlStore controls,
+      ItemCards items,
+      Clock clock,
+      ObjectProvider<BoardReview> review) {
     this.controls = controls;
     this.items = items;
     this.clock = clock;
+    this.review = review;
   }
 
   /**
@@ -144,13 +154,62 @@ public class ControlledEntries {
   }
 
   /**
-   * The entries with the controls applied.
+   * The entries with the controls applied, and on a board under review ({@link
+   * BoardDefinition#review()}) without the items its review holds ({@link BoardReview}): those are
+   * kept in the reserve like blocked ones, where an approval finds them. An operator's pin wins
+   * over a hold.
    *
+   * @param key the board's key: its name, or {@code <name>/<segment>}
    * @param scoredAt the instant the candidates were scored at
    * @param now the instant controls expire against
    * @param alsoLookUp items to rank if they are not candidates (a control just removed)
+   * @param record whether the review queue takes what is held (a publish), or not (a look)
    */
   public ControlsApplied.Result apply(
+      BoardDefinition board,
+      String key,
+      List<BoardEntry> candidates,
+      List<BoardControl> live,
+      Instant scoredAt,
+      Instant now,
+      Collection<Long> alsoLookUp,
+      boolean record) {
+    ControlsApplied.Result shown = apply(board, candidates, live, scoredAt, now, alsoLookUp);
+    BoardReview reviewer = review.getIfAvailable();
+    if (board.review() == BoardDefinition.Review.OFF || reviewer == null) {
+      return shown;
+    }
+    Set<Long> controlled = new HashSet<>();
+    Set<Long> pinned = new HashSet<>();
+    for (BoardControl control : live) {
+      if (ControlsApplied.live(control, now)) {
+        if (control.action() == ControlAction.BLOCK) {
+          controlled.add(control.itemId());
+        } else if (control.action() == ControlAction.PIN) {
+          pinned.add(control.itemId());
+        }
+      }
+    }
+    List<BoardEntry> ranked = new ArrayList<>(shown.entries());
+    shown.reserve().stream().filter(e -> !controlled.contains(e.itemId())).forEach(ranked::add);
+    Set<Long> held = new HashSet<>(reviewer.held(board, key, ranked, now, record));
+    held.removeAll(pinned);
+    if (held.isEmpty()) {
+      return shown;
+    }
+    // Held as blocks are: kept last in the reserve, with their scores, never shown.
+    List<BoardControl> holding = new ArrayList<>(live);
+    for (Long id : held) {
+      holding.add(
+          new BoardControl(
+              key, id, ControlAction.BLOCK, null, null, null, "review", "review", now));
+    }
+    List<BoardEntry> all = new ArrayList<>(shown.entries());
+    all.addAll(shown.reserve());
+    return apply(board, all, holding, scoredAt, now, List.of());
+  }
+
+  private ControlsApplied.Result apply(
       BoardDefinition board,
       List<BoardEntry> candidates,
       List<BoardControl> live,

@@ -169,11 +169,17 @@ public final class FoldApplier {
     }
     c[slot]++;
     int counted = held == null ? 0 : held.counted();
+    if (held == null) {
+      a.setAt.put(key, row.atMillis());
+    }
+    // Counted past the cap too (what suspicion's concentration reads), saturating; the trusted
+    // counter takes only the first ones.
+    a.state.put(
+        key,
+        new UserActionStore.Held(
+            held == null ? 0 : held.weight(),
+            counted == Integer.MAX_VALUE ? counted : counted + 1));
     if (counted < weights.maxPerActor(counter)) {
-      if (held == null) {
-        a.setAt.put(key, row.atMillis());
-      }
-      a.state.put(key, new UserActionStore.Held(0, counted + 1));
       a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, +1));
       a.users.add(row.userId());
     }

@@ -28,25 +28,24 @@ class FoldConfiguration {
   }
 
   @Bean
-  FoldApplier foldApplier(
-      CounterStore counters, JdbcTemplate jdbc, SqlDialect dialect, ActorWeights weights) {
-    return new FoldApplier(counters, new UserActionStore(jdbc, dialect), weights);
+  UserActionStore userActionStore(JdbcTemplate jdbc, SqlDialect dialect) {
+    return new UserActionStore(jdbc, dialect);
+  }
+
+  @Bean
+  FoldApplier foldApplier(CounterStore counters, UserActionStore actions, ActorWeights weights) {
+    return new FoldApplier(counters, actions, weights);
   }
 
   @Bean
   ActorRetraction actorRetraction(
       CounterStore counters,
-      JdbcTemplate jdbc,
-      SqlDialect dialect,
+      UserActionStore actions,
       FoldNumbers numbers,
       FoldListeners listeners,
       IngestProperties properties) {
     return new ActorRetraction(
-        counters,
-        new UserActionStore(jdbc, dialect),
-        numbers,
-        listeners,
-        properties.source() == IngestProperties.Source.LOG);
+        counters, actions, numbers, listeners, properties.source() == IngestProperties.Source.LOG);
   }
 
   @Bean

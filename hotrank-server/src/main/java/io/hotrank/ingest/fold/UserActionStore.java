@@ -13,12 +13,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The one owner of {@code hr_user_action}: one row per (biz, item, user, action). For like and
  * collect, a row while the user's action stands, which makes them idempotent per user, with what it
  * added to the trusted counter ({@code weight}, taken back by the undo). For view, comment, share
- * and dislike, how many of the user's interactions the trusted counter took ({@code counted}, at
- * most the cap) and their weight. The folder reads and writes it set-wise: one statement per chunk
- * of (item, user) pairs, not one per event. Every statement binds its parameters. Callers own the
- * transactions.
+ * and dislike, how many interactions the user gave ({@code counted}, past the cap too: what
+ * review's concentration reads; the trusted counter took the first {@code
+ * hotrank.trust.max-per-actor} of them) and what they added to the trusted counter ({@code
+ * weight}). The folder reads and writes it set-wise: one statement per chunk of (item, user) pairs,
+ * not one per event. Every statement binds its parameters. Callers own the transactions.
  */
-public class UserActionStore {
+public class UserActionStore implements io.hotrank.ingest.Engagement {
 
   /** One user's action on one item. */
   record Pair(long itemId, long userId) {}
@@ -217,5 +218,33 @@ public class UserActionStore {
       chunks.add(pairs.subList(from, Math.min(pairs.size(), from + CHUNK)));
     }
     return chunks;
+  }
+
+  /** Items per query of {@link #byActor}. */
+  private static final int ITEMS_PER_QUERY = 500;
+
+  @Override
+  public Map<Long, Map<Long, Long>> byActor(String biz, java.util.Collection<Long> itemIds) {
+    Map<Long, Map<Long, Long>> found = new HashMap<>();
+    List<Long> ids = itemIds.stream().distinct().toList();
+    for (int from = 0; from < ids.size(); from += ITEMS_PER_QUERY) {
+      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + ITEMS_PER_QUERY));
+      Object[] args = new Object[chunk.size() + 1];
+      args[0] = biz;
+      for (int i = 0; i < chunk.size(); i++) {
+        args[i + 1] = chunk.get(i);
+      }
+      jdbc.query(
+          "SELECT item_id, user_id, SUM(counted) FROM hr_user_action WHERE biz = ? AND item_id IN ("
+              + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+              + ") GROUP BY item_id, user_id",
+          rs -> {
+            found
+                .computeIfAbsent(rs.getLong(1), k -> new HashMap<>())
+                .put(rs.getLong(2), rs.getLong(3));
+          },
+          args);
+    }
+    return found;
   }
 }

@@ -465,11 +465,19 @@ abstract class EventLogContract {
     CounterStore counters = new CounterStore(jdbc(), dialect());
     assertThat(counters.find(biz, 1).orElseThrow().raw().view()).isEqualTo(5);
     assertThat(counters.find(biz, 1).orElseThrow().trusted().view()).isEqualTo(3_000);
+    assertThat(
+            jdbc()
+                .queryForObject(
+                    "SELECT SUM(counted) FROM hr_user_action WHERE biz = ? AND item_id = 1",
+                    Long.class,
+                    biz))
+        .as("views counted per actor past the cap, for review's concentration")
+        .isEqualTo(5);
 
     applyViews(
         2,
         new TrustProperties(
-            0.2, Duration.ofDays(7), 1, new TrustProperties.MaxPerActor(0, 3, 1, 1)));
+            0.2, Duration.ofDays(7), 1, new TrustProperties.MaxPerActor(0, 3, 1, 1), 0.5, 0.5));
     assertThat(counters.find(biz, 2).orElseThrow().raw().view()).isEqualTo(5);
     assertThat(counters.find(biz, 2).orElseThrow().trusted().view()).isEqualTo(5_000);
     assertThat(
