@@ -224,6 +224,63 @@ class ConsoleBrowserTest extends ConsoleTestSupport {
     }
   }
 
+  @Test
+  @Order(5)
+  void anOperator_approvesAHeldItem_onThePhone_andTheBoardAndTheQueueFollow() {
+    jdbc.update("DELETE FROM hr_review_decision");
+    jdbc.update("DELETE FROM hr_review_queue");
+    createItem("rvw", 1L, "Held story", 71, NOW.minusSeconds(60));
+    createItem("rvw", 2L, "Another held story", 72, NOW.minusSeconds(60));
+    postEvents(
+        "{\"biz\":\"rvw\",\"itemId\":1,\"type\":\"like\"}",
+        "{\"biz\":\"rvw\",\"itemId\":1,\"type\":\"like\"}",
+        "{\"biz\":\"rvw\",\"itemId\":2,\"type\":\"like\"}");
+    http.admin("/api/v1/admin/boards/review-required/recompute");
+    assertThat(http.get("/api/v1/boards/review-required").json().get("items")).isEmpty();
+
+    browser.manage().deleteAllCookies();
+    browser.get(base() + "/console/sign-in");
+    signInWith(ADMIN_TOKEN);
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("boards")));
+    assertThat(browser.findElement(By.id("review-count")).getText()).isEqualTo("2");
+    browser.manage().window().setSize(new Dimension(390, 844));
+    try {
+      browser.findElement(By.partialLinkText("Review")).click();
+      WebElement card =
+          wait.until(
+              ExpectedConditions.visibilityOfElementLocated(
+                  By.cssSelector("#review-queue article[data-item='1']")));
+      assertThat(card.findElement(By.className("would-rank")).getText()).isEqualTo("1");
+      assertThat(card.findElement(By.className("points")).getText()).contains("2.0 / 2.0");
+      assertFitsAPhone();
+      screenshot("09-review-phone");
+      card.findElement(By.name("reason")).sendKeys("read it");
+      card.findElement(By.className("approve")).click();
+
+      wait.until(
+          ExpectedConditions.numberOfElementsToBe(
+              By.cssSelector("#review-queue article[data-item='1']"), 0));
+      assertThat(browser.findElement(By.id("review-count")).getText()).isEqualTo("1");
+      assertThat(
+              http.get("/api/v1/boards/review-required")
+                  .json()
+                  .get("items")
+                  .get(0)
+                  .get("itemId")
+                  .asLong())
+          .isEqualTo(1);
+      // Every item of the other author, from its card.
+      browser
+          .findElement(By.cssSelector("#review-queue article[data-item='2'] .approve-author"))
+          .click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("review-empty")));
+      assertThat(browser.findElements(By.id("review-count"))).isEmpty();
+      assertThat(http.get("/api/v1/boards/review-required").json().get("items")).hasSize(2);
+    } finally {
+      browser.manage().window().setSize(new Dimension(1280, 800));
+    }
+  }
+
   /** The page, at a phone's 390 px, scrolls sideways nowhere but inside its tables. */
   private void assertFitsAPhone() {
     org.openqa.selenium.JavascriptExecutor js = (org.openqa.selenium.JavascriptExecutor) browser;
