@@ -1,5 +1,6 @@
 package io.hotrank.review;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +16,7 @@ public enum ReviewStatus {
   PENDING;
 
   /** The name as written in the API: {@code approved}, {@code rejected}, {@code pending}. */
+  @JsonValue
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

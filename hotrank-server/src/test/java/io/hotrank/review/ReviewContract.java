@@ -107,7 +107,9 @@ public abstract class ReviewContract extends ApiTestSupport {
           .atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(ids(other, "review-required")).isEmpty());
 
-      decide(http, "/rvw/1", "approved");
+      Answer approved = decide(http, "/rvw/1", "approved");
+      assertThat(approved.json().get("status").asString()).isEqualTo("approved");
+      assertThat(approved.json().get("subject").asString()).isEqualTo("item");
       await()
           .atMost(Duration.ofSeconds(5))
           .untilAsserted(
