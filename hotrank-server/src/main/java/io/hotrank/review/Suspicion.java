@@ -1,5 +1,7 @@
 package io.hotrank.review;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.core.score.Weights;
@@ -9,6 +11,7 @@ import io.hotrank.item.ItemCards;
 import io.hotrank.trust.Actor;
 import io.hotrank.trust.Actors;
 import io.hotrank.trust.TrustProperties;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +35,8 @@ import java.util.Set;
  * </ul>
  *
  * The points are compared rather than the scores: a Reddit score is a logarithm, and age divides
- * both scores alike. Thread-safe.
+ * both scores alike. Who gave an item its interactions is read at most once per {@link
+ * #ACTORS_FRESH} per item on this instance; the counters at every assessment. Thread-safe.
  */
 final class Suspicion {
 
@@ -59,6 +63,35 @@ final class Suspicion {
   }
 
   /**
+   * Who gave an item its interactions, summed up: how many actors, what the three most active gave,
+   * how many are new and how many flagged or bots.
+   */
+  record Summary(int distinct, long top, int fresh, int flagged, long interactions) {
+
+    /**
+     * Whether this summary, taken when the item had {@link #interactions}, still describes an item
+     * with {@code now} interactions: it grew by a tenth at most (a storm does not hide behind it).
+     */
+    boolean describes(long now) {
+      return now <= interactions + interactions / 10;
+    }
+  }
+
+  private record ItemKey(String biz, long itemId) {}
+
+  /**
+   * How long an item's {@link Summary} is reused: a live board under review publishes every second,
+   * and grouping a popular item's rows per actor each time would cost the database more than the
+   * board. The trusted ratio is computed from the counters at every assessment; the concentration
+   * and the shares lag by this much at most, and are read again at once when the item's
+   * interactions grew by more than a tenth.
+   */
+  static final Duration ACTORS_FRESH = Duration.ofSeconds(5);
+
+  private final Cache<ItemKey, Summary> summaries =
+      Caffeine.newBuilder().expireAfterWrite(ACTORS_FRESH).maximumSize(100_000).build();
+
+  /**
    * The evidence of each live item among {@code ids}, as the board weighs interactions.
    *
    * @throws org.springframework.dao.DataAccessException if the database fails
@@ -68,41 +101,43 @@ final class Suspicion {
       return Map.of();
     }
     Map<Long, ItemCards.Card> cards = items.cards(board.biz(), ids);
-    Map<Long, Map<Long, Long>> given = engagement.byActor(board.biz(), cards.keySet());
-    Set<Long> users = new HashSet<>();
-    given.values().forEach(byUser -> users.addAll(byUser.keySet()));
-    Map<Long, Actor> known = actors.findAll(users);
+    Map<Long, Summary> summed = new HashMap<>();
+    List<Long> missing = new ArrayList<>();
+    for (Map.Entry<Long, ItemCards.Card> card : cards.entrySet()) {
+      long id = card.getKey();
+      Summary held = summaries.getIfPresent(new ItemKey(board.biz(), id));
+      if (held == null || !held.describes(total(card.getValue().counts()))) {
+        missing.add(id);
+      } else {
+        summed.put(id, held);
+      }
+    }
+    if (!missing.isEmpty()) {
+      Map<Long, Map<Long, Long>> given = engagement.byActor(board.biz(), missing);
+      Set<Long> users = new HashSet<>();
+      given.values().forEach(byUser -> users.addAll(byUser.keySet()));
+      Map<Long, Actor> known = actors.findAll(users);
+      for (Long id : missing) {
+        Summary summary =
+            summarize(given.getOrDefault(id, Map.of()), known, now, total(cards.get(id).counts()));
+        summaries.put(new ItemKey(board.biz(), id), summary);
+        summed.put(id, summary);
+      }
+    }
     Map<Long, Evidence> assessed = new HashMap<>();
     cards.forEach(
-        (id, card) ->
-            assessed.put(
-                id,
-                evidence(
-                    board.weights(),
-                    card.counters(),
-                    given.getOrDefault(id, Map.of()),
-                    known,
-                    now)));
+        (id, card) -> assessed.put(id, evidence(board.weights(), card.counters(), summed.get(id))));
     return assessed;
   }
 
-  private Evidence evidence(
-      Weights weights,
-      Counters counters,
-      Map<Long, Long> byActor,
-      Map<Long, Actor> known,
-      Instant now) {
-    double raw = weights.upvotes(counters.raw());
-    double trusted = weights.countingIn(Counters.TRUSTED_UNIT).upvotes(counters.trusted());
-    double ratio = raw > 0 ? trusted / raw : 1;
-    long interactions = total(counters.raw());
+  private Summary summarize(
+      Map<Long, Long> byActor, Map<Long, Actor> known, Instant now, long interactions) {
     List<Long> given = new ArrayList<>(byActor.values());
     given.sort(java.util.Comparator.reverseOrder());
     long top = 0;
     for (int i = 0; i < Math.min(TOP_ACTORS, given.size()); i++) {
       top += given.get(i);
     }
-    double topShare = interactions > 0 ? Math.min(1, (double) top / interactions) : 0;
     int fresh = 0;
     int flagged = 0;
     Instant newSince = now.minus(trust.newActorAge());
@@ -117,7 +152,18 @@ final class Suspicion {
         fresh++;
       }
     }
-    int distinct = byActor.size();
+    return new Summary(byActor.size(), top, fresh, flagged, interactions);
+  }
+
+  private Evidence evidence(Weights weights, Counters counters, Summary summary) {
+    double raw = weights.upvotes(counters.raw());
+    double trusted = weights.countingIn(Counters.TRUSTED_UNIT).upvotes(counters.trusted());
+    double ratio = raw > 0 ? trusted / raw : 1;
+    long interactions = total(counters.raw());
+    double topShare = interactions > 0 ? Math.min(1, (double) summary.top() / interactions) : 0;
+    int fresh = summary.fresh();
+    int flagged = summary.flagged();
+    int distinct = summary.distinct();
     List<String> reasons = new ArrayList<>(2);
     if (interactions >= review.minInteractions()) {
       if (raw > 0 && ratio < trust.suspiciousRatio()) {
