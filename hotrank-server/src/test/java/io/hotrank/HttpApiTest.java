@@ -190,6 +190,7 @@ class HttpApiTest extends ApiTestSupport {
             "trust-hn",
             "trust-raw",
             "review-required",
+            "review-by-tag",
             "review-suspicious");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);

@@ -66,6 +66,15 @@ public final class ControlsApplied {
    */
   public static final int RESERVE = 10;
 
+  /**
+   * The reserve a computation of this board ranks beyond its size and its live controls: {@link
+   * #RESERVE}, and on a board under review as many again as the board's size, so that the items
+   * review holds leave the public board full unless it holds more than that.
+   */
+  public static int reserve(BoardDefinition board) {
+    return RESERVE + (board.review() == BoardDefinition.Review.OFF ? 0 : board.size());
+  }
+
   private ControlsApplied() {}
 
   /**

@@ -90,7 +90,10 @@ class ReviewPages {
     return "redirect:"
         + ConsolePaths.ROOT
         + "/review"
-        + (board == null || board.isBlank() ? "" : "?board=" + board);
+        + (board == null || board.isBlank()
+            ? ""
+            : "?board="
+                + java.net.URLEncoder.encode(board, java.nio.charset.StandardCharsets.UTF_8));
   }
 
   private String page(@Nullable String board, Model model) {

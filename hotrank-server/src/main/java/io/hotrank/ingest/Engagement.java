@@ -1,6 +1,7 @@
 package io.hotrank.ingest;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,12 +12,26 @@ import java.util.Map;
  */
 public interface Engagement {
 
+  /** What one actor gave one item: likes and collects that stand 1 each, and every other one. */
+  record ActorCount(long userId, long interactions) {}
+
   /**
-   * Each item's interactions by actor: likes and collects that stand count 1 each, views, comments,
-   * shares and dislikes every one the actor gave (past the cap too), summed over the types.
+   * Who gave one item its interactions.
    *
-   * @return by item id, by user id, interactions; items without any are absent
+   * @param actors how many actors the fold recorded on it
+   * @param mostActive its most active actors, the most active first (ties: the smaller id), as many
+   *     as asked at most
+   */
+  record Given(int actors, List<ActorCount> mostActive) {}
+
+  /**
+   * Each item's actors: how many, and the most active with their interactions (likes and collects
+   * that stand count 1 each; views, comments, shares and dislikes every one the actor gave, past
+   * the cap too), summed over the types. The database groups every record of the items; only the
+   * {@code top} most active of each come back.
+   *
+   * @return by item id; items without any are absent
    * @throws org.springframework.dao.DataAccessException if the database fails
    */
-  Map<Long, Map<Long, Long>> byActor(String biz, Collection<Long> itemIds);
+  Map<Long, Given> byActor(String biz, Collection<Long> itemIds, int top);
 }

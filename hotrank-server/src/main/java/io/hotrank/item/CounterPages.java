@@ -118,6 +118,13 @@ public interface CounterPages {
    */
   List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit);
 
+  /**
+   * The live items of one author in {@code biz} created at or after {@code fromMillis}, newest
+   * first, at most {@code limit}: a scan of the biz's window filtered by author, run on demand (an
+   * operator's decision on an author).
+   */
+  List<Long> authoredSince(String biz, long authorId, long fromMillis, int limit);
+
   /** The counters of the given live items of one biz, in one query; others are absent. */
   Map<Long, Counted> findAll(String biz, Collection<Long> ids);
 }

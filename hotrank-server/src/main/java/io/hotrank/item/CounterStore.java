@@ -365,6 +365,19 @@ public class CounterStore implements CounterPages {
    * biz's counter rows; run on demand, not per request.
    */
   @Override
+  public List<Long> authoredSince(String biz, long authorId, long fromMillis, int limit) {
+    return jdbc.queryForList(
+        "SELECT item_id FROM hr_item_counter WHERE biz = ? AND deleted = ? AND created_at >= ? AND"
+            + " author_id = ? ORDER BY created_at DESC, item_id DESC LIMIT ?",
+        Long.class,
+        biz,
+        false,
+        fromMillis,
+        authorId,
+        limit);
+  }
+
+  @Override
   public List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit) {
     String column = column(counter);
     return jdbc.query(

@@ -94,7 +94,9 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
    * thin it below what the board needs before new events refill it.
    */
   int keep(BoardDefinition board) {
-    return 2 * board.size() + ControlsApplied.RESERVE + controlled.getOrDefault(board.name(), 0);
+    return 2 * board.size()
+        + ControlsApplied.reserve(board)
+        + controlled.getOrDefault(board.name(), 0);
   }
 
   @Override
@@ -276,7 +278,7 @@ final class LiveBoards implements RealtimeKind, FoldCursor.Followed {
   @Override
   public @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
     controlled.put(board.name(), controls);
-    int wanted = board.size() + controls + ControlsApplied.RESERVE;
+    int wanted = board.size() + controls + ControlsApplied.reserve(board);
     @Nullable Candidates found = read(board, now, wanted);
     if (found == null) {
       rescan(board, "no-data", "Redis holds none of its data");

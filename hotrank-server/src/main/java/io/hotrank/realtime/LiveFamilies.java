@@ -227,7 +227,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
   int visible(BoardDefinition board) {
     int need =
         board.size()
-            + ControlsApplied.RESERVE
+            + ControlsApplied.reserve(board)
             + controlled.getOrDefault(board.name(), 0)
             + AuthorCap.extra(board);
     return need + need / 10 + 1;
@@ -242,7 +242,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
       return ScaledBoards.EVERY_MEMBER;
     }
     return 2 * board.size()
-        + ControlsApplied.RESERVE
+        + ControlsApplied.reserve(board)
         + controlled.getOrDefault(board.name(), 0)
         + AuthorCap.extra(board);
   }
@@ -651,7 +651,7 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
       int live =
           ControlsApplied.controlledIds(controls.getOrDefault(segment, List.of()), now).size();
       mostControlled = Math.max(mostControlled, live);
-      wanted.put(segment, board.size() + live + ControlsApplied.RESERVE);
+      wanted.put(segment, board.size() + live + ControlsApplied.reserve(board));
     }
     controlled.merge(board.name(), mostControlled, Math::max);
     Ordering order = Ordering.of(board);

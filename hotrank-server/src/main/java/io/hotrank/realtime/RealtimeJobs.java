@@ -171,7 +171,8 @@ final class RealtimeJobs implements JobSource {
       List<BoardEntry> entries = kind.entries(board, now, controlled + AuthorCap.extra(board));
       if (entries != null && board.maxPerAuthor() > 0) {
         entries =
-            AuthorCap.cap(board, entries, board.size() + controlled + ControlsApplied.RESERVE);
+            AuthorCap.cap(
+                board, entries, board.size() + controlled + ControlsApplied.reserve(board));
       }
       if (entries == null) {
         // Redis lost the board (the folder restores it within a second or so): keep serving

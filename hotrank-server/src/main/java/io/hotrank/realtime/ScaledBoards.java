@@ -194,7 +194,7 @@ final class ScaledBoards implements RealtimeKind {
   @Override
   public @Nullable List<BoardEntry> entries(BoardDefinition board, Instant now, int controls) {
     sets.controls(board, controls);
-    int need = board.size() + controls + ControlsApplied.RESERVE;
+    int need = board.size() + controls + ControlsApplied.reserve(board);
     Ordering order = Ordering.of(board);
     long tolerantStart = order.windowStart(now.minus(CLOCK_TOLERANCE));
     LiveFamilyStore.Taken taken =

@@ -57,7 +57,7 @@ final class ScaledWindows extends SegmentedWindows {
       divisors.put(segment, divisor(sizes, segment));
     }
     WindowSets sets = new WindowSets(board, sizes, now);
-    int need = board.size() + controls + ControlsApplied.RESERVE;
+    int need = board.size() + controls + ControlsApplied.reserve(board);
     List<BoardEntry> merged =
         new ThresholdMerge<>(sets).merge(divisors, need, ScoredEntries.keep(board));
     if (!sets.misplaced.isEmpty()) {

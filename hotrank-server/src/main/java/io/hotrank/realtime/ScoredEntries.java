@@ -55,7 +55,7 @@ final class ScoredEntries {
       int controls,
       IntFunction<List<Scored>> top,
       Consumer<List<Long>> gone) {
-    int wanted = board.size() + controls + ControlsApplied.RESERVE;
+    int wanted = board.size() + controls + ControlsApplied.reserve(board);
     int fetch = Math.max(keep(board), wanted);
     List<BoardEntry> entries = List.of();
     for (int round = 0; round < FETCH_ROUNDS; round++) {

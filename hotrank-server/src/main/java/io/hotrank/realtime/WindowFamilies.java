@@ -120,7 +120,7 @@ final class WindowFamilies extends SegmentedWindows implements FamilyKind {
           ControlsApplied.controlledIds(controls.getOrDefault(segment, List.of()), now).size();
       // As a window board's: its size, one per live control and the reserve, read as deep as a
       // snapshot keeps.
-      need.put(segment, board.size() + live + ControlsApplied.RESERVE);
+      need.put(segment, board.size() + live + ControlsApplied.reserve(board));
       wanted.put(
           segment, Math.max(ScoredEntries.keep(board), need.get(segment) + AuthorCap.extra(board)));
     }

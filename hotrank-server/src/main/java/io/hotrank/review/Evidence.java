@@ -12,9 +12,9 @@ import java.util.List;
  * @param interactions the item's raw interactions of every type
  * @param distinctActors the actors the fold recorded on it (anonymous events have none)
  * @param topActorsShare what its three most active actors gave, over its interactions
- * @param newActorsShare the share of its actors whose account is younger than {@code
- *     hotrank.trust.new-actor-age}
- * @param flaggedActorsShare the share of its actors that are flagged or bots
+ * @param newActorsShare the share of its 100 most active actors whose account is younger than
+ *     {@code hotrank.trust.new-actor-age}
+ * @param flaggedActorsShare the share of its 100 most active actors that are flagged or bots
  * @param reasons {@code trusted-ratio} and {@code concentration}, those that hold; empty when the
  *     item is not suspicious
  */

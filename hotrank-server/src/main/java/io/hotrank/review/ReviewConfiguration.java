@@ -1,10 +1,11 @@
 package io.hotrank.review;
 
 import io.hotrank.audit.AuditLog;
-import io.hotrank.board.BoardControls;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSink;
+import io.hotrank.board.RepublishRetries;
 import io.hotrank.ingest.Engagement;
+import io.hotrank.item.CounterPages;
 import io.hotrank.item.ItemCards;
 import io.hotrank.storage.SqlDialect;
 import io.hotrank.trust.Actors;
@@ -44,15 +45,26 @@ class ReviewConfiguration {
       ReviewHolds holds,
       BoardRegistry registry,
       BoardSink publisher,
-      BoardControls controls,
       ItemCards items,
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      CounterPages counters,
+      RepublishRetries retries) {
     ReviewService service =
         new ReviewService(
-            store, holds, registry, publisher, controls, items, audit, transactions, clock, meters);
+            store,
+            holds,
+            registry,
+            publisher,
+            items,
+            audit,
+            transactions,
+            clock,
+            meters,
+            counters,
+            retries);
     // Read at each scrape: one count over a small table; NaN while the database is down.
     Gauge.builder(
             "hotrank.review.queue",

@@ -28,10 +28,10 @@ import tools.jackson.databind.json.JsonMapper;
  * up, by a later publish.
  *
  * <p>A held item that is pending and would rank within {@code hotrank.review.notify-rank} (on a
- * {@code required} board, within the board's size) is queued with its evidence. A publish writes a
- * board's queue when what it queues or their ranks changed, and at least every {@value
- * #REQUEUE_SECONDS} s otherwise (refreshing the evidence); a queue that cannot be written is
- * logged, and the holds still apply. Thread-safe.
+ * {@code required} board, within the board's size, {@value #MAX_QUEUED} at most) is queued with its
+ * evidence. A publish writes a board's queue when what it queues or their ranks changed, and at
+ * least every {@value #REQUEUE_SECONDS} s otherwise (refreshing the evidence); a queue that cannot
+ * be written is logged, and the holds still apply. Thread-safe.
  */
 final class ReviewHolds implements BoardReview {
 
@@ -86,10 +86,16 @@ final class ReviewHolds implements BoardReview {
     return held;
   }
 
-  /** The rank within which a held item is queued. */
+  /** The most items one board (or segment board) queues. */
+  static final int MAX_QUEUED = 100;
+
+  /**
+   * The rank within which a held item is queued: the notify rank on a {@code suspicious} board, the
+   * board's size on a {@code required} one ({@value #MAX_QUEUED} at most).
+   */
   int queueWithin(BoardDefinition board) {
     return board.review() == BoardDefinition.Review.REQUIRED
-        ? board.size()
+        ? Math.min(board.size(), MAX_QUEUED)
         : properties.notifyRank();
   }
 

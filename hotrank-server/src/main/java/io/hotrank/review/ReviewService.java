@@ -2,15 +2,17 @@ package io.hotrank.review;
 
 import io.hotrank.audit.AuditLog;
 import io.hotrank.board.BoardControl;
-import io.hotrank.board.BoardControls;
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardEntry;
+import io.hotrank.board.BoardKind;
 import io.hotrank.board.BoardRegistry;
 import io.hotrank.board.BoardSink;
 import io.hotrank.board.BoardSnapshot;
 import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlsApplied;
+import io.hotrank.board.RepublishRetries;
 import io.hotrank.board.SegmentBy;
+import io.hotrank.item.CounterPages;
 import io.hotrank.item.ItemCards;
 import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.problem.InvalidRequestException;
@@ -54,8 +56,11 @@ public final class ReviewService {
   /** The most queue entries or decisions one listing answers. */
   static final int MAX_LIMIT = 500;
 
-  /** How many segment boards of a family an author's decision looks through. */
-  static final int MAX_SEGMENTS = 10_000;
+  /**
+   * How many of an author's newest items in a board's window a decision on the author re-publishes
+   * the board with (looked up when they are not among its candidates).
+   */
+  static final int MAX_AUTHORED = 200;
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -63,34 +68,37 @@ public final class ReviewService {
   private final ReviewHolds holds;
   private final BoardRegistry registry;
   private final BoardSink publisher;
-  private final BoardControls controls;
   private final ItemCards items;
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
   private final MeterRegistry meters;
+  private final CounterPages counters;
+  private final RepublishRetries retries;
 
   ReviewService(
       ReviewStore store,
       ReviewHolds holds,
       BoardRegistry registry,
       BoardSink publisher,
-      BoardControls controls,
       ItemCards items,
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      CounterPages counters,
+      RepublishRetries retries) {
     this.store = store;
     this.holds = holds;
     this.registry = registry;
     this.publisher = publisher;
-    this.controls = controls;
     this.items = items;
     this.audit = audit;
     this.tx = new TransactionTemplate(transactions);
     this.clock = clock;
     this.meters = meters;
+    this.counters = counters;
+    this.retries = retries;
   }
 
   /**
@@ -111,7 +119,7 @@ public final class ReviewService {
             ReviewDecision.ITEM, biz, itemId, decided.status(), decided.reason(), actor, now());
     store(decision, "review.item", "item:" + biz + "/" + itemId);
     for (BoardDefinition board : underReview(b -> b.biz().equals(biz))) {
-      republishWith(board, List.of(itemId), entry -> entry.itemId() == itemId);
+      republish(board, List.of(itemId));
     }
     return decision;
   }
@@ -124,16 +132,17 @@ public final class ReviewService {
    */
   public ReviewDecision decideAuthor(
       long authorId, @Nullable String status, @Nullable String reason, String actor) {
-    Decided decided = validate(status, reason);
-    if (authorId < 1) {
-      throw new InvalidRequestException("authorId", "must be 1 or more");
-    }
+    Decided decided = validate(status, reason, authorId < 1 ? "authorId" : null);
     ReviewDecision decision =
         new ReviewDecision(
             ReviewDecision.AUTHOR, "", authorId, decided.status(), decided.reason(), actor, now());
     store(decision, "review.author", "author:" + authorId);
     for (BoardDefinition board : underReview(b -> true)) {
-      republishWith(board, List.of(), entry -> entry.authorId() == authorId);
+      long from =
+          board.kind() instanceof BoardKind.Leaderboard
+              ? 0
+              : clock.millis() - board.window().toMillis();
+      republish(board, counters.authoredSince(board.biz(), authorId, from, MAX_AUTHORED));
     }
     return decision;
   }
@@ -141,7 +150,19 @@ public final class ReviewService {
   private record Decided(ReviewStatus status, @Nullable String reason) {}
 
   private static Decided validate(@Nullable String status, @Nullable String reason) {
+    return validate(status, reason, null);
+  }
+
+  /**
+   * @param badId the name of an id field found invalid already, reported with the others; null if
+   *     none
+   */
+  private static Decided validate(
+      @Nullable String status, @Nullable String reason, @Nullable String badId) {
     Violations violations = new Violations();
+    if (badId != null) {
+      violations.add(badId, "must be 1 or more");
+    }
     ReviewStatus parsed = ReviewStatus.parse(status);
     violations.check(parsed != null, "status", "is required: approved, rejected or pending");
     String kept = reason == null || reason.isBlank() ? null : reason.strip();
@@ -189,41 +210,39 @@ public final class ReviewService {
   }
 
   /**
-   * Re-publishes a board, or each of its segment boards this instance serves whose candidates hold
-   * an entry {@code touches} picks (an item's also each segment its labels place it in), with the
-   * decisions as committed now. Never throws: the board's next publish applies them in any case.
+   * Re-publishes a board, or each of its segment boards the decided items belong to, with the
+   * decisions as committed now, looking up the decided items that are not among its candidates
+   * (they rank by their own score if they make it). Never throws: a failure is counted, tried again
+   * ({@link RepublishRetries}), and the board's next publish applies the decision in any case.
    */
-  private void republishWith(
-      BoardDefinition board, Collection<Long> released, Predicate<BoardEntry> touches) {
+  private void republish(BoardDefinition board, Collection<Long> decided) {
+    retries.run(board.name(), () -> tryRepublish(board, decided));
+  }
+
+  private boolean tryRepublish(BoardDefinition board, Collection<Long> decided) {
     try {
       SegmentBy split = board.segmentBy();
       if (split == null) {
-        publisher.republish(board, null, released);
-        return;
+        publisher.republish(board, null, decided);
+        return true;
       }
       Set<String> segments = new TreeSet<>();
       items
-          .labels(board.biz(), released)
+          .labels(board.biz(), decided)
           .values()
           .forEach(labels -> segments.addAll(split.segments(labels)));
-      for (String segment : publisher.readSegments(board.name(), MAX_SEGMENTS)) {
-        BoardSnapshot served = publisher.current(BoardSnapshot.key(board.name(), segment));
-        if (served != null
-            && (served.entries().stream().anyMatch(touches)
-                || served.reserve().stream().anyMatch(touches))) {
-          segments.add(segment);
-        }
-      }
       for (String segment : segments) {
-        publisher.republish(board, segment, released);
+        publisher.republish(board, segment, decided);
       }
+      return true;
     } catch (RuntimeException e) {
       meters.counter("hotrank.review.republish.failures", "board", board.name()).increment();
       log.warn(
-          "Board '{}': re-publish after a review decision failed; its next publish applies the"
-              + " decision: {}",
+          "Board '{}': re-publish after a review decision failed; trying again shortly (its next"
+              + " publish applies the decision in any case): {}",
           board.name(),
           e.toString());
+      return false;
     }
   }
 
@@ -259,8 +278,14 @@ public final class ReviewService {
     violations.throwIfAny();
     List<QueuedItem> queue = new ArrayList<>();
     if (parsed == ReviewStatus.PENDING) {
-      for (ReviewStore.Queued q : store.queue(board, limit)) {
-        queue.add(queued(q));
+      List<ReviewStore.Queued> rows = store.queue(board, limit);
+      Map<String, Set<Long>> byBiz = new java.util.HashMap<>();
+      rows.forEach(q -> byBiz.computeIfAbsent(q.biz(), b -> new HashSet<>()).add(q.itemId()));
+      Map<String, Map<Long, ItemCards.Card>> cards = new java.util.HashMap<>();
+      byBiz.forEach((biz, ids) -> cards.put(biz, items.cards(biz, ids)));
+      for (ReviewStore.Queued q : rows) {
+        ItemCards.Card card = cards.get(q.biz()).get(q.itemId());
+        queue.add(queued(q, card == null ? null : card.title()));
       }
     }
     return new Listing(parsed.wireName(), queue, store.decided(parsed, limit), store.queued());
@@ -276,13 +301,8 @@ public final class ReviewService {
   public record Listing(
       String status, List<QueuedItem> queue, List<ReviewDecision> decisions, long queued) {}
 
-  private QueuedItem queued(ReviewStore.Queued q) {
+  private static QueuedItem queued(ReviewStore.Queued q, @Nullable String title) {
     int slash = q.board().indexOf('/');
-    String title =
-        items.cards(q.biz(), List.of(q.itemId())).values().stream()
-            .findFirst()
-            .map(ItemCards.Card::title)
-            .orElse(null);
     return new QueuedItem(
         slash < 0 ? q.board() : q.board().substring(0, slash),
         slash < 0 ? null : q.board().substring(slash + 1),
@@ -338,14 +358,29 @@ public final class ReviewService {
    */
   public List<Candidate> candidates(String name, @Nullable String segment) {
     BoardDefinition board = registry.require(name);
+    if (segment != null) {
+      String invalid =
+          board.segmentBy() == null
+              ? "board '" + name + "' is not segmented"
+              : board.segmentBy().invalid(segment);
+      if (invalid != null) {
+        throw new InvalidRequestException("segment", invalid);
+      }
+    }
     Instant now = clock.instant();
     String key = BoardSnapshot.key(name, segment);
     BoardSnapshot served = publisher.current(key);
     if (served == null) {
       throw new io.hotrank.board.BoardUnavailableException(name, java.time.Duration.ofSeconds(1));
     }
+    // The controls that shape it: a segment board's own and its family's, merged as a publish
+    // merges them.
+    List<BoardControl> shaping =
+        segment == null
+            ? publisher.controls(name)
+            : publisher.controls(board, List.of(segment)).getOrDefault(segment, List.of());
     Set<Long> blocked = new HashSet<>();
-    for (BoardControl control : controls.list(name, segment)) {
+    for (BoardControl control : shaping) {
       if (control.action() == ControlAction.BLOCK && ControlsApplied.live(control, now)) {
         blocked.add(control.itemId());
       }

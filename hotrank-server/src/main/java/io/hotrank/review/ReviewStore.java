@@ -169,21 +169,21 @@ final class ReviewStore {
    * or inserted, every other row of the board deleted.
    */
   void replaceQueue(String board, List<Queued> queued) {
-    List<Object> keep = new ArrayList<>(queued.size() + 1);
-    keep.add(board);
+    List<Object[]> updates = new ArrayList<>(queued.size());
     for (Queued q : queued) {
-      keep.add(q.itemId());
-      int updated =
-          jdbc.update(
-              "UPDATE hr_review_queue SET would_rank = ?, evidence = ?, seen_at = ?, author_id = ?"
-                  + " WHERE board = ? AND item_id = ?",
-              q.wouldRank(),
-              q.evidence(),
-              q.seenAt().toEpochMilli(),
-              q.authorId(),
-              board,
-              q.itemId());
-      if (updated == 0) {
+      updates.add(
+          new Object[] {
+            q.wouldRank(), q.evidence(), q.seenAt().toEpochMilli(), q.authorId(), board, q.itemId()
+          });
+    }
+    int[] updated =
+        jdbc.batchUpdate(
+            "UPDATE hr_review_queue SET would_rank = ?, evidence = ?, seen_at = ?, author_id = ?"
+                + " WHERE board = ? AND item_id = ?",
+            updates);
+    for (int i = 0; i < queued.size(); i++) {
+      if (updated[i] == 0) {
+        Queued q = queued.get(i);
         dialect.insertIgnoringDuplicate(
             jdbc,
             "hr_review_queue",
@@ -198,6 +198,9 @@ final class ReviewStore {
             q.seenAt().toEpochMilli());
       }
     }
+    List<Object> keep = new ArrayList<>(queued.size() + 1);
+    keep.add(board);
+    queued.forEach(q -> keep.add(q.itemId()));
     jdbc.update(
         "DELETE FROM hr_review_queue WHERE board = ?"
             + (queued.isEmpty()
@@ -213,9 +216,17 @@ final class ReviewStore {
     jdbc.update("DELETE FROM hr_review_queue WHERE biz = ? AND item_id = ?", biz, itemId);
   }
 
-  /** Takes an author's items out of every board's queue. */
+  /**
+   * Takes an author's items out of every board's queue, but those with a decision of their own
+   * (which wins over the author's).
+   */
   void dequeueAuthor(long authorId) {
-    jdbc.update("DELETE FROM hr_review_queue WHERE author_id = ?", authorId);
+    jdbc.update(
+        "DELETE FROM hr_review_queue WHERE author_id = ? AND NOT EXISTS (SELECT 1 FROM"
+            + " hr_review_decision d WHERE d.subject = ? AND d.biz = hr_review_queue.biz AND"
+            + " d.subject_id = hr_review_queue.item_id)",
+        authorId,
+        ReviewDecision.ITEM);
   }
 
   /**

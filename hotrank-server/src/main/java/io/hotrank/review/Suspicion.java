@@ -43,6 +43,9 @@ final class Suspicion {
   /** The most active actors whose share makes a ring. */
   static final int TOP_ACTORS = 3;
 
+  /** The most active actors of an item whose ages and flags give the shares of the evidence. */
+  static final int MOST_ACTIVE = 100;
+
   private final ItemCards items;
   private final Engagement engagement;
   private final Actors actors;
@@ -64,9 +67,10 @@ final class Suspicion {
 
   /**
    * Who gave an item its interactions, summed up: how many actors, what the three most active gave,
-   * how many are new and how many flagged or bots.
+   * and among the {@code looked} most active ({@value #MOST_ACTIVE} at most) how many are new and
+   * how many flagged or bots.
    */
-  record Summary(int distinct, long top, int fresh, int flagged, long interactions) {
+  record Summary(int distinct, int looked, long top, int fresh, int flagged, long interactions) {
 
     /**
      * Whether this summary, taken when the item had {@link #interactions}, still describes an item
@@ -113,13 +117,17 @@ final class Suspicion {
       }
     }
     if (!missing.isEmpty()) {
-      Map<Long, Map<Long, Long>> given = engagement.byActor(board.biz(), missing);
+      Map<Long, Engagement.Given> given = engagement.byActor(board.biz(), missing, MOST_ACTIVE);
       Set<Long> users = new HashSet<>();
-      given.values().forEach(byUser -> users.addAll(byUser.keySet()));
+      given.values().forEach(g -> g.mostActive().forEach(a -> users.add(a.userId())));
       Map<Long, Actor> known = actors.findAll(users);
       for (Long id : missing) {
         Summary summary =
-            summarize(given.getOrDefault(id, Map.of()), known, now, total(cards.get(id).counts()));
+            summarize(
+                given.getOrDefault(id, new Engagement.Given(0, List.of())),
+                known,
+                now,
+                total(cards.get(id).counts()));
         summaries.put(new ItemKey(board.biz(), id), summary);
         summed.put(id, summary);
       }
@@ -131,18 +139,16 @@ final class Suspicion {
   }
 
   private Summary summarize(
-      Map<Long, Long> byActor, Map<Long, Actor> known, Instant now, long interactions) {
-    List<Long> given = new ArrayList<>(byActor.values());
-    given.sort(java.util.Comparator.reverseOrder());
+      Engagement.Given given, Map<Long, Actor> known, Instant now, long interactions) {
     long top = 0;
-    for (int i = 0; i < Math.min(TOP_ACTORS, given.size()); i++) {
-      top += given.get(i);
+    for (int i = 0; i < Math.min(TOP_ACTORS, given.mostActive().size()); i++) {
+      top += given.mostActive().get(i).interactions();
     }
     int fresh = 0;
     int flagged = 0;
     Instant newSince = now.minus(trust.newActorAge());
-    for (Long user : byActor.keySet()) {
-      Actor actor = known.get(user);
+    for (Engagement.ActorCount counted : given.mostActive()) {
+      Actor actor = known.get(counted.userId());
       if (actor == null) {
         continue;
       }
@@ -152,7 +158,8 @@ final class Suspicion {
         fresh++;
       }
     }
-    return new Summary(byActor.size(), top, fresh, flagged, interactions);
+    return new Summary(
+        given.actors(), given.mostActive().size(), top, fresh, flagged, interactions);
   }
 
   private Evidence evidence(Weights weights, Counters counters, Summary summary) {
@@ -161,9 +168,7 @@ final class Suspicion {
     double ratio = raw > 0 ? trusted / raw : 1;
     long interactions = total(counters.raw());
     double topShare = interactions > 0 ? Math.min(1, (double) summary.top() / interactions) : 0;
-    int fresh = summary.fresh();
-    int flagged = summary.flagged();
-    int distinct = summary.distinct();
+    int looked = summary.looked();
     List<String> reasons = new ArrayList<>(2);
     if (interactions >= review.minInteractions()) {
       if (raw > 0 && ratio < trust.suspiciousRatio()) {
@@ -178,10 +183,10 @@ final class Suspicion {
         trusted,
         ratio,
         interactions,
-        distinct,
+        summary.distinct(),
         topShare,
-        distinct == 0 ? 0 : (double) fresh / distinct,
-        distinct == 0 ? 0 : (double) flagged / distinct,
+        looked == 0 ? 0 : (double) summary.fresh() / looked,
+        looked == 0 ? 0 : (double) summary.flagged() / looked,
         List.copyOf(reasons));
   }
 

@@ -1,6 +1,6 @@
 -- Review (io.hotrank.review.ReviewStore, docs/design/trust.md). An operator's decision on an item
--- (subject 'item', its biz) or on an author (subject 'author', biz ''): approved, rejected, or
--- pending (back to review, overriding an author's approval for one item). Instants are BIGINT epoch
+-- (subject 'item', its biz) or on an author (subject 'author', biz ''): status APPROVED, REJECTED, or
+-- PENDING (back to review, overriding an author's approval for one item). Instants are BIGINT epoch
 -- milliseconds. Keep in step with the other dialects' V21.
 CREATE TABLE hr_review_decision (
   subject    VARCHAR(8)   NOT NULL,

@@ -43,7 +43,7 @@ public abstract class ReviewContract extends ApiTestSupport {
 
   private static List<Long> ids(HttpJson on, String board) {
     List<Long> ids = new ArrayList<>();
-    Answer read = on.get("/api/v1/boards/" + board);
+    Answer read = on.get("/api/v1/boards/" + board + "?limit=5");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     read.json().get("items").forEach(e -> ids.add(e.get("itemId").asLong()));
     return ids;
@@ -89,8 +89,10 @@ public abstract class ReviewContract extends ApiTestSupport {
     likes("rvw", 2, 4);
     likes("rvw", 3, 3);
     recompute("review-required");
+    recompute("review-by-tag");
 
     assertThat(ids(http, "review-required")).as("everything held until approved").isEmpty();
+    assertThat(ids(http, "review-by-tag/segments/t1")).isEmpty();
     JsonNode listing = queue("review-required");
     assertThat(queued(listing)).containsExactly(1L, 2L, 3L);
     JsonNode first = listing.get("queue").get(0);
@@ -101,7 +103,9 @@ public abstract class ReviewContract extends ApiTestSupport {
     assertThat(first.get("since").asString()).isNotBlank();
     assertThat(listing.get("queued").asLong()).isGreaterThanOrEqualTo(3);
 
-    try (SecondInstance second = SecondInstance.start(environment)) {
+    // Both instances on the test clock: a decision on an author looks for the author's items in
+    // each board's window, by the deciding instance's clock.
+    try (SecondInstance second = SecondInstance.start(environment, clock)) {
       HttpJson other = second.http();
       await()
           .atMost(Duration.ofSeconds(10))
@@ -128,6 +132,9 @@ public abstract class ReviewContract extends ApiTestSupport {
               () -> {
                 assertThat(ids(http, "review-required")).containsExactly(1L, 3L);
                 assertThat(ids(other, "review-required")).containsExactly(1L, 3L);
+                // Every segment board of the author's items, on both instances.
+                assertThat(ids(http, "review-by-tag/segments/t2")).containsExactly(1L, 3L);
+                assertThat(ids(other, "review-by-tag/segments/t1")).containsExactly(1L, 3L);
               });
       assertThat(queued(queue("review-required"))).isEmpty();
 
@@ -175,6 +182,29 @@ public abstract class ReviewContract extends ApiTestSupport {
                 "SELECT COUNT(*) FROM hr_audit WHERE action IN ('review.item', 'review.author')",
                 Long.class))
         .isEqualTo(4);
+  }
+
+  /**
+   * Held items do not crowd approved ones out: a board under review ranks as many candidates again
+   * as its size, so the approved items below a top it holds still fill it.
+   */
+  @Test
+  void aRequiredBoard_listsItsApprovedItems_belowTheTopItHolds() {
+    for (long id = 1; id <= 20; id++) {
+      createItem("rvw", id, "item " + id, 700 + id, NOW.minusSeconds(60));
+    }
+    List<String> events = new ArrayList<>();
+    for (long id = 1; id <= 20; id++) {
+      for (int like = 0; like < id; like++) {
+        events.add("{\"biz\":\"rvw\",\"itemId\":" + id + ",\"type\":\"like\"}");
+      }
+    }
+    postEvents(events.toArray(String[]::new));
+    for (long id = 1; id <= 5; id++) {
+      decide(http, "/rvw/" + id, "approved");
+    }
+    recompute("review-required");
+    assertThat(ids(http, "review-required")).containsExactly(5L, 4L, 3L, 2L, 1L);
   }
 
   @Test

@@ -191,7 +191,7 @@ public class BoardComputer {
   /** How many candidates a heap keeps: the size, one per live control, and the reserve. */
   private int keep(BoardDefinition board, Instant now) {
     int controlled = ControlsApplied.controlledIds(controls.all(board.name()), now).size();
-    return board.size() + controlled + ControlsApplied.RESERVE;
+    return board.size() + controlled + ControlsApplied.reserve(board);
   }
 
   /** A heap of ranked candidates: bounded, and capped per author when the board says so. */

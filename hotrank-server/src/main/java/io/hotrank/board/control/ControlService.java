@@ -10,6 +10,7 @@ import io.hotrank.board.ControlAction;
 import io.hotrank.board.ControlChange;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.PinLimitException;
+import io.hotrank.board.RepublishRetries;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.board.publish.BoardPublisher;
@@ -18,7 +19,6 @@ import io.hotrank.item.ItemNotFoundException;
 import io.hotrank.job.FaultPoints;
 import io.hotrank.problem.Violations;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +27,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -48,7 +44,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and only then, it re-publishes the board ({@link BoardPublisher#republish}): see the ordering
  * argument there. A re-publish that fails (Redis or the database unavailable for a moment) is
  * logged, counted ({@code hotrank.board.controls.republish.failures}) and tried again after 1, 2,
- * 4... seconds, at most 30 s apart, {@value #RETRIES} times in all; the change stays committed
+ * 4... seconds, at most 30 s apart ({@link RepublishRetries}); the change stays committed
  * meanwhile, and the board's next publish applies it in any case. The retries live in this
  * instance's memory: an instance that stops meanwhile leaves the change to the next publish.
  * Thread-safe.
@@ -60,20 +56,6 @@ class ControlService implements BoardControls {
 
   /** The name this service's fault points go by ({@link FaultPoints}; tests only). */
   static final String FAULTS = "board-controls";
-
-  /** How many times a failed re-publish is tried again, and the longest wait between two. */
-  static final int RETRIES = 8;
-
-  private static final long MAX_RETRY_DELAY_SECONDS = 30;
-
-  /**
-   * Runs the retries of failed re-publishes: one daemon thread, idle but for them. A plain
-   * scheduled executor rather than a job: a retry belongs to this instance's failed call, not to
-   * the cluster's schedule.
-   */
-  private final ScheduledExecutorService retries =
-      Executors.newSingleThreadScheduledExecutor(
-          Thread.ofPlatform().daemon().name("board-control-republish").factory());
 
   /** How many times a change that lost a deadlock is tried in all. */
   private static final int ATTEMPTS = 5;
@@ -108,6 +90,7 @@ class ControlService implements BoardControls {
   private final Clock clock;
   private final MeterRegistry meters;
   private final FaultPoints faults;
+  private final RepublishRetries retries;
 
   ControlService(
       BoardRegistry registry,
@@ -118,7 +101,8 @@ class ControlService implements BoardControls {
       PlatformTransactionManager transactions,
       Clock clock,
       MeterRegistry meters,
-      FaultPoints faults) {
+      FaultPoints faults,
+      RepublishRetries retries) {
     this.registry = registry;
     this.store = store;
     this.publisher = publisher;
@@ -128,6 +112,7 @@ class ControlService implements BoardControls {
     this.clock = clock;
     this.meters = meters;
     this.faults = faults;
+    this.retries = retries;
   }
 
   @Override
@@ -272,9 +257,7 @@ class ControlService implements BoardControls {
    * board's next publish applies it).
    */
   void republish(BoardDefinition board, @Nullable String segment, Collection<Long> released) {
-    if (!tryRepublish(board, segment, released)) {
-      retry(board, segment, released, 1);
-    }
+    retries.run(board.name(), () -> tryRepublish(board, segment, released));
   }
 
   /**
@@ -310,37 +293,6 @@ class ControlService implements BoardControls {
           e.toString());
       return false;
     }
-  }
-
-  /** Schedules the {@code attempt}-th retry of a failed re-publish, with a doubling delay. */
-  private void retry(
-      BoardDefinition board, @Nullable String segment, Collection<Long> released, int attempt) {
-    if (attempt > RETRIES) {
-      log.warn(
-          "Board '{}': re-publish after a control change failed {} times; its next publish"
-              + " applies the change",
-          board.name(),
-          RETRIES + 1);
-      return;
-    }
-    long delaySeconds = Math.min(MAX_RETRY_DELAY_SECONDS, 1L << (attempt - 1));
-    try {
-      retries.schedule(
-          () -> {
-            if (!tryRepublish(board, segment, released)) {
-              retry(board, segment, released, attempt + 1);
-            }
-          },
-          delaySeconds,
-          TimeUnit.SECONDS);
-    } catch (RejectedExecutionException shuttingDown) {
-      log.debug("Board '{}': not retrying the re-publish, shutting down", board.name());
-    }
-  }
-
-  @PreDestroy
-  void stopRetries() {
-    retries.shutdownNow();
   }
 
   private long livePins(String board, long except, Instant now) {
