@@ -189,6 +189,7 @@ class HttpApiTest extends ApiTestSupport {
             "ticker",
             "trust-hn",
             "trust-raw",
+            "trust-liked",
             "review-required",
             "review-by-tag",
             "review-suspicious");

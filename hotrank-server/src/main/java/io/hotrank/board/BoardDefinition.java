@@ -34,8 +34,8 @@ import org.springframework.scheduling.support.CronExpression;
  * @param segmentBy what splits the board into segment boards; null: one board
  * @param maxPerAuthor at most this many entries of one author; 0: no cap
  * @param scaleBy the segments whose size divides an item's score; null: not scaled
- * @param trust which counters the board ranks by: trusted (the default of the boards that score
- *     items; their {@code score} then reads thousandths) or raw
+ * @param trust which counters the board ranks by: trusted (the default of batch and live boards,
+ *     whose {@code score} then reads thousandths, and of leaderboards) or raw (window boards)
  * @param review which items an operator reviews before the public board lists them
  */
 public record BoardDefinition(
@@ -194,11 +194,12 @@ public record BoardDefinition(
     if (spec.trust() != null && !spec.trust().equals("trusted") && !spec.trust().equals("raw")) {
       problems.add(property + ".trust='" + spec.trust() + "' is unknown; expected trusted or raw");
     } else if (kind != null) {
-      trust = kind.scoresItems() && !"raw".equals(spec.trust()) ? Trust.TRUSTED : Trust.RAW;
-      if (!kind.scoresItems() && "trusted".equals(spec.trust())) {
+      boolean weighs = kind.scoresItems() || kind instanceof BoardKind.Leaderboard;
+      trust = weighs && !"raw".equals(spec.trust()) ? Trust.TRUSTED : Trust.RAW;
+      if (!weighs && "trusted".equals(spec.trust())) {
         problems.add(
             property
-                + ".trust=trusted applies to batch and live boards; a "
+                + ".trust=trusted applies to batch and live boards and leaderboards; a "
                 + kind.configName()
                 + " board counts raw interactions so far");
       }
@@ -242,6 +243,15 @@ public record BoardDefinition(
   /** The counters this board ranks by: its score reads them. */
   public Interactions ranked(Counters counters) {
     return trust == Trust.TRUSTED ? counters.trusted() : counters.raw();
+  }
+
+  /**
+   * What one interaction counts as in the counters the board ranks by: {@link
+   * Counters#TRUSTED_UNIT} for trusted counters (thousandths), 1 for raw ones. A leaderboard's
+   * value is its counter divided by it.
+   */
+  public long countUnit() {
+    return trust == Trust.TRUSTED ? Counters.TRUSTED_UNIT : 1;
   }
 
   /** Whether the board is a family of segment boards ({@code segment-by} is set). */

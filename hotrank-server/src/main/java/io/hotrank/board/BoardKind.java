@@ -249,11 +249,14 @@ public sealed interface BoardKind
       return counter.countIn(counts);
     }
 
-    /** Its counter's value, which is what its sorted sets hold. */
+    /**
+     * Its counter's value in interactions (the sorted sets hold it in the board's unit: thousandths
+     * of the trusted counter).
+     */
     @Override
     public @Nullable Double lookUpScore(
         BoardDefinition board, Interactions counts, long createdAtMillis, Instant at, boolean pin) {
-      return (double) value(counts);
+      return (double) value(counts) / board.countUnit();
     }
   }
 

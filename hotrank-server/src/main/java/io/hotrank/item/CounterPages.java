@@ -118,6 +118,10 @@ public interface CounterPages {
    */
   List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit);
 
+  /** As {@link #topBy}, by the trusted counter (its value in thousandths) when {@code trusted}. */
+  List<Map.Entry<Long, Long>> topBy(
+      String biz, InteractionType counter, boolean trusted, int limit);
+
   /**
    * The live items of one author in {@code biz} created at or after {@code fromMillis}, newest
    * first, at most {@code limit}: a scan of the biz's window filtered by author, run on demand (an

@@ -379,7 +379,13 @@ public class CounterStore implements CounterPages {
 
   @Override
   public List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit) {
-    String column = column(counter);
+    return topBy(biz, counter, false, limit);
+  }
+
+  @Override
+  public List<Map.Entry<Long, Long>> topBy(
+      String biz, InteractionType counter, boolean trusted, int limit) {
+    String column = trusted ? trustedColumn(counter) : column(counter);
     return jdbc.query(
         "SELECT item_id, "
             + column
@@ -393,6 +399,18 @@ public class CounterStore implements CounterPages {
         false,
         0,
         limit);
+  }
+
+  /** The column of a trusted counter: a constant per type, never caller text. */
+  private static String trustedColumn(InteractionType counter) {
+    return switch (counter) {
+      case LIKE -> "like_trusted";
+      case VIEW -> "view_trusted";
+      case COMMENT -> "comment_trusted";
+      case SHARE -> "share_trusted";
+      case COLLECT -> "collect_trusted";
+      case DISLIKE -> "dislike_trusted";
+    };
   }
 
   /** The column of a counter: a constant per type, never caller text. */

@@ -68,7 +68,7 @@ final class Leaderboards implements RealtimeKind {
               if (key.biz().equals(board.biz())) {
                 byShard
                     .computeIfAbsent(kind.shardOf(key.itemId()), s -> new HashMap<>())
-                    .put(key.itemId(), kind.value(counts.raw()));
+                    .put(key.itemId(), kind.value(board.ranked(counts)));
               }
             });
     for (int shard = 0; shard < kind.shards(); shard++) {
@@ -141,7 +141,7 @@ final class Leaderboards implements RealtimeKind {
     Map<Long, Long> values = new HashMap<>();
     for (Long id : ids) {
       ItemCards.Card card = cards.get(id);
-      values.put(id, card == null ? 0 : kind.value(card.counts()));
+      values.put(id, card == null ? 0 : kind.value(board.ranked(card.counters())));
     }
     store.apply(board, shard, upTo, null, false, ScoredEntries.keep(board), values);
   }
@@ -155,7 +155,11 @@ final class Leaderboards implements RealtimeKind {
     BoardKind.Leaderboard kind = board.kind(BoardKind.Leaderboard.class);
     long foldNo = history.lastFoldNo();
     List<Map.Entry<Long, Long>> top =
-        counters.topBy(board.biz(), kind.counter(), ScoredEntries.keep(board));
+        counters.topBy(
+            board.biz(),
+            kind.counter(),
+            board.trust() == BoardDefinition.Trust.TRUSTED,
+            ScoredEntries.keep(board));
     Map<Integer, Map<Long, Long>> byShard = new TreeMap<>();
     for (Map.Entry<Long, Long> e : top) {
       byShard
@@ -195,7 +199,16 @@ final class Leaderboards implements RealtimeKind {
     if (store.applied(board).contains(null)) {
       return null;
     }
+    long unit = board.countUnit();
     return entries.entries(
-        board, controls, n -> store.top(board, n), gone -> store.remove(board, gone));
+        board,
+        controls,
+        n ->
+            unit == 1
+                ? store.top(board, n)
+                : store.top(board, n).stream()
+                    .map(s -> new Scored(s.itemId(), s.score() / unit))
+                    .toList(),
+        gone -> store.remove(board, gone));
   }
 }

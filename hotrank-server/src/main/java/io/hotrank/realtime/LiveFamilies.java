@@ -90,12 +90,12 @@ final class LiveFamilies implements FamilyKind, FoldCursor.Followed {
 
           @Override
           public double score(Interactions counts, long createdAtMillis, Instant at) {
-            return leaderboard.value(counts);
+            return (double) leaderboard.value(counts) / board.countUnit();
           }
 
           @Override
           public double scoreOfKey(double key, Instant at) {
-            return key;
+            return key / board.countUnit();
           }
 
           @Override

@@ -227,6 +227,11 @@ final class LiveStore {
     if (scaleBy != null) {
       definition += "|scale:" + scaleBy.configName() + "|" + board.kind();
     }
+    if (board.kind() instanceof io.hotrank.board.BoardKind.Leaderboard
+        && board.trust() == BoardDefinition.Trust.TRUSTED) {
+      // A leaderboard family's sets hold its counter's value, raw or in thousandths of trusted.
+      definition += "|trusted";
+    }
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(definition.getBytes(StandardCharsets.UTF_8));

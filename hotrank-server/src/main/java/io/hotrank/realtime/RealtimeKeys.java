@@ -111,7 +111,13 @@ record RealtimeKeys(String prefix) {
     return prefix + "{w:" + board.name() + "}";
   }
 
+  /**
+   * A leaderboard's shard: {@code lb} by the raw counter, {@code lbt} by the trusted one (in
+   * thousandths), so that switching a board's {@code trust} finds no data and rebuilds it from the
+   * database rather than mixing the two.
+   */
   private String leaderboard(BoardDefinition board, int shard) {
-    return prefix + "{lb:" + board.name() + ":" + shard + "}";
+    String kind = board.trust() == BoardDefinition.Trust.TRUSTED ? "lbt" : "lb";
+    return prefix + "{" + kind + ":" + board.name() + ":" + shard + "}";
   }
 }

@@ -226,7 +226,7 @@ class BoardDefinitionTest {
   }
 
   @Test
-  void trust_defaultsToTrustedForScoringBoards_rawOtherwise_andIsValidated() {
+  void trust_defaultsToTrusted_butOnWindowBoards_andIsValidated() {
     BoardDefinition batch = BoardDefinition.from(trusting(null, null), "b");
     assertThat(batch.trust()).isEqualTo(BoardDefinition.Trust.TRUSTED);
     io.hotrank.item.Counters counters =
@@ -247,11 +247,18 @@ class BoardDefinitionTest {
         .isEqualTo(BoardDefinition.Trust.TRUSTED);
     assertThat(BoardDefinition.from(trusting("window", null), "b").trust())
         .isEqualTo(BoardDefinition.Trust.RAW);
-    assertThat(BoardDefinition.from(trusting("leaderboard", null), "b").trust())
-        .isEqualTo(BoardDefinition.Trust.RAW);
+    BoardDefinition leaderboard = BoardDefinition.from(trusting("leaderboard", null), "b");
+    assertThat(leaderboard.trust()).isEqualTo(BoardDefinition.Trust.TRUSTED);
+    assertThat(leaderboard.kind().lookUpScore(leaderboard, counters.trusted(), 0, at, false))
+        .as("a leaderboard's value in interactions: 0.6 likes")
+        .isEqualTo(0.6);
+    BoardDefinition rawLeaderboard = BoardDefinition.from(trusting("leaderboard", "raw"), "b");
+    assertThat(rawLeaderboard.kind().lookUpScore(rawLeaderboard, counters.raw(), 0, at, false))
+        .isEqualTo(3.0);
     assertThatThrownBy(
             () -> BoardDefinition.from(trusting("window", "trusted"), "hotrank.boards[1]"))
-        .hasMessageContaining("hotrank.boards[1].trust=trusted applies to batch and live boards");
+        .hasMessageContaining(
+            "hotrank.boards[1].trust=trusted applies to batch and live boards and leaderboards");
     assertThatThrownBy(() -> BoardDefinition.from(trusting(null, "maybe"), "hotrank.boards[1]"))
         .hasMessageContaining(
             "hotrank.boards[1].trust='maybe' is unknown; expected trusted or raw");

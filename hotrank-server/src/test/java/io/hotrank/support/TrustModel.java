@@ -312,6 +312,38 @@ public final class TrustModel {
   }
 
   /**
+   * A leaderboard of likes by trusted weight, kept in Redis by the folds (and the flag's
+   * retraction): within 10 s, the items with trusted likes, most first (ties: the newer, which in
+   * the model tests is the smaller id), each scored its trusted likes.
+   */
+  public void assertTrustedLikesLeaderboard(String board) {
+    List<Long> expected =
+        items.stream()
+            .filter(id -> trusted.get(id)[0] > 0)
+            .sorted(
+                java.util.Comparator.comparingLong((Long id) -> trusted.get(id)[0])
+                    .reversed()
+                    .thenComparing(java.util.Comparator.naturalOrder()))
+            .toList();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              Answer read = http.get("/api/v1/boards/" + board + "?limit=" + items.size());
+              assertThat(read.status()).as(read.body()).isEqualTo(200);
+              List<Long> order = new ArrayList<>();
+              for (JsonNode e : read.json().get("items")) {
+                long id = e.get("itemId").asLong();
+                order.add(id);
+                assertThat(e.get("score").asDouble())
+                    .as("trusted likes of item %d on %s", id, board)
+                    .isCloseTo(trusted.get(id)[0] / 1000.0, within(1e-9));
+              }
+              assertThat(order).as(board).containsExactlyElementsOf(expected);
+            });
+  }
+
+  /**
    * A flag's invariants once every event was folded, whatever order the flag and the folds took:
    * none of {@code flagged}'s likes and collects weighs anything any more, and each item's trusted
    * likes and collects are the weights of the rows that stand (events of users only, no anonymous
