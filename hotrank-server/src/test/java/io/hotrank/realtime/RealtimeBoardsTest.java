@@ -378,7 +378,7 @@ class RealtimeBoardsTest {
     post(events);
     foldAndPublish("trimmed");
     assertThat(BoardReads.ids(board("trimmed"))).containsExactly(1L);
-    assertThat(redis.opsForZSet().zCard(PREFIX + "{lb:trimmed:0}:z")).isEqualTo(2);
+    assertThat(redis.opsForZSet().zCard(PREFIX + "{lbt:trimmed:0}:z")).isEqualTo(2);
 
     List<Map<String, Object>> more = new ArrayList<>();
     addLikes(more, 3, 3);
@@ -417,7 +417,7 @@ class RealtimeBoardsTest {
         .untilAsserted(
             () -> {
               assertThat(redis.hasKey(PREFIX + "{w:hour}:applied")).isTrue();
-              assertThat(redis.hasKey(PREFIX + "{lb:liked:0}:applied")).isTrue();
+              assertThat(redis.hasKey(PREFIX + "{lbt:liked:0}:applied")).isTrue();
             });
     foldAndPublish("hour", "liked");
     assertThat(BoardReads.ids(board("liked"))).isEqualTo(likedBefore);

@@ -1,11 +1,9 @@
 package io.hotrank.review;
 
-import org.junit.jupiter.api.Tag;
 import org.springframework.test.context.TestPropertySource;
 
 /** Review on the embedded default, in the API contract's context (an H2 file database). */
 @TestPropertySource(properties = "hotrank.data-dir=target/test-data/h2")
-@Tag("cluster")
 class H2ReviewTest extends ReviewContract {
 
   @Override
