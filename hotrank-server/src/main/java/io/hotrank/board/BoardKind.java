@@ -251,12 +251,14 @@ public sealed interface BoardKind
 
     /**
      * Its counter's value in interactions (the sorted sets hold it in the board's unit: thousandths
-     * of the trusted counter).
+     * of the trusted counter); null for an item with none, unless pinned.
      */
     @Override
     public @Nullable Double lookUpScore(
         BoardDefinition board, Interactions counts, long createdAtMillis, Instant at, boolean pin) {
-      return (double) value(counts) / board.countUnit();
+      long value = value(counts);
+      // As the sorted sets: an item with none of the counter is not listed, unless pinned.
+      return value > 0 || pin ? (double) value / board.countUnit() : null;
     }
   }
 

@@ -359,11 +359,6 @@ public class CounterStore implements CounterPages {
     return cards;
   }
 
-  /**
-   * The live items of {@code biz} with the highest value of one counter, best first (ties: newest
-   * first, then highest id), at most {@code limit}: what rebuilds a leaderboard. A scan of the
-   * biz's counter rows; run on demand, not per request.
-   */
   @Override
   public List<Long> authoredSince(String biz, long authorId, long fromMillis, int limit) {
     return jdbc.queryForList(
@@ -377,6 +372,11 @@ public class CounterStore implements CounterPages {
         limit);
   }
 
+  /**
+   * The live items of {@code biz} with the highest value of one counter, best first (ties: newest
+   * first, then highest id), at most {@code limit}: what rebuilds a leaderboard. A scan of the
+   * biz's counter rows; run on demand, not per request.
+   */
   @Override
   public List<Map.Entry<Long, Long>> topBy(String biz, InteractionType counter, int limit) {
     return topBy(biz, counter, false, limit);

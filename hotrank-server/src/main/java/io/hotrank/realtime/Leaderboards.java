@@ -123,15 +123,23 @@ final class Leaderboards implements RealtimeKind {
       return;
     }
     BoardKind.Leaderboard kind = board.kind(BoardKind.Leaderboard.class);
+    // By trusted counters, a flag's retraction changes items without events: the folds' items.
     MissedFolds missed =
-        MissedFolds.read(
-            history,
-            applied + 1,
-            upTo,
-            e ->
-                e.biz().equals(board.biz())
-                    && e.type().counter() == kind.counter()
-                    && kind.shardOf(e.itemId()) == shard);
+        board.trust() == BoardDefinition.Trust.TRUSTED
+            ? MissedFolds.readItems(
+                history,
+                applied + 1,
+                upTo,
+                k -> k.biz().equals(board.biz()) && kind.shardOf(k.itemId()) == shard,
+                Integer.MAX_VALUE)
+            : MissedFolds.read(
+                history,
+                applied + 1,
+                upTo,
+                e ->
+                    e.biz().equals(board.biz())
+                        && e.type().counter() == kind.counter()
+                        && kind.shardOf(e.itemId()) == shard);
     if (missed.pruned() != 0) {
       rebuild(board, "fold " + missed.pruned() + " it missed was pruned");
       return;

@@ -5,8 +5,8 @@ import io.hotrank.board.BoardDefinition;
 /**
  * The Redis keys of realtime boards. Every key of one window board carries the hash tag {@code
  * {w:<board>}}, and of one live board {@code {lv:<board>}}, so their scripts run on one cluster
- * slot. A leaderboard's shards carry {@code {lb:<board>:<shard>}} each, deliberately on different
- * slots, so one hot board spreads over the cluster.
+ * slot. A leaderboard's shards carry {@code {lb:<board>:<shard>}} each ({@code lbt} for one by
+ * trusted counters), deliberately on different slots, so one hot board spreads over the cluster.
  *
  * <ul>
  *   <li>{@code <prefix>{w:<board>}:b:<bucket>} a bucket: item id to weighted events; expires once
@@ -16,6 +16,7 @@ import io.hotrank.board.BoardDefinition;
  *   <li>{@code <prefix>{w:<board>}:applied} the last fold applied
  *   <li>{@code <prefix>{w:<board>}:replaying} set while the window is replayed from the log
  *   <li>{@code <prefix>{lb:<board>:<shard>}:z} a leaderboard shard: item id to counter value
+ *       ({@code {lbt:...}}: to the trusted counter's value, in thousandths)
  *   <li>{@code <prefix>{lb:<board>:<shard>}:applied} the last fold applied to the shard
  *   <li>{@code <prefix>{lv:<board>}:<definition>:rank} a live board: member to rank key, where the
  *       definition part is a fingerprint of what the keys depend on ({@code LiveStore})

@@ -27,8 +27,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,11 +138,9 @@ public final class ReviewService {
             ReviewDecision.AUTHOR, "", authorId, decided.status(), decided.reason(), actor, now());
     store(decision, "review.author", "author:" + authorId);
     for (BoardDefinition board : underReview(b -> true)) {
-      long from =
-          board.kind() instanceof BoardKind.Leaderboard
-              ? 0
-              : clock.millis() - board.window().toMillis();
-      republish(board, counters.authoredSince(board.biz(), authorId, from, MAX_AUTHORED));
+      retries.run(
+          board.name(),
+          () -> tryRepublish(board, () -> authored(board, authorId), looksUpAuthored(board)));
     }
     return decision;
   }
@@ -216,23 +214,57 @@ public final class ReviewService {
    * ({@link RepublishRetries}), and the board's next publish applies the decision in any case.
    */
   private void republish(BoardDefinition board, Collection<Long> decided) {
-    retries.run(board.name(), () -> tryRepublish(board, decided));
+    retries.run(board.name(), () -> tryRepublish(board, () -> List.copyOf(decided), true));
   }
 
-  private boolean tryRepublish(BoardDefinition board, Collection<Long> decided) {
+  /**
+   * An author's newest items in a board's window ({@value #MAX_AUTHORED} at most; a leaderboard's
+   * window is all time): the segment boards they are on are re-published.
+   */
+  private List<Long> authored(BoardDefinition board, long authorId) {
+    long from =
+        board.kind() instanceof BoardKind.Leaderboard
+            ? 0
+            : clock.millis() - board.window().toMillis();
+    return counters.authoredSince(board.biz(), authorId, from, MAX_AUTHORED);
+  }
+
+  /**
+   * Whether a re-publish after a decision on an author looks the author's items up when they are
+   * not among the board's candidates: on a batch or live board without an author cap or scaling,
+   * which a look-up would not apply. Elsewhere the held items in the reserve come back at once and
+   * the others at the next computation (window boards and leaderboards rank from Redis).
+   */
+  private static boolean looksUpAuthored(BoardDefinition board) {
+    return board.scoresItems() && board.maxPerAuthor() == 0 && board.scaleBy() == null;
+  }
+
+  /**
+   * @param decided the decided items: each segment board they are on is re-published
+   * @param lookUp whether those items are looked up when they are not candidates
+   */
+  private boolean tryRepublish(
+      BoardDefinition board, Supplier<List<Long>> decided, boolean lookUp) {
     try {
+      List<Long> ids = decided.get();
       SegmentBy split = board.segmentBy();
       if (split == null) {
-        publisher.republish(board, null, decided);
+        publisher.republish(board, null, lookUp ? ids : List.of());
         return true;
       }
-      Set<String> segments = new TreeSet<>();
+      // Each segment board with its own items only: a look-up does not check membership.
+      Map<String, List<Long>> bySegment = new java.util.TreeMap<>();
       items
-          .labels(board.biz(), decided)
-          .values()
-          .forEach(labels -> segments.addAll(split.segments(labels)));
-      for (String segment : segments) {
-        publisher.republish(board, segment, decided);
+          .labels(board.biz(), ids)
+          .forEach(
+              (id, labels) ->
+                  split
+                      .segments(labels)
+                      .forEach(
+                          segment ->
+                              bySegment.computeIfAbsent(segment, k -> new ArrayList<>()).add(id)));
+      for (Map.Entry<String, List<Long>> segment : bySegment.entrySet()) {
+        publisher.republish(board, segment.getKey(), lookUp ? segment.getValue() : List.of());
       }
       return true;
     } catch (RuntimeException e) {
