@@ -192,6 +192,7 @@ class HttpApiTest extends ApiTestSupport {
             "trust-liked",
             "review-required",
             "review-by-tag",
+            "review-live",
             "review-suspicious");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);

@@ -288,6 +288,56 @@ public abstract class ReviewContract extends ApiTestSupport {
         .untilAsserted(() -> assertThat(ids(http, "review-suspicious")).containsExactly(3L, 1L));
   }
 
+  /**
+   * On a live board under review (as the shipped {@code article-vetted}), kept by the folds: a
+   * storm is held off it by the publish that follows the fold, without a computation, and shows
+   * once approved.
+   */
+  @Test
+  void aLiveBoard_holdsAStormAsItFolds_andShowsItOnceApproved() {
+    long fresh = TrustModel.users(jdbc, 10);
+    long freshToo = TrustModel.users(jdbc, 11);
+    java.time.Instant hourAgo = NOW.minus(Duration.ofHours(1));
+    for (int i = 0; i < 100; i++) {
+      actor(fresh + i, hourAgo);
+      actor(freshToo + i, hourAgo);
+    }
+    // Ids of this engine's own: the engines' contexts share one Redis, and a live board keeps
+    // what each of them folded.
+    long honest = 1000 + 2L * Math.floorMod(engine().hashCode(), 1000);
+    createItem("rvl", honest, "honest", 801, NOW.minusSeconds(120));
+    createItem("rvl", honest + 1, "storm", 802, NOW.minusSeconds(120));
+    String[] likes = new String[30];
+    for (int i = 0; i < likes.length; i++) {
+      likes[i] = "{\"biz\":\"rvl\",\"itemId\":" + honest + ",\"type\":\"like\"}";
+    }
+    postEvents(likes);
+    List<String> storm = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      for (long user : new long[] {fresh + i, freshToo + i}) {
+        storm.add(
+            "{\"biz\":\"rvl\",\"itemId\":"
+                + (honest + 1)
+                + ",\"type\":\"like\",\"userId\":"
+                + user
+                + "}");
+      }
+    }
+    postEvents(storm.toArray(String[]::new));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              assertThat(ids(http, "review-live")).containsExactly(honest);
+              assertThat(queued(queue("review-live"))).containsExactly(honest + 1);
+            });
+    decide(http, "/rvl/" + (honest + 1), "approved");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> assertThat(ids(http, "review-live")).containsExactly(honest + 1, honest));
+  }
+
   private static org.assertj.core.data.Offset<Double> within() {
     return org.assertj.core.data.Offset.offset(1e-9);
   }
