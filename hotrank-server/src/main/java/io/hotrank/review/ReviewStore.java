@@ -4,7 +4,6 @@ import io.hotrank.storage.SqlDialect;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +140,7 @@ final class ReviewStore {
           "SELECT "
               + DECISION
               + " FROM hr_review_decision WHERE subject = ? AND biz = ? AND subject_id IN ("
-              + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+              + SqlDialect.placeholders(chunk.size())
               + ")",
           rs -> {
             ReviewDecision d = DECISION_ROW.mapRow(rs, 0);
@@ -205,9 +204,7 @@ final class ReviewStore {
         "DELETE FROM hr_review_queue WHERE board = ?"
             + (queued.isEmpty()
                 ? ""
-                : " AND item_id NOT IN ("
-                    + String.join(", ", Collections.nCopies(queued.size(), "?"))
-                    + ")"),
+                : " AND item_id NOT IN (" + SqlDialect.placeholders(queued.size()) + ")"),
         keep.toArray());
   }
 

@@ -243,7 +243,7 @@ public class UserActionStore implements Engagement {
               + " OVER (PARTITION BY item_id ORDER BY n DESC, user_id) AS rn, COUNT(*) OVER"
               + " (PARTITION BY item_id) AS actors FROM (SELECT item_id, user_id, SUM(counted) AS"
               + " n FROM hr_user_action WHERE biz = ? AND item_id IN ("
-              + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+              + SqlDialect.placeholders(chunk.size())
               + ") GROUP BY item_id, user_id) g) r WHERE rn <= ? ORDER BY item_id, rn",
           rs -> {
             int actors = rs.getInt(4);
