@@ -114,3 +114,8 @@ done
 echo
 rows=$("${PSQL[@]}" -d $PGDB -Atc "SELECT count(*) FROM hr_user_action")
 echo "hr_user_action rows at the end: $rows; actors held in the service's memory: none (each fold reads its users' rows, one query per 500)."
+# What the folds recorded of their events' weights beside their records (hr_fold.weights, for
+# window boards' replays), per event of the log (every phase, warm-ups included).
+"${PSQL[@]}" -d $PGDB -Atc "SELECT 'fold weights recorded: ' || COALESCE(SUM(octet_length(weights)), 0)
+  || ' bytes for ' || (SELECT count(*) FROM hr_event_log) || ' events in ' || count(*) || ' folds'
+  FROM hr_fold WHERE source = 'log'"

@@ -190,6 +190,8 @@ class HttpApiTest extends ApiTestSupport {
             "trust-hn",
             "trust-raw",
             "trust-liked",
+            "trust-window",
+            "trust-window-raw",
             "review-required",
             "review-by-tag",
             "review-live",

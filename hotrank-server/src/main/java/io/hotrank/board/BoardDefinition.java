@@ -34,8 +34,9 @@ import org.springframework.scheduling.support.CronExpression;
  * @param segmentBy what splits the board into segment boards; null: one board
  * @param maxPerAuthor at most this many entries of one author; 0: no cap
  * @param scaleBy the segments whose size divides an item's score; null: not scaled
- * @param trust which counters the board ranks by: trusted (the default of batch and live boards,
- *     whose {@code score} then reads thousandths, and of leaderboards) or raw (window boards)
+ * @param trust which counters the board ranks by: trusted (the default; a batch or live board's
+ *     {@code score} then reads thousandths, a window board adds each event's trusted weight, in
+ *     interactions) or raw
  * @param review which items an operator reviews before the public board lists them
  */
 public record BoardDefinition(
@@ -193,16 +194,8 @@ public record BoardDefinition(
     Trust trust = null;
     if (spec.trust() != null && !spec.trust().equals("trusted") && !spec.trust().equals("raw")) {
       problems.add(property + ".trust='" + spec.trust() + "' is unknown; expected trusted or raw");
-    } else if (kind != null) {
-      boolean weighs = kind.scoresItems() || kind instanceof BoardKind.Leaderboard;
-      trust = weighs && !"raw".equals(spec.trust()) ? Trust.TRUSTED : Trust.RAW;
-      if (!weighs && "trusted".equals(spec.trust())) {
-        problems.add(
-            property
-                + ".trust=trusted applies to batch and live boards and leaderboards; a "
-                + kind.configName()
-                + " board counts raw interactions so far");
-      }
+    } else {
+      trust = "raw".equals(spec.trust()) ? Trust.RAW : Trust.TRUSTED;
     }
     Review review = Review.OFF;
     if (spec.review() != null) {

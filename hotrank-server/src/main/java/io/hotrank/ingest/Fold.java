@@ -8,8 +8,9 @@ import java.util.Map;
  * A committed fold, of whichever source.
  *
  * @param foldNo its number: folds are numbered 1, 2, 3... in commit order
- * @param events the log rows that changed a counter, in seq order: not those of deleted items, nor
- *     a repeated like, nor an unlike of nothing
+ * @param events the events that changed a counter, raw or trusted, in the order it applied them,
+ *     with what each did: not those of deleted items, nor a repeated like, nor an unlike of nothing
+ *     (a flag's retraction lists what it took back)
  * @param counters the absolute counters (raw and trusted) after it of every item whose counters it
  *     changed
  * @param createdAt the createdAt (epoch milliseconds) of every item whose counters it changed
@@ -17,7 +18,7 @@ import java.util.Map;
  */
 public record Fold(
     long foldNo,
-    List<LoggedEvent> events,
+    List<FoldedEvent> events,
     Map<ItemKey, Counters> counters,
     Map<ItemKey, Long> createdAt,
     boolean more) {

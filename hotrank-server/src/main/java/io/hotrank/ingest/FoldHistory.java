@@ -21,20 +21,24 @@ public interface FoldHistory {
 
   /**
    * The events fold {@code foldNo} applied (those that changed a counter, as {@link Fold#events}),
-   * in the order it applied them; null when its record was pruned (it is older than {@code
+   * with what each weighed, in the order its source reads them back (an item's in the order the
+   * fold applied them); null when its record was pruned (it is older than {@code
    * hotrank.ingest.retention}), its source no longer holds them, or it was folded by a source other
    * than the log that is not the configured one (switched since: its folds read as pruned ones).
    */
-  @Nullable List<LoggedEvent> eventsOf(long foldNo);
+  @Nullable List<FoldedEvent> eventsOf(long foldNo);
 
   /**
    * The items whose counters fold {@code foldNo} changed (those of its events, or those a flag's
    * retraction took weight from); null when its record is gone, as for {@link #eventsOf}.
    */
   default @Nullable List<Fold.ItemKey> itemsOf(long foldNo) {
-    List<LoggedEvent> events = eventsOf(foldNo);
+    List<FoldedEvent> events = eventsOf(foldNo);
     return events == null
         ? null
-        : events.stream().map(e -> new Fold.ItemKey(e.biz(), e.itemId())).distinct().toList();
+        : events.stream()
+            .map(e -> new Fold.ItemKey(e.event().biz(), e.event().itemId()))
+            .distinct()
+            .toList();
   }
 }

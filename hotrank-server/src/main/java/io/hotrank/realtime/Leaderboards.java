@@ -123,7 +123,7 @@ final class Leaderboards implements RealtimeKind {
       return;
     }
     BoardKind.Leaderboard kind = board.kind(BoardKind.Leaderboard.class);
-    // By trusted counters, a flag's retraction changes items without events: the folds' items.
+    // By trusted counters, the items whose counters the folds changed (a retraction's too).
     MissedFolds missed =
         board.trust() == BoardDefinition.Trust.TRUSTED
             ? MissedFolds.readItems(
@@ -137,9 +137,10 @@ final class Leaderboards implements RealtimeKind {
                 applied + 1,
                 upTo,
                 e ->
-                    e.biz().equals(board.biz())
-                        && e.type().counter() == kind.counter()
-                        && kind.shardOf(e.itemId()) == shard);
+                    e.raw()
+                        && e.event().biz().equals(board.biz())
+                        && e.event().type().counter() == kind.counter()
+                        && kind.shardOf(e.event().itemId()) == shard);
     if (missed.pruned() != 0) {
       rebuild(board, "fold " + missed.pruned() + " it missed was pruned");
       return;

@@ -2,7 +2,7 @@ package io.hotrank.realtime;
 
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.FoldedEvent;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 record MissedFolds(Set<Long> ids, long pruned, long last) {
 
   /** Reads folds {@code from .. to}, stopping at the first one pruned. */
-  static MissedFolds read(FoldHistory history, long from, long to, Predicate<LoggedEvent> wanted) {
+  static MissedFolds read(FoldHistory history, long from, long to, Predicate<FoldedEvent> wanted) {
     return read(history, from, to, wanted, Integer.MAX_VALUE);
   }
 
@@ -28,16 +28,16 @@ record MissedFolds(Set<Long> ids, long pruned, long last) {
    * brought the items to {@code maxIds} or more ({@link #last} says which fold was read last).
    */
   static MissedFolds read(
-      FoldHistory history, long from, long to, Predicate<LoggedEvent> wanted, int maxIds) {
+      FoldHistory history, long from, long to, Predicate<FoldedEvent> wanted, int maxIds) {
     Set<Long> ids = new HashSet<>();
     for (long f = from; f <= to; f++) {
       var events = history.eventsOf(f);
       if (events == null) {
         return new MissedFolds(ids, f, f - 1);
       }
-      for (LoggedEvent e : events) {
+      for (FoldedEvent e : events) {
         if (wanted.test(e)) {
-          ids.add(e.itemId());
+          ids.add(e.event().itemId());
         }
       }
       if (ids.size() >= maxIds) {

@@ -34,14 +34,17 @@ final class ScoredEntries {
   }
 
   /**
-   * How many members a shard or a window snapshot keeps: the board's size plus as many again, and
-   * the deeper read of a board capped per author ({@link AuthorCap}); a scaled window board's
-   * snapshots keep every member ({@link ScaledWindows}).
+   * How many members a shard or a window snapshot keeps: the board's size plus as many again, the
+   * deeper read of a board capped per author ({@link AuthorCap}), and on a board under review the
+   * candidates it ranks beyond that for the items review holds ({@link ControlsApplied#reserve}); a
+   * scaled window board's snapshots keep every member ({@link ScaledWindows}).
    */
   static int keep(BoardDefinition board) {
-    return board.scaleBy() != null
-        ? ScaledBoards.EVERY_MEMBER
-        : 2 * board.size() + AuthorCap.extra(board);
+    if (board.scaleBy() != null) {
+      return ScaledBoards.EVERY_MEMBER;
+    }
+    int held = ControlsApplied.reserve(board) - ControlsApplied.RESERVE;
+    return 2 * board.size() + AuthorCap.extra(board) + held;
   }
 
   /**

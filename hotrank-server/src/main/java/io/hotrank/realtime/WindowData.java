@@ -1,7 +1,7 @@
 package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
-import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.FoldedEvent;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +24,7 @@ interface WindowData {
       BoardDefinition board,
       long foldNo,
       @Nullable Long previous,
-      List<LoggedEvent> events,
+      List<FoldedEvent> events,
       long nowMillis,
       int keep);
 

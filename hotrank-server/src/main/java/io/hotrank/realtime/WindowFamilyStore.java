@@ -2,7 +2,7 @@ package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardKind;
-import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.item.ItemCards;
 import io.hotrank.redis.LuaScripts;
 import java.time.Clock;
@@ -92,7 +92,7 @@ final class WindowFamilyStore implements WindowData {
       BoardDefinition board,
       long foldNo,
       @Nullable Long previous,
-      List<LoggedEvent> events,
+      List<FoldedEvent> events,
       long nowMillis,
       int keep) {
     Map<Long, Map<Long, Double>> byItem = new LinkedHashMap<>();

@@ -4,7 +4,7 @@ import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardKind;
 import io.hotrank.ingest.Fold;
 import io.hotrank.ingest.FoldHistory;
-import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.job.Job;
 import io.hotrank.job.JobContext;
 import io.hotrank.job.JobDefinition;
@@ -130,7 +130,7 @@ final class WindowFolds {
       if (f - from >= RealtimeFolds.MAX_REPLAY) {
         return false;
       }
-      List<LoggedEvent> events = f == 0 ? List.of() : history.eventsOf(f);
+      List<FoldedEvent> events = f == 0 ? List.of() : history.eventsOf(f);
       if (events == null) {
         // Pruned (older than the retention, so older than any window), or a fold of a source no
         // longer configured (switched since: its window misses those events).

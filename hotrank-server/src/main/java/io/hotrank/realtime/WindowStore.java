@@ -2,7 +2,9 @@ package io.hotrank.realtime;
 
 import io.hotrank.board.BoardDefinition;
 import io.hotrank.board.BoardKind;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
+import io.hotrank.item.Counters;
 import io.hotrank.redis.LuaScripts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,17 +42,28 @@ final class WindowStore implements WindowData {
     void event(long itemId, long bucket, double weight, int step, boolean inWindow);
   }
 
-  /** Hands each event of the board's biz to {@code each}, with its bucket and weight. */
-  static void weigh(BoardDefinition board, List<LoggedEvent> events, long nowMillis, Weighed each) {
+  /**
+   * Hands each event of the board's biz to {@code each}, with its bucket and weight: the board's
+   * weight of its type times its step (by raw interactions) or times the interactions' worth of
+   * trusted weight the fold gave it (by trusted weight, the default: an event of a new actor adds a
+   * fifth, a like a flag took back takes its weight out again). Its step counts the raw
+   * interactions only (0 for an event that moved the trusted counter alone).
+   */
+  static void weigh(BoardDefinition board, List<FoldedEvent> events, long nowMillis, Weighed each) {
     long oldest = bucketOf(board, nowMillis) - buckets(board) + 1;
     long newest = bucketOf(board, nowMillis + FUTURE_MILLIS);
-    for (LoggedEvent e : events) {
+    boolean trusted = board.trust() == BoardDefinition.Trust.TRUSTED;
+    for (FoldedEvent f : events) {
+      LoggedEvent e = f.event();
       if (!e.biz().equals(board.biz())) {
         continue;
       }
-      double weight = board.weights().weight(e.type().counter()) * e.type().step();
+      int step = f.raw() ? e.type().step() : 0;
+      double weight =
+          board.weights().weight(e.type().counter())
+              * (trusted ? f.trusted() / (double) Counters.TRUSTED_UNIT : step);
       long bucket = bucketOf(board, e.atMillis());
-      each.event(e.itemId(), bucket, weight, e.type().step(), bucket >= oldest && bucket <= newest);
+      each.event(e.itemId(), bucket, weight, step, bucket >= oldest && bucket <= newest);
     }
   }
 
@@ -96,7 +109,7 @@ final class WindowStore implements WindowData {
       BoardDefinition board,
       long foldNo,
       @Nullable Long previous,
-      List<LoggedEvent> events,
+      List<FoldedEvent> events,
       long nowMillis,
       int keep) {
     Map<Long, Map<String, Double>> byBucket = new TreeMap<>();

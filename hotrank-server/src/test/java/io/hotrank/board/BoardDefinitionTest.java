@@ -226,7 +226,7 @@ class BoardDefinitionTest {
   }
 
   @Test
-  void trust_defaultsToTrusted_butOnWindowBoards_andIsValidated() {
+  void trust_defaultsToTrusted_onEveryKind_andIsValidated() {
     BoardDefinition batch = BoardDefinition.from(trusting(null, null), "b");
     assertThat(batch.trust()).isEqualTo(BoardDefinition.Trust.TRUSTED);
     io.hotrank.item.Counters counters =
@@ -246,6 +246,8 @@ class BoardDefinitionTest {
     assertThat(BoardDefinition.from(trusting("live", null), "b").trust())
         .isEqualTo(BoardDefinition.Trust.TRUSTED);
     assertThat(BoardDefinition.from(trusting("window", null), "b").trust())
+        .isEqualTo(BoardDefinition.Trust.TRUSTED);
+    assertThat(BoardDefinition.from(trusting("window", "raw"), "b").trust())
         .isEqualTo(BoardDefinition.Trust.RAW);
     BoardDefinition leaderboard = BoardDefinition.from(trusting("leaderboard", null), "b");
     assertThat(leaderboard.trust()).isEqualTo(BoardDefinition.Trust.TRUSTED);
@@ -255,10 +257,6 @@ class BoardDefinitionTest {
     BoardDefinition rawLeaderboard = BoardDefinition.from(trusting("leaderboard", "raw"), "b");
     assertThat(rawLeaderboard.kind().lookUpScore(rawLeaderboard, counters.raw(), 0, at, false))
         .isEqualTo(3.0);
-    assertThatThrownBy(
-            () -> BoardDefinition.from(trusting("window", "trusted"), "hotrank.boards[1]"))
-        .hasMessageContaining(
-            "hotrank.boards[1].trust=trusted applies to batch and live boards and leaderboards");
     assertThatThrownBy(() -> BoardDefinition.from(trusting(null, "maybe"), "hotrank.boards[1]"))
         .hasMessageContaining(
             "hotrank.boards[1].trust='maybe' is unknown; expected trusted or raw");

@@ -92,12 +92,16 @@ class IdleCostProcessTest {
       await("the leaderboard's first publish")
           .atMost(Duration.ofSeconds(60))
           .until(() -> http.get("/api/v1/boards/article-most-liked").status() == 200);
-      // Idle backends flush their statistics within ten seconds; what the creation read is counted
-      // before the first reading. Not a condition to poll for: PostgreSQL shows no sign that every
-      // backend flushed (a quiet counter may still be waiting for one), so the test waits out the
-      // flush interval once.
-      Thread.sleep(Duration.ofSeconds(12));
       try (Connection db = DriverManager.getConnection(pg.url("hotrank"), "postgres", "")) {
+        // What the creation read must be counted before the first reading. A backend flushes its
+        // statistics at the end of a transaction a second after its last flush, or once idle for
+        // PostgreSQL's 10 s (PGSTAT_IDLE_INTERVAL): the creations' own backends have flushed when
+        // the table shows every insert, and the others have by the idle interval, which no
+        // statistic shows, so that much passes first.
+        await("the creation's statistics flushed")
+            .pollDelay(Duration.ofSeconds(11))
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> inserted(db, "hr_item") >= ITEMS);
         Map<String, Reads> before = reads(db);
         Thread.sleep(AT_REST); // the measured window itself: reads per 20 s at rest, not a wait
         Map<String, Reads> after = reads(db);
@@ -147,6 +151,17 @@ class IdleCostProcessTest {
 
   private static List<Long> topOf(HttpJson http) {
     return BoardReads.ids(http.get("/api/v1/boards/article-rising?limit=100").json());
+  }
+
+  /** The rows inserted into {@code table}, as the statistics show them. */
+  private static long inserted(Connection db, String table) throws Exception {
+    try (PreparedStatement statement =
+        db.prepareStatement("SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = ?")) {
+      statement.setString(1, table);
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
   }
 
   private static Map<String, Reads> reads(Connection db) throws Exception {

@@ -8,6 +8,7 @@ import io.hotrank.board.SegmentBy;
 import io.hotrank.core.score.HotScore;
 import io.hotrank.core.score.Weights;
 import io.hotrank.event.EventType;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.ItemCards;
 import io.hotrank.support.SharedRedis;
@@ -107,12 +108,14 @@ class WindowFamilyStoreTest {
   private long seq = 1;
 
   /** {@code likes} likes of each item, at {@code atMillis}. */
-  private List<LoggedEvent> likes(Map<Long, Integer> likes, long atMillis) {
-    List<LoggedEvent> events = new ArrayList<>();
+  private List<FoldedEvent> likes(Map<Long, Integer> likes, long atMillis) {
+    List<FoldedEvent> events = new ArrayList<>();
     likes.forEach(
         (id, n) -> {
           for (int i = 0; i < n; i++) {
-            events.add(new LoggedEvent(seq, "article", id, EventType.LIKE, seq, atMillis));
+            events.add(
+                FoldedEvent.atFullWeight(
+                    new LoggedEvent(seq, "article", id, EventType.LIKE, seq, atMillis)));
             seq++;
           }
         });
@@ -144,7 +147,7 @@ class WindowFamilyStoreTest {
     long inSecond = (BUCKET + 1) * HOUR + 1_000;
     assertThat(store.build(board, inSecond, (int) keep)).isEqualTo(2);
     Map<Long, Integer> second = Map.of(3L, 100, 50L, 15, 62L, 1, 1009L, 50);
-    List<LoggedEvent> secondEvents = likes(second, inSecond);
+    List<FoldedEvent> secondEvents = likes(second, inSecond);
     assertThat(store.apply(board, 2, 1L, secondEvents, inSecond, (int) keep)).isEqualTo("applied");
     // The same fold again (a retry, another instance) counts nothing twice.
     assertThat(store.apply(board, 2, 1L, secondEvents, inSecond, (int) keep)).isEqualTo("done");

@@ -270,20 +270,29 @@ public final class TrustModel {
   }
 
   /**
+   * An item's points by the test boards' weights (like 1, view 0.5, comment 2, share 1, collect 1,
+   * dislike -1) from its trusted (or raw) counters.
+   */
+  private double points(long id, boolean byTrusted) {
+    double[] weights = {1, 0.5, 2, 1, 1, -1};
+    double points = 0;
+    for (int slot = 0; slot < 6; slot++) {
+      double count = byTrusted ? trusted.get(id)[slot] / 1000.0 : raw.get(id)[slot];
+      points += weights[slot] * count;
+    }
+    return points;
+  }
+
+  /**
    * A Hacker News board of the model's items, recomputed now: each item's score from the trusted
    * (or raw) counters by {@code (P - 1) / (T + 2)^1.5}, P weighing like 1, view 0.5, comment 2,
    * share 1, collect 1, dislike -1; and the entries in order of score.
    */
   public void assertHackerNewsBoard(
       String board, boolean byTrusted, Map<Long, Instant> createdAt, Instant now) {
-    double[] weights = {1, 0.5, 2, 1, 1, -1};
     Map<Long, Double> expected = new HashMap<>();
     for (long id : items) {
-      double points = 0;
-      for (int slot = 0; slot < 6; slot++) {
-        double count = byTrusted ? trusted.get(id)[slot] / 1000.0 : raw.get(id)[slot];
-        points += weights[slot] * count;
-      }
+      double points = points(id, byTrusted);
       double hours = Duration.between(createdAt.get(id), now).toMillis() / 3_600_000.0;
       expected.put(id, (points - 1) / Math.pow(hours + 2, 1.5));
     }
@@ -312,6 +321,31 @@ public final class TrustModel {
   }
 
   /**
+   * A window board of the model's items whose window holds every event the model saw (items with no
+   * interaction before it): within 10 s, each item's score is what its events added, by the board's
+   * weights (like 1, view 0.5, comment 2, share 1, collect 1, dislike -1), each event by its
+   * trusted weight (or once, raw), a flag taking back what the actor's standing likes and collects
+   * added; that is, the weighted sum of the item's trusted (or raw) counters.
+   */
+  public void assertWindowBoard(String board, boolean byTrusted) {
+    Map<Long, Double> expected = new HashMap<>();
+    for (long id : items) {
+      expected.put(id, points(id, byTrusted));
+    }
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              Map<Long, Double> read = BoardReads.scores(http, board, items.size());
+              for (long id : items) {
+                assertThat(read.getOrDefault(id, 0.0))
+                    .as("score of item %d on %s", id, board)
+                    .isCloseTo(expected.get(id), within(1e-6));
+              }
+            });
+  }
+
+  /**
    * A leaderboard of likes by trusted weight, kept in Redis by the folds (and the flag's
    * retraction): within 10 s, the items with trusted likes, most first (ties: the newer, which in
    * the model tests is the smaller id), each scored its trusted likes.
@@ -335,6 +369,9 @@ public final class TrustModel {
               for (JsonNode e : read.json().get("items")) {
                 long id = e.get("itemId").asLong();
                 order.add(id);
+                // An assertion, not a lookup that throws: the board published before a rebuild may
+                // still show an earlier test's items until its next publish, which the wait awaits.
+                assertThat(items).as("items of the model on %s", board).contains(id);
                 assertThat(e.get("score").asDouble())
                     .as("trusted likes of item %d on %s", id, board)
                     .isCloseTo(trusted.get(id)[0] / 1000.0, within(1e-9));

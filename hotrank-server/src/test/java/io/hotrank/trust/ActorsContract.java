@@ -256,6 +256,44 @@ public abstract class ActorsContract extends ApiTestSupport {
   }
 
   /**
+   * The model's events on window boards by trusted weight and raw, a flag between two phases, at
+   * the time of day (Redis keeps a window's buckets by the clock): each item's score is what its
+   * events weighed when folded, the flag taking its actors' standing likes and collects out of the
+   * trusted board; and replayed from the event log (Redis lost the boards), the boards add the same
+   * weights, the flagged actors' views of the first phase included.
+   */
+  @Test
+  void windowBoards_addEachEventsTrustedWeight_andAReplayFromTheLogAddsTheSame() {
+    clock.set(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    // Ids of this run's own: a replay reads the last hour of the log, earlier runs' events too.
+    long base =
+        1_000_000 + java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000) * 10;
+    List<Long> ids = new ArrayList<>();
+    for (long id = base + 1; id <= base + 6; id++) {
+      createItem("trust", id, "item " + id, 9, clock.instant().minus(Duration.ofMinutes(5)));
+      ids.add(id);
+    }
+    TrustModel model = new TrustModel(http, "trust", ids, TrustModel.users(jdbc, 12));
+    model.sendActors(clock.instant());
+    Random random = new Random(43);
+    postEvents(model.events(random, 300).toArray(String[]::new));
+    model.flagMidStream();
+    model.assertWindowBoard("trust-window", true);
+    postEvents(model.events(random, 300).toArray(String[]::new));
+    model.assertCounters();
+    assertThat(model.trustMatters()).as("the events make trust matter").isTrue();
+    model.assertWindowBoard("trust-window", true);
+    model.assertWindowBoard("trust-window-raw", false);
+
+    for (String board : List.of("trust-window", "trust-window-raw")) {
+      Answer rebuilt = http.admin("/api/v1/admin/boards/" + board + "/rebuild");
+      assertThat(rebuilt.status()).as(rebuilt.body()).isEqualTo(200);
+    }
+    model.assertWindowBoard("trust-window", true);
+    model.assertWindowBoard("trust-window-raw", false);
+  }
+
+  /**
    * A flag racing a stream of likes and collects of its actor, each batch folded as it comes (the
    * scheduled folder runs too): whichever folds came before or after the flag, none of the actor's
    * actions weighs anything at the end, and every item's trusted likes and collects are the weights

@@ -1,6 +1,9 @@
 package io.hotrank.ingest.fold;
 
+import io.hotrank.core.score.InteractionType;
+import io.hotrank.event.EventType;
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.CounterPages;
 import io.hotrank.item.CounterStore;
@@ -26,7 +29,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * and collects comes out of each item's trusted counters (raw counters stay), the rows keep their
  * place with weight 0 (an unlike then takes back nothing, and a later unflag restores nothing), and
  * the fold takes a number like any other, so that the counts cache and the live boards apply it in
- * order and a listener that missed it reads its items back ({@link #SOURCE}'s records).
+ * order and a listener that missed it reads its items back ({@link #SOURCE}'s records). Its events
+ * are the undos of the actions it took back, at their times, moving no raw counter: a window board
+ * by trusted weight takes each one's weight out of the bucket that holds it.
  *
  * <p>Exactly once against the folds, in the flag's transaction (which holds the actor's row). A
  * fold reads the actors' weights while it holds the fold number's row ({@link FoldApplier#write}),
@@ -92,9 +97,9 @@ public final class ActorRetraction implements FlagRetraction {
       return;
     }
     long now = numbers.databaseMillis();
-    long foldNo = numbers.number(SOURCE, record(userId, locked), now);
-    Map<Fold.ItemKey, Counters> after = new LinkedHashMap<>();
-    Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
+    // What each action takes back, as the counters clamp it: a window board takes out of its
+    // bucket what the item's trusted counter loses.
+    List<FoldedEvent> taken = new ArrayList<>();
     Map<String, Map<Long, long[]>> trusted = new TreeMap<>();
     for (UserActionStore.Standing s : standing) {
       CounterPages.CounterRow row = locked.getOrDefault(s.biz(), Map.of()).get(s.itemId());
@@ -106,8 +111,14 @@ public final class ActorRetraction implements FlagRetraction {
               .computeIfAbsent(s.biz(), b -> new HashMap<>())
               .computeIfAbsent(s.itemId(), id -> FoldApplier.toArray(row.counts(), row.trusted()));
       int slot = FoldApplier.TRUSTED + s.counter().ordinal();
+      long before = t[slot];
       t[slot] = Math.max(0, t[slot] - s.weight());
+      taken.add(new FoldedEvent(undo(s, userId), false, t[slot] - before));
     }
+    long foldNo =
+        numbers.number(SOURCE, record(userId, locked, taken), FoldWeights.encode(taken), now);
+    Map<Fold.ItemKey, Counters> after = new LinkedHashMap<>();
+    Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
     trusted.forEach(
         (biz, byId) -> {
           Map<Long, Counters> written = new LinkedHashMap<>();
@@ -125,7 +136,7 @@ public final class ActorRetraction implements FlagRetraction {
           counters.writeCounters(biz, written, Instant.ofEpochMilli(now), foldNo);
         });
     userActions.clearWeights(userId);
-    Fold fold = new Fold(foldNo, List.<LoggedEvent>of(), after, createdAt, false);
+    Fold fold = new Fold(foldNo, taken, after, createdAt, false);
     TransactionSynchronizationManager.registerSynchronization(
         new TransactionSynchronization() {
           @Override
@@ -145,10 +156,35 @@ public final class ActorRetraction implements FlagRetraction {
   }
 
   /**
-   * The fold's record: the user, then each biz with the ids of its items whose counters it changed,
-   * {@code "42|article:1,7;video:3"}.
+   * What takes back a standing action, as an event of the fold: its undo, at the action's time (a
+   * window board takes its weight out of the bucket that holds it); no row of a source (seq 0).
    */
-  static String record(long userId, Map<String, Map<Long, CounterPages.CounterRow>> locked) {
+  private static LoggedEvent undo(UserActionStore.Standing s, long userId) {
+    EventType type = s.counter() == InteractionType.LIKE ? EventType.UNLIKE : EventType.UNCOLLECT;
+    return new LoggedEvent(0, s.biz(), s.itemId(), type, userId, s.atMillis());
+  }
+
+  /**
+   * The fold's record: the user, each biz with the ids of its items whose counters it changed, then
+   * each biz with the actions it took back, {@code l} a like and {@code c} a collect, with the time
+   * each was set: {@code "42|article:1,7;video:3|article:l1@1700000000000,c7@...;video:..."}
+   * (records written before retractions listed their actions have no third part).
+   */
+  static String record(
+      long userId,
+      Map<String, Map<Long, CounterPages.CounterRow>> locked,
+      List<FoldedEvent> taken) {
+    Map<String, List<String>> actions = new LinkedHashMap<>();
+    for (FoldedEvent f : taken) {
+      LoggedEvent e = f.event();
+      actions
+          .computeIfAbsent(e.biz(), b -> new ArrayList<>())
+          .add(
+              (e.type().counter() == InteractionType.LIKE ? "l" : "c")
+                  + e.itemId()
+                  + "@"
+                  + e.atMillis());
+    }
     return userId
         + "|"
         + locked.entrySet().stream()
@@ -159,17 +195,18 @@ public final class ActorRetraction implements FlagRetraction {
                         + ":"
                         + new TreeSet<>(e.getValue().keySet())
                             .stream().map(String::valueOf).collect(Collectors.joining(",")))
+            .collect(Collectors.joining(";"))
+        + "|"
+        + actions.entrySet().stream()
+            .map(e -> e.getKey() + ":" + String.join(",", e.getValue()))
             .collect(Collectors.joining(";"));
   }
 
   /** The items a record names. */
   static List<Fold.ItemKey> items(String record) {
     List<Fold.ItemKey> items = new ArrayList<>();
-    String groups = record.substring(record.indexOf('|') + 1);
-    if (groups.isEmpty()) {
-      return items;
-    }
-    for (String group : groups.split(";")) {
+    String[] parts = record.split("\\|", -1);
+    for (String group : groups(parts[1])) {
       int colon = group.lastIndexOf(':');
       String biz = group.substring(0, colon);
       Arrays.stream(group.substring(colon + 1).split(","))
@@ -178,7 +215,38 @@ public final class ActorRetraction implements FlagRetraction {
     return items;
   }
 
-  /** Reads a retraction's fold back: no events, the items it changed. */
+  /** The actions a record took back, as the events of its fold, in the order the fold took them. */
+  static List<LoggedEvent> events(String record) {
+    String[] parts = record.split("\\|", -1);
+    List<LoggedEvent> events = new ArrayList<>();
+    if (parts.length < 3) {
+      return events;
+    }
+    long userId = Long.parseLong(parts[0]);
+    for (String group : groups(parts[2])) {
+      int colon = group.lastIndexOf(':');
+      String biz = group.substring(0, colon);
+      for (String action : group.substring(colon + 1).split(",")) {
+        int at = action.indexOf('@');
+        EventType type = action.charAt(0) == 'l' ? EventType.UNLIKE : EventType.UNCOLLECT;
+        events.add(
+            new LoggedEvent(
+                0,
+                biz,
+                Long.parseLong(action.substring(1, at)),
+                type,
+                userId,
+                Long.parseLong(action.substring(at + 1))));
+      }
+    }
+    return events;
+  }
+
+  private static List<String> groups(String part) {
+    return part.isEmpty() ? List.of() : List.of(part.split(";"));
+  }
+
+  /** Reads a retraction's fold back: the actions it took back, and the items it changed. */
   static final class Reader implements FoldReader {
 
     @Override
@@ -188,7 +256,7 @@ public final class ActorRetraction implements FlagRetraction {
 
     @Override
     public List<LoggedEvent> eventsOf(String record) {
-      return List.of();
+      return events(record);
     }
 
     @Override

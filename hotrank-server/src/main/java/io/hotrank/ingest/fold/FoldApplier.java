@@ -3,6 +3,7 @@ package io.hotrank.ingest.fold;
 import io.hotrank.core.score.InteractionType;
 import io.hotrank.core.score.Interactions;
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.CounterStore;
 import io.hotrank.item.Counters;
@@ -49,10 +50,17 @@ public final class FoldApplier {
    * One change of a trusted counter, decided by {@link #apply} and weighed by {@link #write}: add
    * the weight of {@code userId}'s event at {@code atMillis} (kept in the state of {@code key} when
    * there is one), take back what {@code key}'s standing action added ({@code undo}), or add or
-   * take back an anonymous event's weight ({@code userId} 0) or add an uncapped one's (no key).
+   * take back an anonymous event's weight ({@code userId} 0) or add an uncapped one's (no key);
+   * {@code event} is the index of its event in the fold's list.
    */
   private record TrustedStep(
-      long[] counters, int slot, long userId, long atMillis, @Nullable StateKey key, int step) {}
+      long[] counters,
+      int slot,
+      long userId,
+      long atMillis,
+      @Nullable StateKey key,
+      int step,
+      int event) {}
 
   /** Slots of a counter array: the six raw counters, then the six trusted ones. */
   static final int TRUSTED = InteractionType.values().length;
@@ -69,7 +77,11 @@ public final class FoldApplier {
 
   /** What {@link #apply} computed, to be written by {@link #write}. */
   public static final class Applied {
-    private final List<LoggedEvent> effective = new ArrayList<>();
+    // The events that moved a counter, whether each moved its raw one, and (once weighed) what
+    // each added to its trusted one.
+    private final List<LoggedEvent> listed = new ArrayList<>();
+    private final List<Boolean> raw = new ArrayList<>();
+    private long @Nullable [] trusted;
     private final List<LoggedEvent> notLive = new ArrayList<>();
     private final Map<Fold.ItemKey, long[]> touched = new LinkedHashMap<>();
     private final Map<Fold.ItemKey, Long> createdAt = new HashMap<>();
@@ -83,8 +95,27 @@ public final class FoldApplier {
 
     private Applied() {}
 
-    /** The events that changed a counter, in the order given. */
-    public List<LoggedEvent> effective() {
+    /** Whether some event changed a counter (known before the events are weighed). */
+    public boolean changedAny() {
+      return !listed.isEmpty();
+    }
+
+    /**
+     * The events that changed a counter, raw or trusted, in the order given, with what each did;
+     * known once {@link #write} weighed them.
+     */
+    public List<FoldedEvent> effective() {
+      if (trusted == null) {
+        throw new IllegalStateException("the fold's events are weighed by write()");
+      }
+      List<FoldedEvent> effective = new ArrayList<>(listed.size());
+      for (int i = 0; i < listed.size(); i++) {
+        // A trusted step that changed nothing (an unlike of a like that weighed nothing, whose
+        // raw counter anonymous unlikes took to 0) is no event of the fold.
+        if (raw.get(i) || trusted[i] != 0) {
+          effective.add(new FoldedEvent(listed.get(i), raw.get(i), trusted[i]));
+        }
+      }
       return effective;
     }
 
@@ -115,10 +146,9 @@ public final class FoldApplier {
       }
       int steps = a.steps.size();
       boolean rawMoved = counted(a, row, c);
-      if (rawMoved) {
-        a.effective.add(row);
-      }
       if (rawMoved || a.steps.size() > steps) {
+        a.listed.add(row);
+        a.raw.add(rawMoved);
         a.touched.put(new Fold.ItemKey(row.biz(), row.itemId()), c);
       }
     }
@@ -127,10 +157,11 @@ public final class FoldApplier {
 
   /**
    * Applies one event of a live item to its raw counters {@code c} and to the users' states, and
-   * records what it does to the trusted ones; whether the raw counter moved (the fold's effective
-   * events). An item whose trusted counters alone will move is touched all the same.
+   * records what it does to the trusted ones; whether the raw counter moved. An event that records
+   * a trusted step is listed as the fold's event {@code a.listed.size()}, raw or not.
    */
   private boolean counted(Applied a, LoggedEvent row, long[] c) {
+    int event = a.listed.size();
     InteractionType counter = row.type().counter();
     int slot = counter.ordinal();
     int step = row.type().step();
@@ -140,12 +171,12 @@ public final class FoldApplier {
       if (c[slot] == before) {
         return false; // an anonymous undo of nothing
       }
-      a.steps.add(new TrustedStep(c, slot, 0, row.atMillis(), null, step));
+      a.steps.add(new TrustedStep(c, slot, 0, row.atMillis(), null, step, event));
       return true;
     }
     if (!row.type().perUser() && weights.maxPerActor(counter) == 0) {
       c[slot]++; // uncapped: no state per actor
-      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), null, +1));
+      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), null, +1, event));
       a.users.add(row.userId());
       return true;
     }
@@ -161,10 +192,10 @@ public final class FoldApplier {
       a.state.put(key, wantOn ? new UserActionStore.Held(0, 1) : null);
       long before = c[slot];
       c[slot] = wantOn ? c[slot] + 1 : Math.max(0, c[slot] - 1);
-      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, step));
+      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, step, event));
       a.users.add(row.userId());
       // An unlike whose raw counter anonymous unlikes took to 0 changes the state and the trusted
-      // counter only: not an event of the raw counters (what window boards add up).
+      // counter only: an event of the trusted counters, not of the raw ones.
       return c[slot] != before;
     }
     c[slot]++;
@@ -180,7 +211,7 @@ public final class FoldApplier {
             held == null ? 0 : held.weight(),
             counted == Integer.MAX_VALUE ? counted : counted + 1));
     if (counted < weights.maxPerActor(counter)) {
-      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, +1));
+      a.steps.add(new TrustedStep(c, slot, row.userId(), row.atMillis(), key, +1, event));
       a.users.add(row.userId());
     }
     return true;
@@ -194,12 +225,14 @@ public final class FoldApplier {
    */
   private void weigh(Applied a) {
     ActorWeights.Weigher weigher = weights.of(a.users);
+    long[] added = new long[a.listed.size()];
     // Weights of the states as stored, then as each step leaves them.
     Map<StateKey, Long> weightOf = new HashMap<>();
     a.initial.forEach((key, held) -> weightOf.put(key, held == null ? 0 : held.weight()));
     for (TrustedStep s : a.steps) {
       int at = TRUSTED + s.slot();
       long[] c = s.counters();
+      long before = c[at];
       if (s.key() == null) {
         c[at] = Math.max(0, c[at] + s.step() * weigher.weight(s.userId(), s.atMillis()));
       } else if (s.step() < 0) {
@@ -210,7 +243,9 @@ public final class FoldApplier {
         c[at] += w;
         weightOf.merge(s.key(), w, Long::sum);
       }
+      added[s.event()] += c[at] - before;
     }
+    a.trusted = added;
     a.state.replaceAll(
         (key, held) ->
             held == null ? null : new UserActionStore.Held(weightOf.get(key), held.counted()));

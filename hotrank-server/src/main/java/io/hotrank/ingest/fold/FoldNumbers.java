@@ -23,8 +23,18 @@ public final class FoldNumbers {
    * @param source the name of the source that folded it ({@link
    *     io.hotrank.ingest.EventSource#name})
    * @param record what that source reads the fold's events back from
+   * @param weights what each of those events weighed ({@link FoldWeights}); null for a fold
+   *     committed before trust existed
    */
-  public record Recorded(String source, String record) {}
+  public record Recorded(String source, String record, @Nullable String weights) {}
+
+  /**
+   * A fold's number, taken, and the event log's position it leaves as it was.
+   *
+   * @param foldNo the number
+   * @param position the event log's position, which the fold's record keeps
+   */
+  public record Taken(long foldNo, long position) {}
 
   private final JdbcTemplate jdbc;
   private final SqlDialect dialect;
@@ -35,13 +45,23 @@ public final class FoldNumbers {
   }
 
   /**
-   * Takes the next fold number and stores the fold's {@code record} tagged with its {@code source}.
-   * Call inside the fold's transaction: the number's row stays locked until the commit, so numbers
-   * follow commit order. A Kafka fold calls it after locking its counters, so that an item's
-   * versions grow with its folds; the log's folder locks the row first (its position is on it), and
-   * its folds are one at a time.
+   * Takes the next fold number and stores the fold's {@code record} tagged with its {@code source}
+   * and its events' {@code weights}, as {@link #take} and {@link #record} do.
    */
-  public long number(String source, String record, long nowMillis) {
+  public long number(String source, String record, String weights, long nowMillis) {
+    Taken taken = take(nowMillis);
+    record(taken.foldNo(), source, record, weights, taken.position(), nowMillis);
+    return taken.foldNo();
+  }
+
+  /**
+   * Takes the next fold number; the caller then stores the fold's record under it ({@link
+   * #record}). Call inside the fold's transaction: the number's row stays locked until the commit,
+   * so numbers follow commit order. A Kafka fold calls it after locking its counters, so that an
+   * item's versions grow with its folds; the log's folder locks the row first (its position is on
+   * it), and its folds are one at a time.
+   */
+  public Taken take(long nowMillis) {
     long[] locked =
         jdbc.queryForObject(
             "SELECT fold_no, position FROM hr_fold_cursor WHERE name = ? FOR UPDATE",
@@ -58,8 +78,7 @@ public final class FoldNumbers {
     if (updated != 1) {
       throw new IllegalStateException("the fold number moved under a fold that held its lock");
     }
-    record(foldNo, source, record, locked[1], nowMillis);
-    return foldNo;
+    return new Taken(foldNo, locked[1]);
   }
 
   /**
@@ -76,14 +95,19 @@ public final class FoldNumbers {
    * {@link #number}, or the event log's folder, which holds the number's row for its position and
    * moves the number with it in one UPDATE.
    *
+   * @param weights what each event weighed, in the order the source reads them back ({@link
+   *     FoldWeights#encode})
    * @param position the event log's position after the fold, which the log's pruning goes by
    */
-  public void record(long foldNo, String source, String record, long position, long nowMillis) {
+  public void record(
+      long foldNo, String source, String record, String weights, long position, long nowMillis) {
     jdbc.update(
-        "INSERT INTO hr_fold (fold_no, source, seqs, position, folded_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO hr_fold (fold_no, source, seqs, weights, position, folded_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?)",
         foldNo,
         source,
         record,
+        weights,
         position,
         nowMillis);
   }
@@ -106,8 +130,8 @@ public final class FoldNumbers {
   public @Nullable Recorded recordOf(long foldNo) {
     List<Recorded> found =
         jdbc.query(
-            "SELECT source, seqs FROM hr_fold WHERE fold_no = ?",
-            (rs, n) -> new Recorded(rs.getString(1), rs.getString(2)),
+            "SELECT source, seqs, weights FROM hr_fold WHERE fold_no = ?",
+            (rs, n) -> new Recorded(rs.getString(1), rs.getString(2), rs.getString(3)),
             foldNo);
     return found.isEmpty() ? null : found.getFirst();
   }

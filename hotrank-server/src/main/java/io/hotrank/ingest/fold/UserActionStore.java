@@ -31,8 +31,11 @@ public class UserActionStore implements Engagement {
    */
   record Held(long weight, int counted) {}
 
-  /** A like or collect that stands, and what it added to the trusted counter. */
-  record Standing(String biz, long itemId, InteractionType counter, long weight) {}
+  /**
+   * A like or collect that stands, what it added to the trusted counter, and the time of the event
+   * that set it (epoch milliseconds).
+   */
+  record Standing(String biz, long itemId, InteractionType counter, long weight, long atMillis) {}
 
   /** Pairs per statement: keeps statements and their plans small on every engine. */
   static final int CHUNK = 500;
@@ -145,14 +148,15 @@ public class UserActionStore implements Engagement {
    */
   List<Standing> standingOf(long userId) {
     return jdbc.query(
-        "SELECT biz, item_id, action, weight FROM hr_user_action WHERE user_id = ? AND action IN"
-            + " (?, ?) AND weight > ? ORDER BY biz, item_id, action",
+        "SELECT biz, item_id, action, weight, created_at FROM hr_user_action WHERE user_id = ?"
+            + " AND action IN (?, ?) AND weight > ? ORDER BY biz, item_id, action",
         (rs, n) ->
             new Standing(
                 rs.getString(1),
                 rs.getLong(2),
                 InteractionType.fromWireName(rs.getString(3)).orElseThrow(),
-                rs.getLong(4)),
+                rs.getLong(4),
+                rs.getLong(5)),
         userId,
         InteractionType.LIKE.wireName(),
         InteractionType.COLLECT.wireName(),

@@ -1,5 +1,6 @@
 package io.hotrank.ingest.kafka;
 
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.FoldReader;
 import io.hotrank.time.Ticker;
@@ -57,12 +58,36 @@ final class KafkaFoldReader implements FoldReader {
     this.records = records;
   }
 
-  /** The record of a fold that applied {@code effective}, in that order. */
+  /**
+   * A fold's events in the order its record reads them back: by partition, the partitions in the
+   * order the fold first applied them, and by offset within each (the order the fold applied each
+   * item's events, all of them in the item's partition).
+   */
+  static List<FoldedEvent> inReadOrder(
+      List<FoldedEvent> effective, Function<LoggedEvent, Integer> partitionOf) {
+    Map<Integer, List<FoldedEvent>> byPartition = new LinkedHashMap<>();
+    for (FoldedEvent e : effective) {
+      byPartition.computeIfAbsent(partitionOf.apply(e.event()), p -> new ArrayList<>()).add(e);
+    }
+    List<FoldedEvent> ordered = new ArrayList<>(effective.size());
+    byPartition
+        .values()
+        .forEach(
+            list -> {
+              list.sort(java.util.Comparator.comparingLong(e -> e.event().seq()));
+              ordered.addAll(list);
+            });
+    return ordered;
+  }
+
+  /** The record of a fold that applied {@code effective}, by partition in that order. */
   static String record(
-      String topic, List<LoggedEvent> effective, Function<LoggedEvent, Integer> partitionOf) {
+      String topic, List<FoldedEvent> effective, Function<LoggedEvent, Integer> partitionOf) {
     Map<Integer, List<Long>> offsets = new LinkedHashMap<>();
-    for (LoggedEvent e : effective) {
-      offsets.computeIfAbsent(partitionOf.apply(e), p -> new ArrayList<>()).add(e.seq());
+    for (FoldedEvent e : effective) {
+      offsets
+          .computeIfAbsent(partitionOf.apply(e.event()), p -> new ArrayList<>())
+          .add(e.event().seq());
     }
     StringBuilder text = new StringBuilder(PREFIX).append(topic);
     offsets.forEach(

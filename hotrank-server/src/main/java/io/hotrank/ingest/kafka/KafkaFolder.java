@@ -2,11 +2,13 @@ package io.hotrank.ingest.kafka;
 
 import io.hotrank.ingest.EventIngest;
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.EventIds;
 import io.hotrank.ingest.fold.FoldApplier;
 import io.hotrank.ingest.fold.FoldListeners;
 import io.hotrank.ingest.fold.FoldNumbers;
+import io.hotrank.ingest.fold.FoldWeights;
 import io.hotrank.ingest.fold.InFlightFolds;
 import io.hotrank.ingest.kafka.EventRecords.Parsed;
 import io.hotrank.ingest.kafka.EventRecords.Reason;
@@ -319,11 +321,17 @@ final class KafkaFolder implements SmartLifecycle {
   /** Takes the fold's number and writes what it applied; inside its transaction. */
   private Fold number(
       FoldApplier.Applied applied, Function<LoggedEvent, Integer> partitionOf, long now) {
-    long foldNo =
-        numbers.number(
-            KafkaSource.NAME, KafkaFoldReader.record(topic, applied.effective(), partitionOf), now);
-    Map<Fold.ItemKey, Counters> changed = applier.write(applied, foldNo, now);
-    return new Fold(foldNo, applied.effective(), changed, applied.createdAt(), false);
+    FoldNumbers.Taken taken = numbers.take(now);
+    Map<Fold.ItemKey, Counters> changed = applier.write(applied, taken.foldNo(), now);
+    List<FoldedEvent> effective = KafkaFoldReader.inReadOrder(applied.effective(), partitionOf);
+    numbers.record(
+        taken.foldNo(),
+        KafkaSource.NAME,
+        KafkaFoldReader.record(topic, effective, partitionOf),
+        FoldWeights.encode(effective),
+        taken.position(),
+        now);
+    return new Fold(taken.foldNo(), effective, changed, applied.createdAt(), false);
   }
 
   /** Counts a committed fold, and tells the listeners of it. */

@@ -246,7 +246,7 @@ final class ParkedRecords {
     uncounted.forget();
     Map<String, Integer> byReason = count(dead);
     Fold fold =
-        applied.effective().isEmpty() && notLive.size() == events.size()
+        !applied.changedAny() && notLive.size() == events.size()
             ? null
             : numbering.number(applied, e -> rowOf.get(e).partition(), now);
     return new Refolded(fold, byReason);

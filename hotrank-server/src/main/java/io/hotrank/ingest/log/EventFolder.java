@@ -1,9 +1,11 @@
 package io.hotrank.ingest.log;
 
 import io.hotrank.ingest.Fold;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.IngestProperties;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.ingest.fold.FoldApplier;
+import io.hotrank.ingest.fold.FoldWeights;
 import io.hotrank.item.Counters;
 import io.hotrank.job.FaultPoints;
 import java.time.Clock;
@@ -102,11 +104,13 @@ final class EventFolder {
           now - g.seenMillis());
     }
     FoldApplier.Applied applied = applier.apply(rows);
-    List<LoggedEvent> effective = applied.effective();
     Map<Fold.ItemKey, Counters> changed = applier.write(applied, advance.cursor().foldNo(), now);
-    long[] effectiveSeqs = effective.stream().mapToLong(LoggedEvent::seq).toArray();
+    // In seq order, as the rows were read and as the log reads the fold back.
+    List<FoldedEvent> effective = applied.effective();
+    long[] effectiveSeqs = effective.stream().mapToLong(e -> e.event().seq()).toArray();
     faults.point(FoldJobs.FOLD, "before-commit", "fold=" + advance.cursor().foldNo());
-    eventLog.saveFold(advance.cursor(), FoldCursor.ranges(effectiveSeqs), now);
+    eventLog.saveFold(
+        advance.cursor(), FoldCursor.ranges(effectiveSeqs), FoldWeights.encode(effective), now);
     return new Fold(
         advance.cursor().foldNo(),
         effective,

@@ -161,9 +161,9 @@ class EventLog {
 
   /**
    * Stores the cursor after a fold of this log, takes the fold's number and records the seq ranges
-   * it applied; inside the fold's transaction, which locked the cursor.
+   * it applied and what each weighed; inside the fold's transaction, which locked the cursor.
    */
-  void saveFold(FoldCursor cursor, List<long[]> folded, long nowMillis) {
+  void saveFold(FoldCursor cursor, List<long[]> folded, String weights, long nowMillis) {
     int updated =
         jdbc.update(
             "UPDATE hr_fold_cursor SET position = ?, gaps = ?, fold_no = ?, updated_at = ?"
@@ -181,6 +181,7 @@ class EventLog {
         cursor.foldNo(),
         LogSource.NAME,
         FoldCursor.rangesText(folded),
+        weights,
         cursor.position(),
         nowMillis);
   }

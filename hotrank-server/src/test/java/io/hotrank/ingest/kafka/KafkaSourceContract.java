@@ -70,7 +70,19 @@ import tools.jackson.databind.JsonNode;
       "hotrank.boards[2].weights.collect=1",
       "hotrank.boards[2].weights.dislike=-1",
       "hotrank.boards[2].size=10",
-      "hotrank.boards[2].refresh=0 0 0 1 1 *"
+      "hotrank.boards[2].refresh=0 0 0 1 1 *",
+      "hotrank.boards[3].name=kfk-window",
+      "hotrank.boards[3].biz=kfk",
+      "hotrank.boards[3].type=window",
+      "hotrank.boards[3].bucket=1m",
+      "hotrank.boards[3].window=1h",
+      "hotrank.boards[3].weights.like=1",
+      "hotrank.boards[3].weights.view=0.5",
+      "hotrank.boards[3].weights.comment=2",
+      "hotrank.boards[3].weights.share=1",
+      "hotrank.boards[3].weights.collect=1",
+      "hotrank.boards[3].weights.dislike=-1",
+      "hotrank.boards[3].size=10"
     })
 public abstract class KafkaSourceContract extends ApiTestSupport {
 
@@ -235,6 +247,12 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
     model.assertCounters();
     assertThat(model.trustMatters()).as("the events make trust matter").isTrue();
     model.assertHackerNewsBoard("kfk-trusted", true, createdAt, clock.instant());
+    model.assertWindowBoard("kfk-window", true);
+    // Replayed from the topic, with the weights of when each fold ran (the flagged actors' views
+    // of the first phase count).
+    Answer rebuilt = http.admin("/api/v1/admin/boards/kfk-window/rebuild");
+    assertThat(rebuilt.status()).as(rebuilt.body()).isEqualTo(200);
+    model.assertWindowBoard("kfk-window", true);
   }
 
   /**

@@ -64,12 +64,8 @@ class ParkedRecordsTest {
   private final ParkedRecords.Numbering numbering =
       (applied, partitionOf, now) -> {
         long foldNo = foldNos.incrementAndGet();
-        return new Fold(
-            foldNo,
-            applied.effective(),
-            applier.write(applied, foldNo, now),
-            applied.createdAt(),
-            false);
+        var counters = applier.write(applied, foldNo, now);
+        return new Fold(foldNo, applied.effective(), counters, applied.createdAt(), false);
       };
 
   private ParkedRecords parked(Duration grace) {
@@ -104,7 +100,7 @@ class ParkedRecordsTest {
     assertThat(refolded).isNotNull();
     assertThat(refolded.fold()).isNotNull();
     assertThat(refolded.fold().events())
-        .extracting(LoggedEvent::seq, LoggedEvent::itemId)
+        .extracting(e -> e.event().seq(), e -> e.event().itemId())
         .containsExactly(org.assertj.core.groups.Tuple.tuple(5L, 1L));
     assertThat(refolded.deadByReason()).isEmpty();
     assertThat(views(1)).isEqualTo(1);
@@ -163,7 +159,7 @@ class ParkedRecordsTest {
         DATABASE.tx().execute(s -> parked.refold(List.of(0), checking));
 
     assertThat(refolded).isNotNull();
-    assertThat(refolded.fold().events()).extracting(LoggedEvent::seq).containsExactly(11L);
+    assertThat(refolded.fold().events()).extracting(e -> e.event().seq()).containsExactly(11L);
     assertThat(refolded.deadByReason()).isEqualTo(Map.of("item-not-found", 1));
     assertThat(lettersWhenNumbered).containsExactly(1);
     assertThat(views(3)).isEqualTo(1);

@@ -10,6 +10,7 @@ import io.hotrank.idempotency.HeldKeys;
 import io.hotrank.idempotency.IdempotencyClaim;
 import io.hotrank.ingest.EventSink;
 import io.hotrank.ingest.FoldHistory;
+import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.IngestOutcomeUnknownException;
 import io.hotrank.ingest.IngestOverloadedException;
 import io.hotrank.ingest.IngestProperties;
@@ -431,22 +432,30 @@ abstract class EventLogContract {
     TransactionTemplate tx = new TransactionTemplate(transactions());
     long now = System.currentTimeMillis();
     FoldNumbers numbers = new FoldNumbers(jdbc(), dialect());
-    long asLog = tx.execute(s -> numbers.number(LogSource.NAME, ranges, now));
-    long asOther = tx.execute(s -> numbers.number("other", ranges, now));
+    long asLog = tx.execute(s -> numbers.number(LogSource.NAME, ranges, "1000,-200~", now));
+    long asOther = tx.execute(s -> numbers.number("other", ranges, "300", now));
+    // Weights that do not match the events read back: at full weight.
+    long mismatched = tx.execute(s -> numbers.number(LogSource.NAME, ranges, "7", now));
     List<LoggedEvent> otherEvents = List.of(new LoggedEvent(7, biz, 3, EventType.LIKE, 9, 3L));
 
     FoldReader logReader = new LogFoldReader(log);
     FoldHistory onLog = new RecordedFolds(numbers, List.of(logReader));
     assertThat(onLog.eventsOf(asLog))
-        .extracting(LoggedEvent::itemId, LoggedEvent::type)
+        .extracting(e -> e.event().itemId(), e -> e.event().type(), e -> e.raw(), e -> e.trusted())
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(1L, EventType.VIEW),
-            org.assertj.core.groups.Tuple.tuple(2L, EventType.SHARE));
+            org.assertj.core.groups.Tuple.tuple(1L, EventType.VIEW, true, 1000L),
+            org.assertj.core.groups.Tuple.tuple(2L, EventType.SHARE, false, -200L));
+    assertThat(onLog.eventsOf(mismatched))
+        .extracting(e -> e.raw(), e -> e.trusted())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(true, 1000L),
+            org.assertj.core.groups.Tuple.tuple(true, 1000L));
     assertThat(onLog.eventsOf(asOther)).isNull(); // not configured: as if pruned
 
     FoldHistory onOther =
         new RecordedFolds(numbers, List.of(logReader, reader("other", otherEvents)));
-    assertThat(onOther.eventsOf(asOther)).isEqualTo(otherEvents);
+    assertThat(onOther.eventsOf(asOther))
+        .containsExactly(new FoldedEvent(otherEvents.getFirst(), true, 300));
     assertThat(onOther.eventsOf(asLog)).hasSize(2); // the log's, whatever the source
     assertThatThrownBy(() -> new RecordedFolds(numbers, List.of(logReader, logReader)))
         .isInstanceOf(IllegalStateException.class);
