@@ -38,6 +38,8 @@ import org.springframework.scheduling.support.CronExpression;
  *     {@code score} then reads thousandths, a window board adds each event's trusted weight, in
  *     interactions) or raw
  * @param review which items an operator reviews before the public board lists them
+ * @param itemUrl where an item lives on the platform ({@code {id}} and {@code {biz}} replaced), for
+ *     the board's feeds; null: none
  */
 public record BoardDefinition(
     String name,
@@ -56,7 +58,8 @@ public record BoardDefinition(
     int maxPerAuthor,
     @Nullable SegmentBy scaleBy,
     Trust trust,
-    Review review) {
+    Review review,
+    @Nullable String itemUrl) {
 
   /** Which items are held off the public board until an operator approves them. */
   public enum Review {
@@ -209,6 +212,10 @@ public record BoardDefinition(
                 + "' is unknown; expected off, suspicious or required");
       }
     }
+    String itemUrl = spec.itemUrl();
+    if (itemUrl != null) {
+      problems.addAll(checkItemUrl(property + ".item-url", itemUrl));
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Invalid board configuration: " + String.join("; ", problems));
@@ -230,7 +237,36 @@ public record BoardDefinition(
         maxPerAuthor,
         scaleBy,
         trust,
-        review);
+        review,
+        itemUrl);
+  }
+
+  /** What is wrong with an item URL template: absolute http(s), naming {@code {id}}. */
+  private static List<String> checkItemUrl(String property, String template) {
+    List<String> problems = new ArrayList<>();
+    if (!template.contains("{id}")) {
+      problems.add(property + "='" + template + "' must contain {id}, where the item's id goes");
+    }
+    try {
+      java.net.URI uri = new java.net.URI(itemUrl(template, "biz", 1));
+      if (!uri.isAbsolute()
+          || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null) {
+        problems.add(property + "='" + template + "' must be an absolute http or https URL");
+      }
+    } catch (java.net.URISyntaxException e) {
+      problems.add(property + "='" + template + "' is not a URL: " + e.getReason());
+    }
+    return problems;
+  }
+
+  private static String itemUrl(String template, String biz, long itemId) {
+    return template.replace("{biz}", biz).replace("{id}", Long.toString(itemId));
+  }
+
+  /** Where an item of this board lives on the platform; null when the board names no URL. */
+  public @Nullable String itemUrl(long itemId) {
+    return itemUrl == null ? null : itemUrl(itemUrl, biz, itemId);
   }
 
   /** The counters this board ranks by: its score reads them. */

@@ -36,12 +36,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param scaleBy {@code tag}, {@code author} or {@code attribute:<key>} on an unsegmented board:
  *     each item's score is divided by {@code log10(10 + n)}, n the interactions its segment
  *     received over the board's window
- * @param trust {@code trusted} (the default for batch and live boards: items rank by their
- *     interactions weighed by their actors) or {@code raw} (every interaction counts once; the only
- *     choice for window boards and leaderboards so far)
+ * @param trust {@code trusted} (the default: items rank by their interactions weighed by their
+ *     actors) or {@code raw} (every interaction counts once)
  * @param review {@code off} (default), {@code suspicious} (a suspicious item is held off the public
  *     board until an operator approves it) or {@code required} (every item is held until approved,
  *     itself or its author)
+ * @param itemUrl where an item lives on the platform, {@code {id}} (and {@code {biz}}) replaced,
+ *     such as {@code https://example.org/a/{id}}: the board's feeds link each entry there; unset:
+ *     the feeds' entries carry their text and no link
  */
 record BoardSpec(
     @Nullable String name,
@@ -62,7 +64,8 @@ record BoardSpec(
     @Nullable Integer maxPerAuthor,
     @Nullable String scaleBy,
     @Nullable String trust,
-    @Nullable String review) {
+    @Nullable String review,
+    @Nullable String itemUrl) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

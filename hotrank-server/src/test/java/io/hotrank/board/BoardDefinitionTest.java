@@ -31,13 +31,14 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null, null, null, null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   @Test
@@ -62,7 +63,7 @@ class BoardDefinitionTest {
     BoardSpec tooMany =
         new BoardSpec(
             "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
-            null, null, null, null, null);
+            null, null, null, null, null, null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }
@@ -87,6 +88,7 @@ class BoardDefinitionTest {
         segmentBy,
         maxPerAuthor,
         scaleBy,
+        null,
         null,
         null);
   }
@@ -130,6 +132,7 @@ class BoardDefinitionTest {
             null,
             null,
             "attribute:lang",
+            null,
             null,
             null);
     assertThat(BoardDefinition.from(scaledWindow, "b").scaleBy())
@@ -222,6 +225,7 @@ class BoardDefinitionTest {
         null,
         null,
         trust,
+        null,
         null);
   }
 

@@ -356,6 +356,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.maxPerAuthor(),
         b.scaleBy(),
         b.trust(),
-        b.review());
+        b.review(),
+        null);
   }
 }

@@ -48,7 +48,8 @@ class LiveFamilyStoreTest {
           0,
           null,
           BoardDefinition.Trust.RAW,
-          BoardDefinition.Review.OFF);
+          BoardDefinition.Review.OFF,
+          null);
 
   @AfterEach
   void close() {

@@ -98,7 +98,8 @@ class WindowFamilyStoreTest {
           0,
           new SegmentBy.Tag(),
           BoardDefinition.Trust.RAW,
-          BoardDefinition.Review.OFF);
+          BoardDefinition.Review.OFF,
+          null);
 
   @AfterEach
   void close() {

@@ -129,6 +129,66 @@ class BoardController {
     return serve(registry.require(name), segment, limit, offset, cursor, ifNoneMatch);
   }
 
+  @io.swagger.v3.oas.annotations.Operation(
+      summary =
+          "The board's top entries as a feed: feed.atom (Atom 1.0, RFC 4287) or feed.json"
+              + " (JSON Feed 1.1)")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The feed",
+      content = {
+        @io.swagger.v3.oas.annotations.media.Content(mediaType = ATOM),
+        @io.swagger.v3.oas.annotations.media.Content(mediaType = JSON_FEED)
+      })
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "304",
+      description = "Not modified since the If-None-Match ETag")
+  @GetMapping(
+      value = "/api/v1/boards/{name}/feed.{format}",
+      produces = {ATOM, JSON_FEED})
+  ResponseEntity<byte[]> feed(
+      @PathVariable String name,
+      @io.swagger.v3.oas.annotations.Parameter(
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(allowableValues = {"atom", "json"}))
+          @PathVariable
+          String format,
+      @RequestParam(required = false) @Nullable Integer limit,
+      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
+          @Nullable String ifNoneMatch) {
+    BoardDefinition board = registry.require(name);
+    if (board.segmented()) {
+      throw new SegmentRequiredException(board);
+    }
+    return feed(board, null, Feed.of(format), limit, ifNoneMatch);
+  }
+
+  @io.swagger.v3.oas.annotations.Operation(
+      summary = "A segment board's top entries as a feed: feed.atom or feed.json")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The feed",
+      content = {
+        @io.swagger.v3.oas.annotations.media.Content(mediaType = ATOM),
+        @io.swagger.v3.oas.annotations.media.Content(mediaType = JSON_FEED)
+      })
+  @GetMapping(
+      value = "/api/v1/boards/{name}/segments/{segment}/feed.{format}",
+      produces = {ATOM, JSON_FEED})
+  ResponseEntity<byte[]> segmentFeed(
+      @PathVariable String name,
+      @PathVariable String segment,
+      @io.swagger.v3.oas.annotations.Parameter(
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(allowableValues = {"atom", "json"}))
+          @PathVariable
+          String format,
+      @RequestParam(required = false) @Nullable Integer limit,
+      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
+          @Nullable String ifNoneMatch) {
+    return feed(registry.require(name), segment, Feed.of(format), limit, ifNoneMatch);
+  }
+
   /**
    * The segments of a segmented board with at least one entry, most entries first, then by name:
    * {@code {board, segmentBy, segments: [{segment, items, version}], nextCursor}}.
@@ -181,6 +241,67 @@ class BoardController {
             ? null
             : cursors.encode(kind, List.of(Integer.toString(last.entries()), last.segment())));
     return view;
+  }
+
+  static final String ATOM = "application/atom+xml";
+  static final String JSON_FEED = "application/feed+json";
+
+  /** The feed formats: their media type and the suffix that tells their entity tags apart. */
+  private enum Feed {
+    ATOM(BoardController.ATOM, "atom"),
+    JSON(BoardController.JSON_FEED, "json");
+
+    final String mediaType;
+    final String suffix;
+
+    Feed(String mediaType, String suffix) {
+      this.mediaType = mediaType;
+      this.suffix = suffix;
+    }
+
+    /** The format a path names; an unknown one is a path that does not exist. */
+    static Feed of(String suffix) {
+      for (Feed feed : values()) {
+        if (feed.suffix.equals(suffix)) {
+          return feed;
+        }
+      }
+      throw new org.springframework.web.server.ResponseStatusException(
+          HttpStatus.NOT_FOUND, "no feed format '" + suffix + "'; expected atom or json");
+    }
+  }
+
+  /** A board's feed, cached and revalidated as its read is, under an entity tag of its own. */
+  private ResponseEntity<byte[]> feed(
+      BoardDefinition board,
+      @Nullable String segment,
+      Feed format,
+      @Nullable Integer limit,
+      @Nullable String ifNoneMatch) {
+    BoardHttp.Window window = http.window(board, limit, null);
+    if (window == null) {
+      http.refuse(board, limit, null);
+    }
+    BoardReader.Served served = reader.read(board.name(), segment);
+    BoardSnapshot snapshot = served.snapshot();
+    String inner = snapshot.etag().substring(1, snapshot.etag().length() - 1);
+    String etag = "\"" + inner + "-" + format.suffix + "\"";
+    HttpHeaders headers = new HttpHeaders();
+    headers.set(HttpHeaders.ETAG, etag);
+    headers.set(HttpHeaders.CACHE_CONTROL, http.cacheControl(board.name()));
+    headers.set(HttpHeaders.AGE, http.age(snapshot));
+    if (BoardHttp.notModified(ifNoneMatch, etag)) {
+      return new ResponseEntity<>(headers, HttpStatus.NOT_MODIFIED);
+    }
+    headers.setContentType(MediaType.parseMediaType(format.mediaType + ";charset=UTF-8"));
+    String self =
+        org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentRequest()
+            .toUriString();
+    byte[] body =
+        format == Feed.ATOM
+            ? BoardFeeds.atom(board, snapshot, window.offset(), window.limit(), self)
+            : BoardFeeds.json(board, snapshot, window.offset(), window.limit(), self);
+    return new ResponseEntity<>(body, headers, HttpStatus.OK);
   }
 
   private ResponseEntity<byte[]> serve(
