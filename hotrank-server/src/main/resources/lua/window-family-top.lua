@@ -111,7 +111,7 @@ for a = 4, #ARGV, 2 do
     args[#args + 1] = 'WEIGHTS'
     for _, w in ipairs(weights) do args[#args + 1] = w end
     redis.call('ZUNIONSTORE', unpack(args))
-    top = redis.call('ZREVRANGEBYSCORE', scratch, '+inf', '(0', 'WITHSCORES', 'LIMIT', 0, limit)
+    top = redis.call('ZREVRANGEBYSCORE', scratch, '+inf', '(1e-9', 'WITHSCORES', 'LIMIT', 0, limit)
     if #top == 2 * limit then
       local last = tonumber(top[#top])
       local floor = string.format('%.17g', last - math.abs(last) * 1e-9)

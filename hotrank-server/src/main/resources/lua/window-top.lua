@@ -29,7 +29,9 @@ args[#args + 1] = 'WEIGHTS'
 for _, w in ipairs(weights) do args[#args + 1] = w end
 redis.call('ZUNIONSTORE', unpack(args))
 local limit = tonumber(ARGV[2])
-local top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '(0', 'WITHSCORES', 'LIMIT', 0, limit)
+-- Above 1e-9, not 0: weights of a tenth or a fifth (trusted weight, decay) that add up and are
+-- taken back again leave float noise, not an item worth listing.
+local top = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '(1e-9', 'WITHSCORES', 'LIMIT', 0, limit)
 if #top == 2 * limit then
   -- Equal scores are ordered by member name here, not by createdAt and id as the board orders
   -- them: take every member tied with the last (within float noise), up to four times the limit.

@@ -294,6 +294,52 @@ public abstract class ActorsContract extends ApiTestSupport {
   }
 
   /**
+   * A like set again within one fold (unliked and liked) moves to the new like's time: a flag takes
+   * its weight out of the window board where the new like put it, not where the first like lay
+   * (outside the window here). The board adds what each event did: three likes of others, the
+   * unlike taking back the old like, the new like, and the flag taking the new like back.
+   */
+  @Test
+  void aLikeSetAgainWithinAFold_isTakenBackByAFlag_whereItNowLies() {
+    clock.set(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    long item = 3_000_000 + ThreadLocalRandom.current().nextLong(1_000_000);
+    createItem("trust", item, "re-liked", 9, clock.instant().minus(Duration.ofHours(3)));
+    long others = TrustModel.users(jdbc, 13);
+    String old = "{\"createdAt\":\"2020-01-01T00:00:00Z\"}";
+    for (long u : List.of(userId, others, others + 1, others + 2)) {
+      Answer put = http.put("/api/v1/actors/" + u, old);
+      assertThat(put.status()).as(put.body()).isIn(200, 201);
+    }
+    String event =
+        "{\"biz\":\"trust\",\"itemId\":" + item + ",\"type\":\"%s\",\"userId\":%d,\"at\":\"%s\"}";
+    Instant now = clock.instant();
+    postEvents(String.format(event, "like", userId, now.minus(Duration.ofMinutes(90))));
+    postEvents(
+        String.format(event, "unlike", userId, now.minusSeconds(60)),
+        String.format(event, "like", userId, now.minusSeconds(60)),
+        String.format(event, "like", others, now),
+        String.format(event, "like", others + 1, now),
+        String.format(event, "like", others + 2, now));
+    awaitWindowScore(item, 3.0); // -1 + 1 + 3
+
+    flag("ring");
+
+    awaitWindowScore(item, 2.0);
+  }
+
+  private void awaitWindowScore(long item, double score) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        io.hotrank.support.BoardReads.scores(http, "trust-window", 8)
+                            .getOrDefault(item, 0.0))
+                    .as("item %d on trust-window", item)
+                    .isCloseTo(score, org.assertj.core.api.Assertions.within(1e-9)));
+  }
+
+  /**
    * A flag racing a stream of likes and collects of its actor, each batch folded as it comes (the
    * scheduled folder runs too): whichever folds came before or after the flag, none of the actor's
    * actions weighs anything at the end, and every item's trusted likes and collects are the weights

@@ -331,7 +331,10 @@ public final class FoldApplier {
       Map<StateKey, UserActionStore.@Nullable Held> state,
       Map<StateKey, Long> setAt) {
     record Group(String biz, String action) {}
-    record Rows(List<UserActionStore.Pair> pairs, List<UserActionStore.Held> held, List<Long> at) {
+    record Rows(
+        List<UserActionStore.Pair> pairs,
+        List<UserActionStore.Held> held,
+        List<@Nullable Long> at) {
       Rows() {
         this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
       }
@@ -342,7 +345,10 @@ public final class FoldApplier {
     state.forEach(
         (key, held) -> {
           UserActionStore.Held was = initial.get(key);
-          if (Objects.equals(held, was)) {
+          // A like unliked and liked again within the fold holds the same values, set anew: its
+          // time moves (a flag's retraction takes its weight out of the new like's bucket).
+          boolean setAgain = was != null && held != null && setAt.containsKey(key);
+          if (Objects.equals(held, was) && !setAgain) {
             return;
           }
           Group group = new Group(key.biz(), key.action());
@@ -358,7 +364,7 @@ public final class FoldApplier {
         });
     deletes.forEach((g, pairs) -> userActions.delete(g.biz(), g.action(), pairs));
     updates.forEach(
-        (g, rows) -> userActions.update(g.biz(), g.action(), rows.pairs(), rows.held()));
+        (g, rows) -> userActions.update(g.biz(), g.action(), rows.pairs(), rows.held(), rows.at()));
     inserts.forEach(
         (g, rows) -> userActions.insert(g.biz(), g.action(), rows.pairs(), rows.at(), rows.held()));
   }

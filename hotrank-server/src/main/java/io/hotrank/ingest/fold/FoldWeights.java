@@ -42,13 +42,22 @@ public final class FoldWeights {
 
   /**
    * The events of a fold with what each weighed; each at full weight when {@code weights} is null
-   * (folded before trust existed); null when they do not match (not as many).
+   * (folded before window boards weighed by trust); null when they do not match (not as many, or
+   * the text is not weights).
    */
   public static @Nullable List<FoldedEvent> decode(
       @Nullable String weights, List<LoggedEvent> events) {
     if (weights == null) {
       return events.stream().map(FoldedEvent::atFullWeight).toList();
     }
+    try {
+      return decodeText(weights, events);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable List<FoldedEvent> decodeText(String weights, List<LoggedEvent> events) {
     List<FoldedEvent> folded = new ArrayList<>(events.size());
     if (!weights.isEmpty()) {
       for (String token : weights.split(",")) {

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -113,14 +114,20 @@ public class UserActionStore implements Engagement {
     }
   }
 
-  /** Replaces the values of existing rows: a view's count that grew, one JDBC batch. */
-  void update(String biz, String action, List<Pair> pairs, List<Held> held) {
+  /**
+   * Replaces the values of existing rows, one JDBC batch: a view's count that grew, or a like set
+   * again within one fold (unliked and liked), whose time moves to the new like's ({@code atMillis}
+   * null: the row keeps its time).
+   */
+  void update(
+      String biz, String action, List<Pair> pairs, List<Held> held, List<@Nullable Long> atMillis) {
     List<Object[]> rows = new ArrayList<>(pairs.size());
     for (int i = 0; i < pairs.size(); i++) {
       rows.add(
           new Object[] {
             held.get(i).weight(),
             held.get(i).counted(),
+            atMillis.get(i),
             biz,
             pairs.get(i).itemId(),
             pairs.get(i).userId(),
@@ -128,8 +135,8 @@ public class UserActionStore implements Engagement {
           });
     }
     jdbc.batchUpdate(
-        "UPDATE hr_user_action SET weight = ?, counted = ? WHERE biz = ? AND item_id = ? AND"
-            + " user_id = ? AND action = ?",
+        "UPDATE hr_user_action SET weight = ?, counted = ?, created_at = COALESCE(?, created_at)"
+            + " WHERE biz = ? AND item_id = ? AND user_id = ? AND action = ?",
         rows);
   }
 

@@ -63,5 +63,7 @@ class FoldWeightsTest {
             new FoldedEvent(events.get(1), true, -1000));
     assertThat(FoldWeights.decode("1000", events)).isNull();
     assertThat(FoldWeights.decode("1000*3", events)).isNull();
+    assertThat(FoldWeights.decode("1000,x~", events)).isNull();
+    assertThat(FoldWeights.decode("1000*", events)).isNull();
   }
 }
