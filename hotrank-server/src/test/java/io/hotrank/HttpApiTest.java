@@ -192,6 +192,7 @@ class HttpApiTest extends ApiTestSupport {
             "trust-liked",
             "trust-window",
             "trust-window-raw",
+            "trust-window-tag",
             "review-required",
             "review-by-tag",
             "review-live",
