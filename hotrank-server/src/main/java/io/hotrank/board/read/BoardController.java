@@ -131,8 +131,8 @@ class BoardController {
 
   @io.swagger.v3.oas.annotations.Operation(
       summary =
-          "The board's top entries as a feed: feed.atom (Atom 1.0, RFC 4287) or feed.json"
-              + " (JSON Feed 1.1)")
+          "A board's (or one segment board's) top entries as a feed: feed.atom (Atom 1.0, RFC"
+              + " 4287) or feed.json (JSON Feed 1.1)")
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "200",
       description = "The feed",
@@ -144,10 +144,14 @@ class BoardController {
       responseCode = "304",
       description = "Not modified since the If-None-Match ETag")
   @GetMapping(
-      value = "/api/v1/boards/{name}/feed.{format}",
+      value = {
+        "/api/v1/boards/{name}/feed.{format}",
+        "/api/v1/boards/{name}/segments/{segment}/feed.{format}"
+      },
       produces = {ATOM, JSON_FEED})
   ResponseEntity<byte[]> feed(
       @PathVariable String name,
+      @PathVariable(required = false) @Nullable String segment,
       @io.swagger.v3.oas.annotations.Parameter(
               schema =
                   @io.swagger.v3.oas.annotations.media.Schema(allowableValues = {"atom", "json"}))
@@ -157,36 +161,10 @@ class BoardController {
       @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
           @Nullable String ifNoneMatch) {
     BoardDefinition board = registry.require(name);
-    if (board.segmented()) {
+    if (segment == null && board.segmented()) {
       throw new SegmentRequiredException(board);
     }
-    return feed(board, null, Feed.of(format), limit, ifNoneMatch);
-  }
-
-  @io.swagger.v3.oas.annotations.Operation(
-      summary = "A segment board's top entries as a feed: feed.atom or feed.json")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
-      responseCode = "200",
-      description = "The feed",
-      content = {
-        @io.swagger.v3.oas.annotations.media.Content(mediaType = ATOM),
-        @io.swagger.v3.oas.annotations.media.Content(mediaType = JSON_FEED)
-      })
-  @GetMapping(
-      value = "/api/v1/boards/{name}/segments/{segment}/feed.{format}",
-      produces = {ATOM, JSON_FEED})
-  ResponseEntity<byte[]> segmentFeed(
-      @PathVariable String name,
-      @PathVariable String segment,
-      @io.swagger.v3.oas.annotations.Parameter(
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(allowableValues = {"atom", "json"}))
-          @PathVariable
-          String format,
-      @RequestParam(required = false) @Nullable Integer limit,
-      @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false)
-          @Nullable String ifNoneMatch) {
-    return feed(registry.require(name), segment, Feed.of(format), limit, ifNoneMatch);
+    return feed(board, segment, Feed.of(format), limit, ifNoneMatch);
   }
 
   /**
