@@ -196,7 +196,13 @@ class HttpApiTest extends ApiTestSupport {
             "review-required",
             "review-by-tag",
             "review-live",
-            "review-suspicious");
+            "review-suspicious",
+            "expl-hn",
+            "expl-reddit",
+            "expl-decay",
+            "expl-window",
+            "expl-liked",
+            "expl-off");
     assertThat(boards.get(0).get("algorithm").asString()).isEqualTo("hacker-news");
     assertThat(boards.get(0).get("size").asInt()).isEqualTo(8);
   }

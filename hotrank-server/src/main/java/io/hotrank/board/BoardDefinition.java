@@ -40,6 +40,7 @@ import org.springframework.scheduling.support.CronExpression;
  * @param review which items an operator reviews before the public board lists them
  * @param itemUrl where an item lives on the platform ({@code {id}} and {@code {biz}} replaced), for
  *     the board's feeds; null: none
+ * @param explain who may read an item's explanation on the board
  */
 public record BoardDefinition(
     String name,
@@ -59,7 +60,23 @@ public record BoardDefinition(
     @Nullable SegmentBy scaleBy,
     Trust trust,
     Review review,
-    @Nullable String itemUrl) {
+    @Nullable String itemUrl,
+    Explain explain) {
+
+  /** Who may ask why an item is where it is on the board. */
+  public enum Explain {
+    /** Everyone, as the board read (the default). */
+    PUBLIC,
+    /** Operators: a request with an operator's token, of any role. */
+    OPERATOR,
+    /** Nobody: the endpoint answers 404. */
+    OFF;
+
+    /** The setting's value. */
+    public String configName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** Which items are held off the public board until an operator approves them. */
   public enum Review {
@@ -200,18 +217,9 @@ public record BoardDefinition(
     } else {
       trust = "raw".equals(spec.trust()) ? Trust.RAW : Trust.TRUSTED;
     }
-    Review review = Review.OFF;
-    if (spec.review() != null) {
-      try {
-        review = Review.valueOf(spec.review().toUpperCase(java.util.Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        problems.add(
-            property
-                + ".review='"
-                + spec.review()
-                + "' is unknown; expected off, suspicious or required");
-      }
-    }
+    Review review = option(Review.class, spec.review(), Review.OFF, property + ".review", problems);
+    Explain explain =
+        option(Explain.class, spec.explain(), Explain.PUBLIC, property + ".explain", problems);
     String itemUrl = spec.itemUrl();
     if (itemUrl != null) {
       problems.addAll(checkItemUrl(property + ".item-url", itemUrl));
@@ -238,7 +246,34 @@ public record BoardDefinition(
         scaleBy,
         trust,
         review,
-        itemUrl);
+        itemUrl,
+        explain);
+  }
+
+  /**
+   * One of an enum's values by its lower-case name, or {@code fallback} when unset; an unquoted
+   * {@code off} in YAML arrives as {@code false} (YAML 1.1) and is taken as {@code off}.
+   */
+  private static <E extends Enum<E>> E option(
+      Class<E> type, @Nullable String value, E fallback, String property, List<String> problems) {
+    if (value == null) {
+      return fallback;
+    }
+    String name = "false".equals(value) ? "off" : value;
+    for (E option : type.getEnumConstants()) {
+      if (option.name().toLowerCase(java.util.Locale.ROOT).equals(name)) {
+        return option;
+      }
+    }
+    problems.add(
+        property
+            + "='"
+            + value
+            + "' is unknown; expected "
+            + java.util.Arrays.stream(type.getEnumConstants())
+                .map(o -> o.name().toLowerCase(java.util.Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining(", ")));
+    return fallback;
   }
 
   /** What is wrong with an item URL template: absolute http(s), naming {@code {id}}. */

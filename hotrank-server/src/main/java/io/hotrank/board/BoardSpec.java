@@ -44,6 +44,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param itemUrl where an item lives on the platform, {@code {id}} (and {@code {biz}}) replaced,
  *     such as {@code https://example.org/a/{id}}: the board's feeds link each entry there; unset:
  *     the feeds' entries carry their text and no link
+ * @param explain who may ask why an item is where it is ({@code GET
+ *     /api/v1/boards/{name}/items/{id}/explain}): {@code public} (the default, like the board
+ *     read), {@code operator} (an operator's token, any role) or {@code off}
  */
 record BoardSpec(
     @Nullable String name,
@@ -65,7 +68,8 @@ record BoardSpec(
     @Nullable String scaleBy,
     @Nullable String trust,
     @Nullable String review,
-    @Nullable String itemUrl) {
+    @Nullable String itemUrl,
+    @Nullable String explain) {
 
   /**
    * The {@code hotrank.boards} list. A list binds only from its parent prefix, so this record binds

@@ -177,7 +177,7 @@ public final class ControlsApplied {
         case BLOCK -> blocked.add(base);
         case BOOST -> {
           double factor = control.factor() == null ? 1 : control.factor();
-          double boosted = logarithmic ? base.score() + Math.log10(factor) : boost(base, factor);
+          double boosted = boosted(base.score(), factor, logarithmic);
           ranked.add(
               base.withControl(
                   boosted,
@@ -239,10 +239,12 @@ public final class ControlsApplied {
   /**
    * A score boosted by a factor: multiplied when at least 0, divided when negative, so that a
    * factor above 1 lifts every item and one below 1 lowers it (multiplying a negative score by 2
-   * would push it down).
+   * would push it down); for a logarithmic score (Reddit) {@code log10(factor)} added.
    */
-  private static double boost(BoardEntry entry, double factor) {
-    double score = entry.score();
+  public static double boosted(double score, double factor, boolean logarithmic) {
+    if (logarithmic) {
+      return score + Math.log10(factor);
+    }
     return score >= 0 ? score * factor : score / factor;
   }
 }

@@ -6,13 +6,16 @@ import io.hotrank.ingest.FoldedEvent;
 import io.hotrank.ingest.LoggedEvent;
 import io.hotrank.item.Counters;
 import io.hotrank.redis.LuaScripts;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -26,7 +29,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * board covers the current bucket and the {@code window / bucket - 1} before it (until a build
  * catches up after a bucket ends, one more).
  */
-final class WindowStore implements WindowData {
+final class WindowStore implements WindowData, WindowBuckets {
 
   /** An event this far ahead of the clock still counts (the API accepts 5 minutes of skew). */
   static final long FUTURE_MILLIS = 5 * 60_000;
@@ -204,6 +207,77 @@ final class WindowStore implements WindowData {
       }
       return scored(reply);
     }
+  }
+
+  /**
+   * As {@link #top} reads the item: the snapshot of the completed buckets (the buckets it covers
+   * one by one while Redis still holds them all and they add up to it, else as one merged part),
+   * then each bucket after it.
+   */
+  @Override
+  public @Nullable List<Bucket> buckets(
+      BoardDefinition board, @Nullable String segment, long itemId, Instant at) {
+    if (segment != null) {
+      return null;
+    }
+    long current = bucketOf(board, at.toEpochMilli());
+    long first = current - buckets(board) + 1;
+    String member = Long.toString(itemId);
+    String builtText = redis.opsForValue().get(keys.built(board));
+    Long built = builtText == null ? null : Long.valueOf(builtText);
+    Double merged = built == null ? null : redis.opsForZSet().score(keys.snapshot(board), member);
+    List<Object> scores =
+        redis.executePipelined(
+            (RedisCallback<Object>)
+                connection -> {
+                  for (long bucket = first; bucket <= current; bucket++) {
+                    connection
+                        .zSetCommands()
+                        .zScore(
+                            keys.bucket(board, bucket).getBytes(StandardCharsets.UTF_8),
+                            member.getBytes(StandardCharsets.UTF_8));
+                  }
+                  return null;
+                });
+    long bucketMillis = window(board).bucket().toMillis();
+    List<Bucket> each = new ArrayList<>();
+    double covered = 0;
+    for (int i = 0; i < scores.size(); i++) {
+      long bucket = first + i;
+      if (scores.get(i) instanceof Double events && events != 0) {
+        each.add(
+            new Bucket(
+                Instant.ofEpochMilli(bucket * bucketMillis),
+                Instant.ofEpochMilli((bucket + 1) * bucketMillis),
+                events,
+                decay(board, current - bucket)));
+        if (built != null && bucket <= built) {
+          covered += events * decay(board, built - bucket);
+        }
+      }
+    }
+    if (built == null) {
+      return each;
+    }
+    double snapshot = merged == null ? 0 : merged;
+    if (Math.abs(covered - snapshot) <= 1e-9 * Math.max(Math.abs(covered), Math.abs(snapshot))) {
+      return each; // the snapshot is the buckets it covers, which Redis still holds
+    }
+    List<Bucket> read = new ArrayList<>();
+    if (merged != null && merged != 0) {
+      read.add(
+          new Bucket(
+              Instant.ofEpochMilli(Math.max(first, built - buckets(board) + 2) * bucketMillis),
+              Instant.ofEpochMilli((built + 1) * bucketMillis),
+              merged,
+              decay(board, current - built)));
+    }
+    for (Bucket bucket : each) {
+      if (bucket.start().toEpochMilli() / bucketMillis > built) {
+        read.add(bucket);
+      }
+    }
+    return read;
   }
 
   static List<Scored> scored(@Nullable List<?> reply) {

@@ -32,13 +32,14 @@ class BoardDefinitionTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
   private static BoardSpec live(String algorithm) {
     return new BoardSpec(
         "l", "article", algorithm, null, null, null, null, null, null, "live", null, null, null,
-        null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null);
   }
 
   @Test
@@ -63,7 +64,7 @@ class BoardDefinitionTest {
     BoardSpec tooMany =
         new BoardSpec(
             "p", "article", null, null, null, null, null, 4, "@hourly", null, null, null, null, 5,
-            null, null, null, null, null, null);
+            null, null, null, null, null, null, null);
     assertThatThrownBy(() -> BoardDefinition.from(tooMany, "hotrank.boards[7]"))
         .hasMessageContaining("hotrank.boards[7].max-pins=5 must be between 0 and the size, 4");
   }
@@ -88,6 +89,7 @@ class BoardDefinitionTest {
         segmentBy,
         maxPerAuthor,
         scaleBy,
+        null,
         null,
         null,
         null);
@@ -132,6 +134,7 @@ class BoardDefinitionTest {
             null,
             null,
             "attribute:lang",
+            null,
             null,
             null,
             null);
@@ -226,6 +229,7 @@ class BoardDefinitionTest {
         null,
         trust,
         null,
+        null,
         null);
   }
 
@@ -264,5 +268,31 @@ class BoardDefinitionTest {
     assertThatThrownBy(() -> BoardDefinition.from(trusting(null, "maybe"), "hotrank.boards[1]"))
         .hasMessageContaining(
             "hotrank.boards[1].trust='maybe' is unknown; expected trusted or raw");
+  }
+
+  private static BoardSpec choosing(String review, String explain) {
+    return new BoardSpec(
+        "c", "article", null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, review, null, explain);
+  }
+
+  @Test
+  void reviewAndExplain_takeTheirNames_yamlsOffAsOff_andNameWhatIsUnknown() {
+    BoardDefinition defaults = BoardDefinition.from(choosing(null, null), "b");
+    assertThat(defaults.review()).isEqualTo(BoardDefinition.Review.OFF);
+    assertThat(defaults.explain()).isEqualTo(BoardDefinition.Explain.PUBLIC);
+    BoardDefinition chosen = BoardDefinition.from(choosing("required", "operator"), "b");
+    assertThat(chosen.review()).isEqualTo(BoardDefinition.Review.REQUIRED);
+    assertThat(chosen.explain()).isEqualTo(BoardDefinition.Explain.OPERATOR);
+    // YAML 1.1 reads an unquoted off as false.
+    BoardDefinition off = BoardDefinition.from(choosing("false", "false"), "b");
+    assertThat(off.review()).isEqualTo(BoardDefinition.Review.OFF);
+    assertThat(off.explain()).isEqualTo(BoardDefinition.Explain.OFF);
+    assertThatThrownBy(
+            () -> BoardDefinition.from(choosing("later", "everyone"), "hotrank.boards[4]"))
+        .hasMessageContaining(
+            "hotrank.boards[4].review='later' is unknown; expected off, suspicious, required")
+        .hasMessageContaining(
+            "hotrank.boards[4].explain='everyone' is unknown; expected public, operator, off");
   }
 }

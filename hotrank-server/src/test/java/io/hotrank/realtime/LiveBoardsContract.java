@@ -357,6 +357,7 @@ public abstract class LiveBoardsContract extends ApiTestSupport {
         b.scaleBy(),
         b.trust(),
         b.review(),
-        null);
+        null,
+        BoardDefinition.Explain.PUBLIC);
   }
 }

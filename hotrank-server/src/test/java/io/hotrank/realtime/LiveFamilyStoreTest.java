@@ -49,7 +49,8 @@ class LiveFamilyStoreTest {
           null,
           BoardDefinition.Trust.RAW,
           BoardDefinition.Review.OFF,
-          null);
+          null,
+          BoardDefinition.Explain.PUBLIC);
 
   @AfterEach
   void close() {

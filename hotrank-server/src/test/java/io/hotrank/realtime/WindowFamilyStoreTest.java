@@ -99,7 +99,8 @@ class WindowFamilyStoreTest {
           new SegmentBy.Tag(),
           BoardDefinition.Trust.RAW,
           BoardDefinition.Review.OFF,
-          null);
+          null,
+          BoardDefinition.Explain.PUBLIC);
 
   @AfterEach
   void close() {

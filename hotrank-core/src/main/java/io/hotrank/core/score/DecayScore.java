@@ -51,6 +51,17 @@ final class DecayScore implements HotScore {
   }
 
   @Override
+  public Explanation explain(Interactions counts, Instant createdAt, Instant now) {
+    return new Explanation(
+        "P * 2^(-T / H)",
+        java.util.List.of(
+            Explanation.points(weights, counts),
+            Explanation.age(createdAt, now),
+            new Explanation.Term("H", "half-life in hours", halfLifeMillis / 3_600_000.0)),
+        score(counts, createdAt, now));
+  }
+
+  @Override
   public HotScore countingIn(long unit) {
     return new DecayScore(weights.countingIn(unit), halfLife);
   }

@@ -34,6 +34,17 @@ final class HackerNewsScore implements HotScore {
   }
 
   @Override
+  public Explanation explain(Interactions counts, Instant createdAt, Instant now) {
+    return new Explanation(
+        "(P - 1) / (T + 2)^G",
+        java.util.List.of(
+            Explanation.points(weights, counts),
+            Explanation.age(createdAt, now),
+            new Explanation.Term("G", "gravity", gravity)),
+        score(counts, createdAt, now));
+  }
+
+  @Override
   public HotScore countingIn(long unit) {
     return new HackerNewsScore(weights.countingIn(unit), gravity);
   }

@@ -34,6 +34,17 @@ public interface HotScore {
   String algorithm();
 
   /**
+   * The parts of {@link #score}: the formula, its terms' values for this item at {@code now}, and
+   * the score they give, equal to {@code score(counts, createdAt, now)}.
+   *
+   * @param counts the item's interaction counts
+   * @param createdAt when the item was created
+   * @param now the moment the score is computed for
+   * @return the explanation
+   */
+  Explanation explain(Interactions counts, Instant createdAt, Instant now);
+
+  /**
    * The time-invariant order of this formula, for formulas whose ranking of two items never changes
    * with the reading time; null for one whose ranking does (Hacker News: an older item with more
    * points falls behind a younger one as both age).

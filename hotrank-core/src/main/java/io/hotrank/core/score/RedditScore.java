@@ -53,6 +53,22 @@ final class RedditScore implements HotScore {
   }
 
   @Override
+  public Explanation explain(Interactions counts, Instant createdAt, Instant now) {
+    return new Explanation(
+        "round7(sign(X) * log10(max(|X|, 1)) + S / 45000)",
+        java.util.List.of(
+            new Explanation.Term(
+                "X",
+                "net votes: the weighted interactions but dislikes, less the dislikes",
+                weights.upvotes(counts) - (double) counts.dislike() / weights.unit()),
+            new Explanation.Term(
+                "S",
+                "the creation time in seconds after 2005-12-08T07:46:43Z",
+                createdAt.getEpochSecond() - EPOCH_SECONDS)),
+        score(counts, createdAt, now));
+  }
+
+  @Override
   public HotScore countingIn(long unit) {
     return new RedditScore(weights.countingIn(unit));
   }

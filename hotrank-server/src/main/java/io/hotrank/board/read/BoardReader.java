@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
  * second, not one per request. Thread-safe.
  */
 @Component
-public class BoardReader {
+public class BoardReader implements io.hotrank.board.ServedBoards {
 
   private static final Logger log = LoggerFactory.getLogger(BoardReader.class);
   private static final Duration MISS_MEMORY = Duration.ofMillis(250);
@@ -160,6 +160,11 @@ public class BoardReader {
    *     segment could never exist (field {@code segment})
    * @throws BoardUnavailableException if the segment is not held and neither layer answers
    */
+  @Override
+  public BoardSnapshot served(String name, @Nullable String segment) {
+    return read(name, segment).snapshot();
+  }
+
   public Served read(String name, @Nullable String segment) {
     if (segment == null) {
       return read(name);
