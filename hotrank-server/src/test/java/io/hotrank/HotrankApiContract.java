@@ -693,7 +693,7 @@ abstract class HotrankApiContract extends ApiTestSupport {
   @Test
   void otherInstances_fallBackToRedis_thenToTheDatabaseSnapshot() {
     jdbc.update("DELETE FROM hr_board_snapshot WHERE board = ?", "fallback");
-    redis.delete(redis.keys(KEY_PREFIX + "{b:fallback}*"));
+    redis.delete(redis.keys(keyPrefix() + "{b:fallback}*"));
     createItem("news", 1L, "shared", 1, NOW.minusSeconds(60));
     try (SecondInstance second =
         SecondInstance.start(
@@ -1213,7 +1213,7 @@ abstract class HotrankApiContract extends ApiTestSupport {
         http.get("/api/v1/boards/news-hn?limit=2&cursor=").json().get("nextCursor").asString();
     long version = http.get("/api/v1/boards/news-hn").json().get("version").asLong();
     recompute("news-hn");
-    redis.delete(KEY_PREFIX + "{b:news-hn}:v:" + version);
+    redis.delete(keyPrefix() + "{b:news-hn}:v:" + version);
     Answer gone = http.get("/api/v1/boards/news-hn?limit=2&cursor=" + next);
     assertThat(gone.status()).as(gone.body()).isEqualTo(410);
     assertThat(gone.json().get("type").asString())

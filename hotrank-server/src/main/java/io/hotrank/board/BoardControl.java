@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param board the board's name
  * @param itemId the item
- * @param action pin, boost or block
+ * @param action pin, boost, block or second-chance
  * @param position a pin's rank, 1-based; null for other actions
  * @param factor a boost's factor; null for other actions
  * @param expiresAt when it lapses by itself; null for never

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
@@ -191,7 +190,7 @@ public final class BoardSnapshot {
     JsonNode position = control.get("position");
     JsonNode factor = control.get("factor");
     return new BoardEntry.Applied(
-        ControlAction.valueOf(control.required("action").asString().toUpperCase(Locale.ROOT)),
+        ControlAction.fromWire(control.required("action").asString()),
         position == null || position.isNull() ? null : position.asInt(),
         factor == null || factor.isNull() ? null : factor.asDouble(),
         control.required("baseScore").asDouble());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What operators' controls make of a board: the one function every publish goes through (a
@@ -25,6 +26,9 @@ import java.util.function.Function;
  *   <li>pinned and boosted items that are not candidates, and items the caller names (a control
  *       just removed: an unblocked item), are looked up in one call; what the lookup does not
  *       return (deleted, or outside the board's biz) is not listed;
+ *   <li>an item given a second chance is always looked up, and scored as if created when the
+ *       control was set (or at the scoring instant, if that is earlier); an entry a second chance
+ *       shaped whose control is gone is looked up again, scored by its creation;
  *   <li>blocked items are dropped;
  *   <li>a boosted item's score is multiplied by its factor if it is at least 0 and divided by it if
  *       it is negative (a Hacker News score is negative below one point), so that a factor above 1
@@ -143,10 +147,19 @@ public final class ControlsApplied {
       }
     }
     Map<Long, BoardEntry> all = new java.util.LinkedHashMap<>();
-    for (BoardEntry candidate : candidates) {
-      all.putIfAbsent(candidate.itemId(), candidate);
-    }
     Set<Long> missing = new LinkedHashSet<>();
+    for (BoardEntry candidate : candidates) {
+      BoardControl control = live.get(candidate.itemId());
+      boolean secondChance = control != null && control.action() == ControlAction.SECOND_CHANCE;
+      boolean hadOne =
+          candidate.control() != null
+              && candidate.control().action() == ControlAction.SECOND_CHANCE;
+      if (secondChance || hadOne) {
+        missing.add(candidate.itemId()); // scored again, by its second chance or without it
+      } else {
+        all.putIfAbsent(candidate.itemId(), candidate);
+      }
+    }
     for (BoardControl control : live.values()) {
       if (control.action() != ControlAction.BLOCK && !all.containsKey(control.itemId())) {
         missing.add(control.itemId());
@@ -183,6 +196,11 @@ public final class ControlsApplied {
                   boosted,
                   new BoardEntry.Applied(ControlAction.BOOST, null, factor, base.score())));
         }
+        case SECOND_CHANCE ->
+            ranked.add(
+                base.withControl(
+                    base.score(),
+                    new BoardEntry.Applied(ControlAction.SECOND_CHANCE, null, null, base.score())));
         case PIN ->
             pins.add(
                 new Pinned(
@@ -221,6 +239,19 @@ public final class ControlsApplied {
       reserve.add(entry.withRank(numbered.size() + reserve.size() + 1));
     }
     return new Result(numbered, reserve);
+  }
+
+  /**
+   * When an item counts as created for its score: when it was, or for an item given a second chance
+   * when the control was set (at most {@code at}: a chance given after the scoring instant scores
+   * as age zero then).
+   */
+  public static long scoredCreation(
+      @Nullable BoardControl control, long createdAtMillis, Instant at) {
+    if (control == null || control.action() != ControlAction.SECOND_CHANCE) {
+      return createdAtMillis;
+    }
+    return Math.min(control.setAt().toEpochMilli(), at.toEpochMilli());
   }
 
   /** The ids of the items whose controls are live at {@code now}. */

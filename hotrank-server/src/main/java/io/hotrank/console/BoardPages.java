@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Controller;
@@ -299,9 +298,10 @@ class BoardPages {
 
   private static ControlAction action(String text) {
     try {
-      return ControlAction.valueOf(text.toUpperCase(Locale.ROOT));
+      return ControlAction.fromWire(text);
     } catch (IllegalArgumentException e) {
-      throw new InvalidRequestException("action", "must be pin, boost, block or remove");
+      throw new InvalidRequestException(
+          "action", "must be pin, boost, block, second-chance or remove");
     }
   }
 

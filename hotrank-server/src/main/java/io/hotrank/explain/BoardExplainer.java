@@ -108,11 +108,12 @@ class BoardExplainer {
         inWindow = unscaled > 0;
       }
       default -> {
-        formula = board.score().explain(ranked, Instant.ofEpochMilli(card.createdAtMillis()), at);
+        // A second chance scores the item as if created when it was given.
+        long created = ControlsApplied.scoredCreation(control, card.createdAtMillis(), at);
+        formula = board.score().explain(ranked, Instant.ofEpochMilli(created), at);
         unscaled = formula.score();
         long windowStart = at.minus(board.window()).toEpochMilli();
-        inWindow =
-            card.createdAtMillis() >= windowStart && card.createdAtMillis() <= at.toEpochMilli();
+        inWindow = created >= windowStart && created <= at.toEpochMilli();
       }
     }
     ItemExplanation.Scale scale = null;
@@ -182,9 +183,11 @@ class BoardExplainer {
       String how =
           listed.control() == null
               ? ""
-              : listed.control().action() == ControlAction.PIN
-                  ? ", pinned at position " + listed.control().position()
-                  : ", boosted by " + listed.control().factor();
+              : switch (listed.control().action()) {
+                case PIN -> ", pinned at position " + listed.control().position();
+                case BOOST -> ", boosted by " + listed.control().factor();
+                default -> ", on a second chance given " + (control == null ? "" : control.setAt());
+              };
       return new String[] {"listed", "Listed at rank " + listed.rank() + how};
     }
     if (control != null && control.action() == ControlAction.BLOCK) {

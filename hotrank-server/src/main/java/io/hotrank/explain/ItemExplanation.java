@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * @param trust which counters it ranks by: {@code trusted} or {@code raw}
  * @param counts each interaction type the board weighs or counts: the raw and trusted counters, the
  *     board's weight and the points they give (weight times the counter ranked by)
- * @param formula a batch or live board's formula, its terms and their score; null for other kinds
+ * @param formula a batch or live board's formula, its terms and their score (an item on a second
+ *     chance: its age counted from when the chance was given); null for other kinds
  * @param buckets a window board's buckets holding the item's weighted events; null for other kinds,
  *     and for a segment board of a window family (kept inside its family's scripts)
  * @param scale an item's score divided by the size of its largest segment ({@code scale-by}); null
@@ -116,7 +117,7 @@ public record ItemExplanation(
   /**
    * The operator's control.
    *
-   * @param action pin, boost or block
+   * @param action pin, boost, block or second-chance
    * @param position a pin's position
    * @param factor a boost's factor
    */

@@ -106,6 +106,59 @@ class ControlsAppliedTest {
   }
 
   @Test
+  void aSecondChance_isLookedUpAgain_evenAsACandidate_andRanksByItsNewScore() {
+    BoardControl chance = control(8, ControlAction.SECOND_CHANCE, null, null, null, 0);
+    List<Set<Long>> asked = new ArrayList<>();
+    List<BoardEntry> board =
+        ControlsApplied.apply(
+            5,
+            false,
+            ranked(8),
+            List.of(chance),
+            NOW,
+            List.of(),
+            ids -> {
+              asked.add(ids);
+              return Map.of(8L, entry(8, 9.5, 1000)); // scored as if created when given
+            });
+    assertThat(asked).containsExactly(Set.of(8L));
+    assertThat(ids(board)).containsExactly(1L, 8L, 2L, 3L, 4L);
+    assertThat(board.get(1).control())
+        .isEqualTo(new BoardEntry.Applied(ControlAction.SECOND_CHANCE, null, null, 9.5));
+    assertThat(board.get(1).score()).isEqualTo(9.5);
+
+    // Its control gone, the entry it shaped is looked up again, by its creation; not found (out of
+    // the window), it is not listed.
+    List<Set<Long>> again = new ArrayList<>();
+    List<BoardEntry> after =
+        ControlsApplied.apply(
+            5,
+            false,
+            board,
+            List.of(),
+            NOW,
+            List.of(),
+            ids -> {
+              again.add(ids);
+              return Map.of();
+            });
+    assertThat(again).containsExactly(Set.of(8L));
+    assertThat(ids(after)).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
+  void aSecondChance_countsFromWhenItWasGiven_atMostTheScoringInstant() {
+    BoardControl chance =
+        control(8, ControlAction.SECOND_CHANCE, null, null, null, NOW.getEpochSecond() - 60);
+    assertThat(ControlsApplied.scoredCreation(chance, 5, NOW))
+        .isEqualTo(NOW.minusSeconds(60).toEpochMilli());
+    assertThat(ControlsApplied.scoredCreation(chance, 5, NOW.minusSeconds(120)))
+        .isEqualTo(NOW.minusSeconds(120).toEpochMilli());
+    assertThat(ControlsApplied.scoredCreation(boost(8, 2), 5, NOW)).isEqualTo(5);
+    assertThat(ControlsApplied.scoredCreation(null, 5, NOW)).isEqualTo(5);
+  }
+
+  @Test
   void pinsAskingTheSamePosition_areOrderedByWhenTheyWereSet() {
     List<BoardEntry> board = apply(5, ranked(8), List.of(pin(7, 2, 20), pin(8, 2, 10)));
     assertThat(ids(board)).containsExactly(1L, 8L, 7L, 2L, 3L);

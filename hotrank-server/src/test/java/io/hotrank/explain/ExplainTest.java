@@ -278,8 +278,14 @@ class ExplainTest extends ApiTestSupport {
 
     Answer anonymous = http.get("/api/v1/boards/expl-reddit/items/1/explain");
     assertThat(anonymous.status()).isEqualTo(401);
-    Answer operator = explain("expl-reddit", 1);
-    assertThat(operator.status()).as(operator.body()).isEqualTo(200);
+    // The live board publishes by itself within a second or two.
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () -> {
+              Answer operator = explain("expl-reddit", 1);
+              assertThat(operator.status()).as(operator.body()).isEqualTo(200);
+            });
 
     Answer open = http.get("/api/v1/boards/expl-hn/items/1/explain");
     assertThat(open.status()).as(open.body()).isEqualTo(200);

@@ -93,7 +93,7 @@ public abstract class IdempotencyContract extends ApiTestSupport {
 
     // Read through Redis once read from the database; with Redis emptied (as after a restart of
     // every instance and of Redis), the database still answers.
-    Set<String> cached = redis.keys(KEY_PREFIX + "idem:*");
+    Set<String> cached = redis.keys(keyPrefix() + "idem:*");
     assertThat(cached).isNotEmpty();
     redis.delete(cached);
     Answer afterRestart = postEvents(key, body);
@@ -202,7 +202,7 @@ public abstract class IdempotencyContract extends ApiTestSupport {
             + " lease_until = ? WHERE fingerprint = ?",
         clock.millis() + 60_000,
         RequestFingerprint.of("POST /api/v1/items", body));
-    redis.delete(redis.keys(KEY_PREFIX + "idem:*"));
+    redis.delete(redis.keys(keyPrefix() + "idem:*"));
 
     Answer inFlight =
         http.post("/api/v1/items", body, "Idempotency-Key", key, "X-Api-Key", CLIENT_A);
@@ -256,7 +256,7 @@ public abstract class IdempotencyContract extends ApiTestSupport {
                 Long.class,
                 fingerprint))
         .isZero();
-    redis.delete(redis.keys(KEY_PREFIX + "idem:*"));
+    redis.delete(redis.keys(keyPrefix() + "idem:*"));
     Answer anew = http.post("/api/v1/items", body, "Idempotency-Key", key, "X-Api-Key", CLIENT_A);
     assertThat(anew.status()).isEqualTo(201);
     assertThat(anew.header("Idempotent-Replayed")).isNull();

@@ -51,7 +51,7 @@ abstract class BizApiContract extends ApiTestSupport {
     assertThat(rows("SELECT COUNT(*) FROM hr_id_sequence WHERE biz = ?", biz)).isZero();
     assertThat(rows("SELECT COUNT(*) FROM hr_biz WHERE name = ?", biz)).isZero();
     assertThat(rows("SELECT COUNT(*) FROM hr_event_log WHERE biz = ?", biz)).isZero();
-    assertThat(redis.keys(KEY_PREFIX + "*" + biz + "*")).isEmpty();
+    assertThat(redis.keys(keyPrefix() + "*" + biz + "*")).isEmpty();
   }
 
   @Test

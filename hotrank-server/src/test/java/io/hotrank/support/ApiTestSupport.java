@@ -52,12 +52,16 @@ public abstract class ApiTestSupport {
     }
   }
 
-  /** This run's Redis keys live under their own prefix: the shared Redis is never flushed. */
-  protected static final String KEY_PREFIX = "hrtest:" + UUID.randomUUID() + ":";
-
+  /**
+   * Each Spring context's Redis keys live under a prefix of its own: the shared Redis is never
+   * flushed, and the contexts of one run (H2, MariaDB, PostgreSQL, and those with boards of their
+   * own) would otherwise fold into each other's realtime boards and read each other's fold notices.
+   * The method runs once per context it creates.
+   */
   @DynamicPropertySource
   static void common(DynamicPropertyRegistry registry) {
-    registry.add("hotrank.redis.key-prefix", () -> KEY_PREFIX);
+    String prefix = "hrtest:" + UUID.randomUUID() + ":";
+    registry.add("hotrank.redis.key-prefix", () -> prefix);
     TestEngines.redisClusterIfNamed(registry);
   }
 
@@ -93,9 +97,9 @@ public abstract class ApiTestSupport {
     liveItems.forgetAll();
     // The tables were emptied behind the caches' back, so versions start again at 1: drop the
     // cached items, which hold versions the new rows will not reach for a while.
-    Set<String> cached = redis.keys(KEY_PREFIX + "i[mc]:*");
+    Set<String> cached = redis.keys(keyPrefix() + "i[mc]:*");
     // Follow counts, feeds' inboxes and outboxes, cached follows (all under "f").
-    Set<String> counts = redis.keys(KEY_PREFIX + "f*");
+    Set<String> counts = redis.keys(keyPrefix() + "f*");
     if (counts != null) {
       cached.addAll(counts);
     }
@@ -103,6 +107,11 @@ public abstract class ApiTestSupport {
       cached.forEach(redis::delete);
     }
     itemCacheWrites.forgetLocal();
+  }
+
+  /** This context's Redis key prefix. */
+  protected String keyPrefix() {
+    return environment.getRequiredProperty("hotrank.redis.key-prefix");
   }
 
   protected Answer createItem(String biz, Long id, String title, long authorId, Instant createdAt) {

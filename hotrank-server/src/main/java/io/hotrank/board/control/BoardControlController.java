@@ -102,12 +102,12 @@ class BoardControlController {
       try {
         action =
             wire.equals(wire.toLowerCase(Locale.ROOT)) && !wire.isEmpty()
-                ? ControlAction.valueOf(wire.toUpperCase(Locale.ROOT))
+                ? ControlAction.fromWire(wire)
                 : null;
       } catch (IllegalArgumentException unknown) {
         action = null;
       }
-      violations.check(action != null, "action", "must be one of pin, boost, block");
+      violations.check(action != null, "action", "must be one of pin, boost, block, second-chance");
     }
     Integer position = null;
     JsonNode positionNode = present(body, "position");

@@ -11,6 +11,7 @@ import io.hotrank.board.ControlChange;
 import io.hotrank.board.ControlsApplied;
 import io.hotrank.board.PinLimitException;
 import io.hotrank.board.RepublishRetries;
+import io.hotrank.board.SecondChanceUsedException;
 import io.hotrank.board.SegmentBy;
 import io.hotrank.board.publish.BoardControlStore;
 import io.hotrank.board.publish.BoardPublisher;
@@ -157,6 +158,11 @@ class ControlService implements BoardControls {
     if (counters.cards(definition.biz(), List.of(itemId)).isEmpty()) {
       throw new ItemNotFoundException(definition.biz(), itemId, null);
     }
+    // A second chance lasts one window of the board, from now.
+    Instant expiresAt =
+        change.action() == ControlAction.SECOND_CHANCE
+            ? now.plus(definition.window())
+            : change.expiresAt();
     BoardControl control =
         new BoardControl(
             board,
@@ -164,7 +170,7 @@ class ControlService implements BoardControls {
             change.action(),
             change.position(),
             change.factor(),
-            change.expiresAt(),
+            expiresAt,
             reason,
             actor,
             now);
@@ -178,6 +184,10 @@ class ControlService implements BoardControls {
           if (control.action() == ControlAction.PIN
               && livePins(board, itemId, now) >= definition.maxPins()) {
             throw new PinLimitException(board, definition.maxPins());
+          }
+          if (control.action() == ControlAction.SECOND_CHANCE
+              && !store.giveSecondChance(board, itemId, actor, now)) {
+            throw new SecondChanceUsedException(board, itemId);
           }
           store.put(control, before.isPresent());
           audit.record(
@@ -311,7 +321,8 @@ class ControlService implements BoardControls {
   static String validate(BoardDefinition board, ControlChange change, Instant now) {
     Violations violations = new Violations();
     ControlAction action = change.action();
-    if (violations.check(action != null, "action", "is required: pin, boost or block")) {
+    if (violations.check(
+        action != null, "action", "is required: pin, boost, block or second-chance")) {
       if (action == ControlAction.PIN) {
         Integer position = change.position();
         if (violations.check(position != null, "position", "is required for a pin")) {
@@ -334,8 +345,21 @@ class ControlService implements BoardControls {
       } else if (change.factor() != null) {
         violations.add("factor", "is only for a boost");
       }
+      if (action == ControlAction.SECOND_CHANCE) {
+        violations.check(
+            board.scoresItems(),
+            "action",
+            "second-chance restarts an item's age: only for boards that score items by age (batch"
+                + " and live), not a "
+                + board.kind().configName()
+                + " board");
+        if (change.expiresAt() != null) {
+          violations.add(
+              "expiresAt", "is not for a second chance: it lasts one window of the board");
+        }
+      }
     }
-    if (change.expiresAt() != null) {
+    if (change.expiresAt() != null && action != ControlAction.SECOND_CHANCE) {
       if (violations.check(change.expiresAt().isAfter(now), "expiresAt", "must be in the future")) {
         violations.check(
             !change.expiresAt().isAfter(now.plus(MAX_EXPIRY)),

@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -16,10 +15,10 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Component;
 
 /**
- * The one owner of {@code hr_board_control} and {@code hr_board_control_lock}: operators' controls,
- * one per board and item. Writes join the caller's transaction (the change and its audit entry
- * commit together); reads by a publish run on their own. Every statement binds its parameters.
- * Thread-safe.
+ * The one owner of {@code hr_board_control}, {@code hr_board_control_lock} and {@code
+ * hr_second_chance}: operators' controls, one per board and item, and the second chances given.
+ * Writes join the caller's transaction (the change and its audit entry commit together); reads by a
+ * publish run on their own. Every statement binds its parameters. Thread-safe.
  */
 @Component
 public class BoardControlStore {
@@ -188,6 +187,40 @@ public class BoardControlStore {
         "SELECT " + COLUMNS + " FROM hr_board_control WHERE expires_at <= ?", ROW, nowMillis);
   }
 
+  /**
+   * Records that the item has had its second chance on the board, in the caller's transaction.
+   *
+   * @return false if it had one already (the row exists, on this instance or another): nothing is
+   *     written
+   */
+  public boolean giveSecondChance(String board, long itemId, String actor, Instant at) {
+    if (hadSecondChance(board, itemId)) {
+      return false;
+    }
+    try {
+      jdbc.update(
+          "INSERT INTO hr_second_chance (board, item_id, given_at, actor) VALUES (?, ?, ?, ?)",
+          board,
+          itemId,
+          at.toEpochMilli(),
+          actor);
+      return true;
+    } catch (org.springframework.dao.DuplicateKeyException raced) {
+      return false; // the board's lock row orders its changes, so only a stale read lands here
+    }
+  }
+
+  /** Whether the item has had its second chance on the board. */
+  public boolean hadSecondChance(String board, long itemId) {
+    Integer found =
+        jdbc.queryForObject(
+            "SELECT COUNT(*) FROM hr_second_chance WHERE board = ? AND item_id = ?",
+            Integer.class,
+            board,
+            itemId);
+    return found != null && found > 0;
+  }
+
   private static @Nullable Long millis(@Nullable Instant instant) {
     return instant == null ? null : instant.toEpochMilli();
   }
@@ -202,7 +235,7 @@ public class BoardControlStore {
     return new BoardControl(
         rs.getString("board"),
         rs.getLong("item_id"),
-        ControlAction.valueOf(rs.getString("action").toUpperCase(Locale.ROOT)),
+        ControlAction.fromWire(rs.getString("action")),
         pin,
         boost,
         expiresAt,

@@ -228,23 +228,25 @@ public class ControlledEntries {
 
   private Map<Long, BoardEntry> lookUp(
       BoardDefinition board, Set<Long> ids, List<BoardControl> live, Instant at, Instant now) {
-    Map<Long, ControlAction> actions = new HashMap<>();
+    Map<Long, BoardControl> controls = new HashMap<>();
     for (BoardControl control : live) {
       if (ControlsApplied.live(control, now)) {
-        actions.put(control.itemId(), control.action());
+        controls.put(control.itemId(), control);
       }
     }
     Map<Long, BoardEntry> found = new HashMap<>();
     for (ItemCards.Card card : items.cards(board.biz(), ids).values()) {
+      BoardControl control = controls.get(card.itemId());
+      ControlAction action = control == null ? null : control.action();
       Double score =
           board
               .kind()
               .lookUpScore(
                   board,
                   board.ranked(card.counters()),
-                  card.createdAtMillis(),
+                  ControlsApplied.scoredCreation(control, card.createdAtMillis(), at),
                   at,
-                  actions.get(card.itemId()) == ControlAction.PIN);
+                  action == ControlAction.PIN);
       if (score == null) {
         continue;
       }

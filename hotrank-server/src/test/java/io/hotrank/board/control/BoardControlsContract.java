@@ -1,6 +1,7 @@
 package io.hotrank.board.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.hotrank.job.FaultPoints;
@@ -11,6 +12,7 @@ import io.hotrank.support.SecondInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -107,6 +109,7 @@ public abstract class BoardControlsContract extends ApiTestSupport {
   @BeforeEach
   void noControls() {
     jdbc.update("DELETE FROM hr_board_control");
+    jdbc.update("DELETE FROM hr_second_chance");
     // So that each test's first change of a board races to create its lock row.
     jdbc.update("DELETE FROM hr_board_control_lock");
     jdbc.update("DELETE FROM hr_audit WHERE target LIKE 'board:ctl%'");
@@ -402,6 +405,86 @@ public abstract class BoardControlsContract extends ApiTestSupport {
     assertThat(JSON.readTree((String) log.get(3).get("before_json")).get("action").asString())
         .isEqualTo("block");
     assertThat(log.get(3).get("after_json")).isNull();
+  }
+
+  // ------------------------------------------------------------------ second chance
+
+  @Test
+  void aSecondChance_restartsAnItemsAge_forOneWindow_oncePerItemAndBoard_audited() {
+    // Item 1: many likes, created four days ago, outside ctl-hn's window of three days.
+    createItem("ctl", 1L, "old but good", 7, NOW.minus(java.time.Duration.ofDays(4)));
+    items(1, 3);
+    List<String> likes = new ArrayList<>();
+    for (int user = 1; user <= 20; user++) {
+      likes.add("{\"biz\":\"ctl\",\"itemId\":1,\"type\":\"like\",\"userId\":" + user + "}");
+    }
+    postEvents(likes.toArray(String[]::new));
+    recompute("ctl-hn");
+    assertThat(ids(http, "ctl-hn")).doesNotContain(1L);
+
+    Answer given = put(1, body("action", "second-chance", "reason", "deserved more eyes"));
+
+    assertThat(given.status()).as(given.body()).isEqualTo(200);
+    assertThat(given.json().get("action").asString()).isEqualTo("second-chance");
+    // It lasts one window of the board.
+    assertThat(Instant.parse(given.json().get("expiresAt").asString()))
+        .isEqualTo(NOW.plus(java.time.Duration.ofDays(3)));
+    // Shown at once, scored as if created now: twenty likes at age zero lead the board.
+    assertThat(ids(http, "ctl-hn").getFirst()).isEqualTo(1L);
+    JsonNode entry = http.get("/api/v1/boards/ctl-hn?limit=1").json().get("items").get(0);
+    double fresh = entry.get("score").asDouble();
+    assertThat(entry.get("control").get("action").asString()).isEqualTo("second-chance");
+    assertThat(entry.get("createdAt").asString())
+        .isEqualTo(NOW.minus(java.time.Duration.ofDays(4)).toString());
+    JsonNode why = http.get("/api/v1/boards/ctl-hn/items/1/explain").json();
+    assertThat(why.get("status").asString()).isEqualTo("listed");
+    assertThat(why.get("control").get("action").asString()).isEqualTo("second-chance");
+    assertThat(why.get("formula").get("terms").get(1).get("value").asDouble()).isZero(); // T
+    assertThat(why.get("current").asBoolean()).as(why.toString()).isTrue();
+    // A computation keeps it, and ages it from the chance: (P - 1) / (T + 2)^1.5 at T = 2 h.
+    clock.set(NOW.plus(java.time.Duration.ofHours(2)));
+    recompute("ctl-hn");
+    JsonNode later = http.get("/api/v1/boards/ctl-hn?limit=1").json().get("items").get(0);
+    assertThat(later.get("itemId").asLong()).isEqualTo(1);
+    assertThat(later.get("score").asDouble())
+        .isCloseTo(fresh * Math.pow(2.0 / 4.0, 1.5), within(1e-9 * fresh));
+
+    // Once per item and board: again is 409, and so is after the control is removed.
+    Answer again = put(1, body("action", "second-chance", "reason", "once more"));
+    assertThat(again.status()).as(again.body()).isEqualTo(409);
+    assertThat(again.json().get("type").asString()).endsWith("second-chance-used");
+    assertThat(http.delete(CONTROLS + "1", http.adminHeader()).status()).isEqualTo(204);
+    assertThat(ids(http, "ctl-hn")).doesNotContain(1L);
+    assertThat(put(1, body("action", "second-chance", "reason", "x")).status()).isEqualTo(409);
+    // Another item has its own; another board, its own.
+    assertThat(put(2, body("action", "second-chance", "reason", "y")).status()).isEqualTo(200);
+    assertThat(put("ctl-reddit", 1, body("action", "second-chance", "reason", "z")).status())
+        .isEqualTo(200);
+
+    // Not for a board that does not score by age; no expiry of one's own.
+    assertInvalid(put("ctl-window", 3, body("action", "second-chance", "reason", "w")), "action");
+    assertInvalid(put("ctl-liked", 3, body("action", "second-chance", "reason", "w")), "action");
+    assertInvalid(
+        put(
+            3,
+            body(
+                "action",
+                "second-chance",
+                "expiresAt",
+                NOW.plusSeconds(60).toString(),
+                "reason",
+                "w")),
+        "expiresAt");
+
+    List<Map<String, Object>> log =
+        jdbc.queryForList(
+            "SELECT action, target, after_json FROM hr_audit WHERE target LIKE 'board:ctl%'"
+                + " AND action LIKE 'control.%' ORDER BY id");
+    assertThat(log.stream().map(e -> e.get("action")))
+        .containsExactly("control.set", "control.remove", "control.set", "control.set");
+    assertThat(JSON.readTree((String) log.get(0).get("after_json")).get("action").asString())
+        .isEqualTo("second-chance");
+    assertThat(rows("SELECT COUNT(*) FROM hr_second_chance")).isEqualTo(3);
   }
 
   // ------------------------------------------------------------------ reads

@@ -539,7 +539,7 @@ public abstract class KafkaSourceContract extends ApiTestSupport {
       }
     }
     assertCountsAndBoards();
-    Set<String> keys = redis.keys(KEY_PREFIX + "*kfk-hour*");
+    Set<String> keys = redis.keys(keyPrefix() + "*kfk-hour*");
     assertThat(keys).isNotEmpty();
     keys.forEach(redis::delete);
     assertCountsAndBoards();
