@@ -1,8 +1,10 @@
 package io.hotrank.audit;
 
 import io.hotrank.problem.InvalidRequestException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -26,16 +28,45 @@ class AuditController {
     this.query = query;
   }
 
+  /** A page of the log. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "AuditPage")
+  record Page(List<Entry> entries, @Nullable String next) {}
+
+  /**
+   * One entry.
+   *
+   * @param before the target's state before the change, as JSON; null when it did not exist
+   * @param after its state after; null when the change removed it
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "AuditEntry")
+  record Entry(
+      long id,
+      Instant at,
+      String actor,
+      String action,
+      String target,
+      @Nullable String reason,
+      @Schema(description = "The target's state before the change: any JSON value, or null")
+          @Nullable Object before,
+      @Schema(description = "The target's state after the change: any JSON value, or null")
+          @Nullable Object after) {}
+
   @GetMapping("/api/v1/admin/audit")
-  Map<String, Object> list(
-      @RequestParam(required = false) @Nullable String limit,
+  Page list(
+      // Read as text, so that a malformed one gets this module's own message.
+      @Parameter(
+              schema =
+                  @Schema(
+                      type = "integer",
+                      minimum = "1",
+                      maximum = "" + AuditQuery.MAX_LIMIT,
+                      description = "entries per page"))
+          @RequestParam(required = false)
+          @Nullable String limit,
       @RequestParam(required = false) @Nullable String cursor,
       @RequestParam(required = false) @Nullable String target) {
     AuditPage page = query.page(limit(limit), cursor, target);
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("entries", page.entries().stream().map(AuditController::view).toList());
-    view.put("next", page.next());
-    return view;
+    return new Page(page.entries().stream().map(AuditController::view).toList(), page.next());
   }
 
   private static @Nullable Integer limit(@Nullable String text) {
@@ -50,17 +81,16 @@ class AuditController {
     }
   }
 
-  private static Map<String, Object> view(AuditEntry entry) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("id", entry.id());
-    view.put("at", entry.at().toString());
-    view.put("actor", entry.actor());
-    view.put("action", entry.action());
-    view.put("target", entry.target());
-    view.put("reason", entry.reason());
-    view.put("before", json(entry.before()));
-    view.put("after", json(entry.after()));
-    return view;
+  private static Entry view(AuditEntry entry) {
+    return new Entry(
+        entry.id(),
+        entry.at(),
+        entry.actor(),
+        entry.action(),
+        entry.target(),
+        entry.reason(),
+        json(entry.before()),
+        json(entry.after()));
   }
 
   /** A stored state as a JSON value; one that is not JSON (written by hand) as a string. */

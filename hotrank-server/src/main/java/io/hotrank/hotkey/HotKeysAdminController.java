@@ -2,9 +2,7 @@ package io.hotrank.hotkey;
 
 import io.hotrank.lock.InstanceId;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -24,32 +22,25 @@ class HotKeysAdminController {
     this.instance = instance;
   }
 
+  /** What this instance holds as hot, and the rules. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "HotKeyList")
+  record View(String instance, boolean enabled, List<Rule> rules, List<HotKeys.HotKey> keys) {}
+
+  /** A rule: keys under the prefix read more than the threshold per interval are hot. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "HotKeyRule")
+  record Rule(String prefix, long threshold, long intervalMs, long durationMs) {}
+
   @GetMapping("/api/v1/admin/hotkeys")
-  Map<String, Object> hotKeys() {
-    List<Map<String, Object>> rules = new ArrayList<>();
+  View hotKeys() {
+    List<Rule> rules = new ArrayList<>();
     for (HotKeyProperties.Rule rule : hotKeys.properties().rules()) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("prefix", rule.prefix());
-      r.put("threshold", rule.threshold());
-      r.put("intervalMs", rule.interval().toMillis());
-      r.put("durationMs", rule.duration().toMillis());
-      rules.add(r);
+      rules.add(
+          new Rule(
+              rule.prefix(),
+              rule.threshold(),
+              rule.interval().toMillis(),
+              rule.duration().toMillis()));
     }
-    List<Map<String, Object>> keys = new ArrayList<>();
-    for (HotKeys.HotKey key : hotKeys.current()) {
-      Map<String, Object> k = new LinkedHashMap<>();
-      k.put("key", key.key());
-      k.put("rule", key.rule());
-      k.put("rate", key.rate());
-      k.put("since", key.since().toString());
-      k.put("until", key.until().toString());
-      keys.add(k);
-    }
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("instance", instance.value());
-    view.put("enabled", hotKeys.properties().enabled());
-    view.put("rules", rules);
-    view.put("keys", keys);
-    return view;
+    return new View(instance.value(), hotKeys.properties().enabled(), rules, hotKeys.current());
   }
 }

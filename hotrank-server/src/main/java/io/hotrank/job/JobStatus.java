@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 public final class JobStatus {
 
   /** A finished run. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "JobRun")
   public record Run(
       Instant scheduledAt,
       Instant startedAt,

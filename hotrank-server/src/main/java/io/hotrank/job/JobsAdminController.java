@@ -4,9 +4,8 @@ import io.hotrank.lock.InstanceId;
 import io.hotrank.lock.LeaseConfiguration.LeaseStores;
 import io.hotrank.lock.LeaseState;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -28,54 +27,69 @@ class JobsAdminController {
     this.instance = instance;
   }
 
+  /** Every job, as this instance sees it. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "JobList")
+  record Jobs(String instance, List<Job> jobs) {}
+
+  /**
+   * One job.
+   *
+   * @param lease who holds its lease now; null for a job on another engine (the task platform)
+   * @param lastRun its last run on this instance; null before the first
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "JobView")
+  record Job(
+      String name,
+      String engine,
+      String mode,
+      String store,
+      long leaseTtlMs,
+      @Nullable Lease lease,
+      boolean heldHere,
+      JobStatus.@Nullable Run lastRun,
+      int consecutiveFailures,
+      @Nullable String lastLeaseLoss) {}
+
+  /**
+   * A lease as its store holds it.
+   *
+   * @param holder the instance holding it; null when free
+   * @param error set, and the others null, when the store did not answer; null otherwise
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "JobLease")
+  record Lease(
+      @Nullable String holder,
+      @Nullable Long fence,
+      @Nullable Long expiresInMs,
+      @Nullable String error) {}
+
   @GetMapping("/api/v1/admin/jobs")
-  Map<String, Object> jobs() {
-    List<Map<String, Object>> jobs = new ArrayList<>();
+  Jobs jobs() {
+    List<Job> jobs = new ArrayList<>();
     for (JobStatus status : scheduler.statuses()) {
-      Map<String, Object> job = new LinkedHashMap<>();
-      job.put("name", status.job());
-      job.put("engine", status.settings().engine());
-      job.put("mode", status.settings().mode().configName());
-      job.put("store", status.settings().store());
-      job.put("leaseTtlMs", status.settings().leaseTtl().toMillis());
-      // A job on another engine (the task platform) is claimed there, not under a lease.
-      job.put(
-          "lease",
-          status.settings().engine().equals(JobSettings.LEASE_ENGINE) ? lease(status) : null);
-      job.put("heldHere", status.held() != null);
-      JobStatus.Run run = status.lastRun();
-      job.put("lastRun", run == null ? null : run(run));
-      job.put("consecutiveFailures", status.consecutiveFailures());
-      job.put("lastLeaseLoss", status.lastLeaseLoss());
-      jobs.add(job);
+      jobs.add(
+          new Job(
+              status.job(),
+              status.settings().engine(),
+              status.settings().mode().configName(),
+              status.settings().store(),
+              status.settings().leaseTtl().toMillis(),
+              // A job on another engine (the task platform) is claimed there, not under a lease.
+              status.settings().engine().equals(JobSettings.LEASE_ENGINE) ? lease(status) : null,
+              status.held() != null,
+              status.lastRun(),
+              status.consecutiveFailures(),
+              status.lastLeaseLoss()));
     }
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("instance", instance.value());
-    view.put("jobs", jobs);
-    return view;
+    return new Jobs(instance.value(), jobs);
   }
 
-  private Map<String, Object> lease(JobStatus status) {
-    Map<String, Object> lease = new LinkedHashMap<>();
+  private Lease lease(JobStatus status) {
     try {
       LeaseState state = stores.of(status.settings().store()).inspect(status.job());
-      lease.put("holder", state.holder());
-      lease.put("fence", state.fence());
-      lease.put("expiresInMs", state.expiresInMillis());
+      return new Lease(state.holder(), state.fence(), state.expiresInMillis(), null);
     } catch (RuntimeException e) {
-      lease.put("error", status.settings().store() + " unavailable");
+      return new Lease(null, null, null, status.settings().store() + " unavailable");
     }
-    return lease;
-  }
-
-  private static Map<String, Object> run(JobStatus.Run run) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("scheduledAt", run.scheduledAt().toString());
-    view.put("startedAt", run.startedAt().toString());
-    view.put("endedAt", run.endedAt().toString());
-    view.put("outcome", run.outcome());
-    view.put("fence", run.fence());
-    view.put("error", run.error());
-    return view;
   }
 }

@@ -51,7 +51,7 @@ class RealtimeController {
 
   @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/boards/{name}/rebuild")
-  Map<String, Object> rebuild(
+  Rebuilt rebuild(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator)
@@ -72,8 +72,12 @@ class RealtimeController {
         why,
         null,
         Map.of("type", board.kind().configName()));
-    return Map.of("board", name, "type", board.kind().configName(), "rebuilt", true);
+    return new Rebuilt(name, board.kind().configName(), true);
   }
+
+  /** A rebuild's answer. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "Rebuilt")
+  record Rebuilt(String board, String type, boolean rebuilt) {}
 
   /** Only realtime boards are rebuilt; a batch board is recomputed. */
   static final class NotRealtimeException extends HotrankException {

@@ -6,9 +6,9 @@ import io.hotrank.problem.InvalidRequestException;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -56,19 +56,68 @@ class TaskAdminController {
     this.instance = instance;
   }
 
+  /** Every task, with the instance that answered. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "TaskList")
+  record TaskList(String instance, List<TaskView> tasks) {}
+
+  /**
+   * A task as the API shows it.
+   *
+   * @param zone the cron's time zone; null for an interval task
+   * @param interval the interval, such as {@code 5000ms}; null for a cron task
+   * @param nextFireTime null when it never fires again (paused without a schedule)
+   * @param owner the instance running it now; null when idle
+   * @param parameters the job's parameters as given
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "Task")
+  record TaskView(
+      String name,
+      String job,
+      @Nullable String cron,
+      @Nullable String zone,
+      @Nullable String interval,
+      String status,
+      boolean paused,
+      boolean triggered,
+      @Nullable Instant nextFireTime,
+      @Nullable String owner,
+      long fence,
+      @Nullable Instant runningSince,
+      @Nullable Long heartbeatAgeMs,
+      boolean stale,
+      int attempt,
+      int consecutiveFailures,
+      String misfire,
+      long timeoutMs,
+      int maxRetries,
+      long retryBackoffMs,
+      @Schema(description = "The job's parameters as given: a JSON object") Object parameters,
+      String source,
+      Tasks.@Nullable Run lastRun) {}
+
+  /** A page of a task's runs, and what the history keeps. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "TaskRunPage")
+  record Runs(String task, int limit, int offset, History history, List<Tasks.Run> runs) {}
+
+  /**
+   * What the run history keeps ({@code hotrank.tasks.history}).
+   *
+   * @param keep how many failures are kept, for {@code failures}; null otherwise
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "TaskHistory")
+  record History(String mode, @Nullable Integer keep, String kept) {}
+
   @GetMapping
-  Map<String, Object> list() {
+  TaskList list() {
     Map<String, TaskRun> last = store.lastRuns();
     long now = store.nowMillis();
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("instance", instance.value());
-    view.put(
-        "tasks", store.all().stream().map(task -> view(task, last.get(task.name()), now)).toList());
-    return view;
+    return new TaskList(
+        instance.value(),
+        store.all().stream().map(task -> view(task, last.get(task.name()), now)).toList());
   }
 
   @GetMapping("/{name}")
-  Map<String, Object> get(@PathVariable String name) {
+  TaskView get(@PathVariable String name) {
     return current(name);
   }
 
@@ -78,7 +127,7 @@ class TaskAdminController {
       useReturnTypeSchema = true)
   @AdminAction(Role.ADMIN)
   @PostMapping
-  ResponseEntity<Map<String, Object>> create(
+  ResponseEntity<TaskView> create(
       @RequestBody TaskRequest request,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
@@ -88,7 +137,7 @@ class TaskAdminController {
 
   @AdminAction(Role.ADMIN)
   @PutMapping("/{name}")
-  Map<String, Object> update(
+  TaskView update(
       @PathVariable String name,
       @RequestBody TaskRequest request,
       @RequestParam(required = false) @Nullable String reason,
@@ -112,7 +161,7 @@ class TaskAdminController {
 
   @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/pause")
-  Map<String, Object> pause(
+  TaskView pause(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
@@ -122,7 +171,7 @@ class TaskAdminController {
 
   @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/resume")
-  Map<String, Object> resume(
+  TaskView resume(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
@@ -136,7 +185,7 @@ class TaskAdminController {
       useReturnTypeSchema = true)
   @AdminAction(Role.OPERATOR)
   @PostMapping("/{name}/trigger")
-  ResponseEntity<Map<String, Object>> trigger(
+  ResponseEntity<TaskView> trigger(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {
@@ -145,30 +194,36 @@ class TaskAdminController {
   }
 
   @GetMapping("/{name}/runs")
-  Map<String, Object> runs(
+  Runs runs(
       @PathVariable String name,
-      @RequestParam(defaultValue = "20") String limit,
-      @RequestParam(defaultValue = "0") String offset) {
+      // Read as text, so that a malformed one gets this module's own message.
+      @io.swagger.v3.oas.annotations.Parameter(
+              schema = @Schema(type = "integer", minimum = "1", defaultValue = "20"))
+          @RequestParam(defaultValue = "20")
+          String limit,
+      @io.swagger.v3.oas.annotations.Parameter(
+              schema = @Schema(type = "integer", minimum = "0", defaultValue = "0"))
+          @RequestParam(defaultValue = "0")
+          String offset) {
     int pageSize = intParam("limit", limit, 1, MAX_LIMIT);
     int skip = intParam("offset", offset, 0, MAX_OFFSET);
     if (store.find(name).isEmpty()) {
       throw new TaskNotFoundException(name);
     }
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("task", name);
-    view.put("limit", pageSize);
-    view.put("offset", skip);
-    Map<String, Object> history = new LinkedHashMap<>();
-    history.put("mode", store.history().configName());
-    history.put("keep", store.history() == TaskHistory.FAILURES ? store.historyKeep() : null);
-    history.put("kept", store.history().describe(store.historyKeep()));
-    view.put("history", history);
-    view.put(
-        "runs", store.runs(name, pageSize, skip).stream().map(TaskAdminController::run).toList());
-    return view;
+    History history =
+        new History(
+            store.history().configName(),
+            store.history() == TaskHistory.FAILURES ? store.historyKeep() : null,
+            store.history().describe(store.historyKeep()));
+    return new Runs(
+        name,
+        pageSize,
+        skip,
+        history,
+        store.runs(name, pageSize, skip).stream().map(Tasks::run).toList());
   }
 
-  private Map<String, Object> current(String name) {
+  private TaskView current(String name) {
     TaskRow task = store.find(name).orElseThrow(() -> new TaskNotFoundException(name));
     List<TaskRun> last = store.runs(name, 1, 0);
     return view(task, last.isEmpty() ? null : last.getFirst(), store.nowMillis());
@@ -188,52 +243,31 @@ class TaskAdminController {
         "must be an integer from " + min + (max == Integer.MAX_VALUE ? " up" : " to " + max));
   }
 
-  private Map<String, Object> view(TaskRow task, @Nullable TaskRun last, long now) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("name", task.name());
-    view.put("job", task.job());
-    view.put("cron", task.cron());
-    view.put("zone", task.cron() == null ? null : task.zone());
-    view.put("interval", task.intervalMs() == null ? null : task.intervalMs() + "ms");
-    view.put("status", task.status());
-    view.put("paused", task.paused());
-    view.put("triggered", task.triggered());
-    view.put("nextFireTime", task.nextTime() >= Schedule.NEVER ? null : time(task.nextTime()));
+  private TaskView view(TaskRow task, @Nullable TaskRun last, long now) {
     boolean running = task.running();
-    view.put("owner", running ? task.owner() : null);
-    view.put("fence", task.version());
-    view.put("runningSince", running ? time(task.startedAt()) : null);
-    view.put("heartbeatAgeMs", running ? Math.max(0, now - task.heartbeat()) : null);
-    view.put("stale", running && now - task.heartbeat() > properties.heartbeatTimeout().toMillis());
-    view.put("attempt", task.attempt());
-    view.put("consecutiveFailures", task.consecutiveFailures());
-    view.put("misfire", task.misfire().configName());
-    view.put("timeoutMs", task.timeoutMs());
-    view.put("maxRetries", task.maxRetries());
-    view.put("retryBackoffMs", task.retryBackoffMs());
-    view.put("parameters", JSON.readTree(task.parameters()));
-    view.put("source", task.source());
-    view.put("lastRun", last == null ? null : run(last));
-    return view;
-  }
-
-  private static Map<String, Object> run(TaskRun run) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("id", run.id());
-    view.put("fireTime", time(run.fireTime()));
-    view.put("startedAt", time(run.startedAt()));
-    view.put("endedAt", time(run.endedAt()));
-    view.put("durationMs", run.endedAt() - run.startedAt());
-    view.put("outcome", run.outcome());
-    view.put("owner", run.owner());
-    view.put("fence", run.fence());
-    view.put("attempt", run.attempt());
-    view.put("trigger", run.manual() ? "request" : "schedule");
-    view.put("error", run.error());
-    return view;
-  }
-
-  private static String time(long millis) {
-    return Instant.ofEpochMilli(millis).toString();
+    return new TaskView(
+        task.name(),
+        task.job(),
+        task.cron(),
+        task.cron() == null ? null : task.zone(),
+        task.intervalMs() == null ? null : task.intervalMs() + "ms",
+        task.status(),
+        task.paused(),
+        task.triggered(),
+        task.nextTime() >= Schedule.NEVER ? null : Instant.ofEpochMilli(task.nextTime()),
+        running ? task.owner() : null,
+        task.version(),
+        running ? Instant.ofEpochMilli(task.startedAt()) : null,
+        running ? Math.max(0, now - task.heartbeat()) : null,
+        running && now - task.heartbeat() > properties.heartbeatTimeout().toMillis(),
+        task.attempt(),
+        task.consecutiveFailures(),
+        task.misfire().configName(),
+        task.timeoutMs(),
+        task.maxRetries(),
+        task.retryBackoffMs(),
+        JSON.readTree(task.parameters()),
+        task.source(),
+        last == null ? null : Tasks.run(last));
   }
 }

@@ -30,5 +30,8 @@ record TaskRequest(
     @Nullable String timeout,
     @Nullable Integer maxRetries,
     @Nullable String retryBackoff,
-    @Nullable JsonNode parameters,
+    @io.swagger.v3.oas.annotations.media.Schema(
+            implementation = java.util.Map.class,
+            description = "A JSON object handed to each run, as the job reads it")
+        @Nullable JsonNode parameters,
     @Nullable Boolean paused) {}

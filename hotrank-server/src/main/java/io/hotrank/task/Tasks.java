@@ -44,6 +44,7 @@ public class Tasks {
    * @param trigger {@code schedule} or {@code request}
    * @param error why it failed; null when it did not
    */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "TaskRun")
   public record Run(
       @Nullable Long id,
       Instant fireTime,
@@ -54,7 +55,8 @@ public class Tasks {
       String owner,
       long fence,
       int attempt,
-      String trigger,
+      @io.swagger.v3.oas.annotations.media.Schema(allowableValues = {"request", "schedule"})
+          String trigger,
       @Nullable String error) {}
 
   private final TaskStore store;
@@ -112,7 +114,7 @@ public class Tasks {
         last == null ? null : run(last));
   }
 
-  private static Run run(TaskRun run) {
+  static Run run(TaskRun run) {
     return new Run(
         run.id(),
         Instant.ofEpochMilli(run.fireTime()),

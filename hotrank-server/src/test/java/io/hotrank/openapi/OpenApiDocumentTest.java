@@ -134,8 +134,8 @@ class OpenApiDocumentTest {
     assertThat(delete.has("204")).isTrue();
     assertThat(delete.has("200")).isFalse();
     JsonNode read = document.at("/paths/~1api~1v1~1boards~1{name}/get/responses");
-    assertThat(read.at("/200/content/application~1json/schema/type").asString())
-        .isEqualTo("object");
+    assertThat(read.at("/200/content/application~1json/schema/$ref").asString())
+        .isEqualTo("#/components/schemas/BoardPage");
     assertThat(read.has("304")).isTrue();
   }
 

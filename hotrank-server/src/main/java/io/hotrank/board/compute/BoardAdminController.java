@@ -5,7 +5,6 @@ import io.hotrank.ingest.EventSource;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -31,7 +30,7 @@ class BoardAdminController {
 
   @AdminAction(Role.OPERATOR)
   @PostMapping("/api/v1/admin/boards/{name}/recompute")
-  Map<String, Object> recompute(
+  BoardJobs.Recomputed recompute(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable String reason,
       Operator operator) {

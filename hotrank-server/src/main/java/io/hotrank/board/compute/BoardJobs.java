@@ -145,14 +145,9 @@ public class BoardJobs implements JobSource {
    * @param actor the operator's name
    * @param reason why, or null
    */
-  public Map<String, Object> recompute(String name, String actor, @Nullable String reason) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("board", name);
+  public Recomputed recompute(String name, String actor, @Nullable String reason) {
     if (registry.require(name).segmented()) {
       FamilyPublished published = recomputeFamily(name);
-      view.put("computedAt", published.computedAt().toString());
-      view.put("segments", published.segments());
-      view.put("emptied", published.emptied());
       audit.record(
           actor,
           "board.recompute",
@@ -160,7 +155,8 @@ public class BoardJobs implements JobSource {
           reason,
           null,
           Map.of("segments", published.segments(), "emptied", published.emptied()));
-      return view;
+      return new Recomputed(
+          name, null, published.computedAt(), null, published.segments(), published.emptied());
     }
     BoardSnapshot before = publisher.current(name);
     BoardSnapshot published = recompute(name);
@@ -171,11 +167,29 @@ public class BoardJobs implements JobSource {
         reason,
         before == null ? null : Map.of("version", before.version()),
         Map.of("version", published.version(), "size", published.size()));
-    view.put("version", published.version());
-    view.put("computedAt", published.computedAt().toString());
-    view.put("size", published.size());
-    return view;
+    return new Recomputed(
+        name, published.version(), published.computedAt(), published.size(), null, null);
   }
+
+  /**
+   * What a recompute published: a board's version and size, or a family's segment boards.
+   *
+   * @param version the version published; absent for a segmented board
+   * @param size its entries; absent for a segmented board
+   * @param segments the segment boards published; only for a segmented board
+   * @param emptied the segment boards emptied (none of their items left); only for a segmented
+   *     board
+   */
+  @com.fasterxml.jackson.annotation.JsonInclude(
+      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  @io.swagger.v3.oas.annotations.media.Schema(name = "Recomputed")
+  public record Recomputed(
+      String board,
+      @Nullable Long version,
+      java.time.Instant computedAt,
+      @Nullable Integer size,
+      @Nullable Integer segments,
+      @Nullable Integer emptied) {}
 
   /** One board's computation. */
   private final class BoardJob implements Job {

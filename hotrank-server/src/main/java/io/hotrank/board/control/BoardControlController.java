@@ -11,9 +11,7 @@ import io.hotrank.web.Role;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
@@ -47,25 +45,50 @@ class BoardControlController {
   }
 
   @GetMapping
-  Map<String, Object> list(@PathVariable String name) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("board", name);
-    body.put("controls", controls.list(name).stream().map(ControlJson::of).toList());
-    return body;
+  ControlJson.Listing list(@PathVariable String name) {
+    return new ControlJson.Listing(
+        name, null, controls.list(name).stream().map(ControlJson::of).toList());
   }
 
   @AdminAction(Role.OPERATOR)
   @PutMapping("/{itemId}")
-  Map<String, Object> set(
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The control, stored and shown in the board's reads",
+      useReturnTypeSchema = true)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "409",
+      description =
+          "pin-limit: the board has max-pins live pins; second-chance-used: the item had its"
+              + " second chance on the board; or a request with the same Idempotency-Key is in"
+              + " progress",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/problem+json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      ref = "#/components/schemas/Problem")))
+  ControlJson set(
       @PathVariable String name,
       @PathVariable long itemId,
-      @RequestBody JsonNode body,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = true,
+              content =
+                  @io.swagger.v3.oas.annotations.media.Content(
+                      schema =
+                          @io.swagger.v3.oas.annotations.media.Schema(
+                              implementation = ControlJson.Request.class)))
+          @RequestBody
+          JsonNode body,
       Operator operator) {
     BoardControl stored = controls.set(name, itemId, change(body), operator.name());
     return ControlJson.of(stored);
   }
 
   @AdminAction(Role.OPERATOR)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Removed, or the item had no control")
   @DeleteMapping("/{itemId}")
   ResponseEntity<Void> remove(
       @PathVariable String name,

@@ -4,8 +4,6 @@ import io.hotrank.board.BoardControls;
 import io.hotrank.web.AdminAction;
 import io.hotrank.web.Operator;
 import io.hotrank.web.Role;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -36,27 +34,51 @@ class SegmentControlController {
   }
 
   @GetMapping
-  Map<String, Object> list(@PathVariable String name, @PathVariable String segment) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("board", name);
-    body.put("segment", segment);
-    body.put("controls", controls.list(name, segment).stream().map(ControlJson::of).toList());
-    return body;
+  ControlJson.Listing list(@PathVariable String name, @PathVariable String segment) {
+    return new ControlJson.Listing(
+        name, segment, controls.list(name, segment).stream().map(ControlJson::of).toList());
   }
 
   @AdminAction(Role.OPERATOR)
   @PutMapping("/{itemId}")
-  Map<String, Object> set(
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The control, stored and shown in the board's reads",
+      useReturnTypeSchema = true)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "409",
+      description =
+          "pin-limit: the board has max-pins live pins; second-chance-used: the item had its"
+              + " second chance on the board; or a request with the same Idempotency-Key is in"
+              + " progress",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/problem+json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      ref = "#/components/schemas/Problem")))
+  ControlJson set(
       @PathVariable String name,
       @PathVariable String segment,
       @PathVariable long itemId,
-      @RequestBody JsonNode body,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = true,
+              content =
+                  @io.swagger.v3.oas.annotations.media.Content(
+                      schema =
+                          @io.swagger.v3.oas.annotations.media.Schema(
+                              implementation = ControlJson.Request.class)))
+          @RequestBody
+          JsonNode body,
       Operator operator) {
     return ControlJson.of(
         controls.set(name, segment, itemId, BoardControlController.change(body), operator.name()));
   }
 
   @AdminAction(Role.OPERATOR)
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "Removed, or the item had no control")
   @DeleteMapping("/{itemId}")
   ResponseEntity<Void> remove(
       @PathVariable String name,

@@ -9,9 +9,7 @@ import io.hotrank.board.publish.LocalBoards;
 import io.hotrank.board.publish.SnapshotSources;
 import io.hotrank.problem.InvalidRequestException;
 import io.hotrank.web.Cursors;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -55,26 +53,44 @@ class BoardController {
     this.http = http;
   }
 
+  /**
+   * A configured board as the list shows it.
+   *
+   * @param segmentBy what splits it into segment boards; absent for a board that is one board
+   * @param version the version this instance serves; null before the first
+   */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "BoardListed")
+  record Listed(
+      String name,
+      String biz,
+      String type,
+      String algorithm,
+      int size,
+      String window,
+      String refresh,
+      @com.fasterxml.jackson.annotation.JsonInclude(
+              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+          @Nullable String segmentBy,
+      @Nullable Long version,
+      @Nullable String computedAt) {}
+
   @GetMapping("/api/v1/boards")
-  List<Map<String, Object>> list() {
+  List<Listed> list() {
     return registry.all().stream()
         .map(
             board -> {
-              Map<String, Object> view = new LinkedHashMap<>();
-              view.put("name", board.name());
-              view.put("biz", board.biz());
-              view.put("type", board.kind().configName());
-              view.put("algorithm", board.algorithm());
-              view.put("size", board.size());
-              view.put("window", board.window().toString());
-              view.put("refresh", board.refresh());
-              if (board.segmentBy() != null) {
-                view.put("segmentBy", board.segmentBy().configName());
-              }
               BoardSnapshot held = local.get(board.name());
-              view.put("version", held == null ? null : held.version());
-              view.put("computedAt", held == null ? null : held.computedAt().toString());
-              return view;
+              return new Listed(
+                  board.name(),
+                  board.biz(),
+                  board.kind().configName(),
+                  board.algorithm(),
+                  board.size(),
+                  board.window().toString(),
+                  board.refresh(),
+                  board.segmentBy() == null ? null : board.segmentBy().configName(),
+                  held == null ? null : held.version(),
+                  held == null ? null : held.computedAt().toString());
             })
         .toList();
   }
@@ -86,7 +102,8 @@ class BoardController {
       content =
           @io.swagger.v3.oas.annotations.media.Content(
               mediaType = "application/json",
-              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = BoardPage.class)))
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "304",
       description = "Not modified since the If-None-Match ETag")
@@ -113,7 +130,8 @@ class BoardController {
       content =
           @io.swagger.v3.oas.annotations.media.Content(
               mediaType = "application/json",
-              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = BoardPage.class)))
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "304",
       description = "Not modified since the If-None-Match ETag")
@@ -171,8 +189,18 @@ class BoardController {
    * The segments of a segmented board with at least one entry, most entries first, then by name:
    * {@code {board, segmentBy, segments: [{segment, items, version}], nextCursor}}.
    */
+  /** A family's segment boards with entries, most first. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "SegmentListing")
+  record SegmentListing(
+      String board, String segmentBy, List<Segment> segments, @Nullable String nextCursor) {
+
+    /** One segment board: its segment, entries and version. */
+    @io.swagger.v3.oas.annotations.media.Schema(name = "SegmentListed")
+    record Segment(String segment, int items, long version) {}
+  }
+
   @GetMapping("/api/v1/boards/{name}/segments")
-  Map<String, Object> segments(
+  SegmentListing segments(
       @PathVariable String name,
       @RequestParam(required = false) @Nullable Integer limit,
       @RequestParam(required = false) @Nullable String cursor) {
@@ -197,28 +225,16 @@ class BoardController {
         sources.segments(name, afterEntries, afterKey, size + 1);
     boolean more = rows.size() > size;
     List<BoardSnapshotStore.SegmentRow> shown = more ? rows.subList(0, size) : rows;
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("board", name);
-    view.put("segmentBy", board.segmentBy().configName());
-    view.put(
-        "segments",
-        shown.stream()
-            .map(
-                row -> {
-                  Map<String, Object> segment = new LinkedHashMap<>();
-                  segment.put("segment", row.segment());
-                  segment.put("items", row.entries());
-                  segment.put("version", row.version());
-                  return segment;
-                })
-            .toList());
     BoardSnapshotStore.SegmentRow last = more ? shown.getLast() : null;
-    view.put(
-        "nextCursor",
+    return new SegmentListing(
+        name,
+        board.segmentBy().configName(),
+        shown.stream()
+            .map(row -> new SegmentListing.Segment(row.segment(), row.entries(), row.version()))
+            .toList(),
         last == null
             ? null
             : cursors.encode(kind, List.of(Integer.toString(last.entries()), last.segment())));
-    return view;
   }
 
   static final String ATOM = "application/atom+xml";
