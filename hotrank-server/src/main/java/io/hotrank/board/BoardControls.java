@@ -4,9 +4,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Operators' controls of the boards: pin, boost and block, one per item and board. A change is
- * stored with its audit entry in one transaction and shows in the board's reads on every instance
- * at once, without waiting for the next computation. Thread-safe.
+ * Operators' controls of the boards: pin, boost, block and second chance, one per item and board. A
+ * change is stored with its audit entry in one transaction and shows in the board's reads on every
+ * instance at once, without waiting for the next computation. Thread-safe.
  */
 public interface BoardControls {
 

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
  * One ranked entry of a published board, with every field the read API returns.
  *
  * @param rank 1-based position on the board
- * @param control the operator's control that shaped this entry (a pin or a boost), null when none
- *     did; carries the score before the control so that a later re-publish can undo it
+ * @param control the operator's control that shaped this entry (a pin, a boost or a second chance),
+ *     null when none did; carries the score before the control so that a later re-publish can undo
+ *     it
  */
 public record BoardEntry(
     int rank,
@@ -38,7 +39,7 @@ public record BoardEntry(
   /**
    * How a control shaped an entry, rendered as the entry's {@code control} field.
    *
-   * @param action pin or boost (blocked items are not listed at all)
+   * @param action pin, boost or second-chance (blocked items are not listed at all)
    * @param position a pin's asked position; null for a boost
    * @param factor a boost's factor; null for a pin
    * @param baseScore the score the board's algorithm gave the item, before the boost

@@ -21,7 +21,9 @@ import io.hotrank.realtime.WindowBuckets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -70,9 +72,11 @@ class BoardExplainer {
    *
    * @throws io.hotrank.board.BoardNotFoundException if no such board is configured
    * @throws ItemNotFoundException if the item does not exist in the board's biz
+   * @param operator whether an operator asks: only operators see blocks, review holds and a
+   *     control's reason, author and expiry (the public sees what the board read shows)
    * @throws io.hotrank.board.BoardUnavailableException if the board cannot be read
    */
-  ItemExplanation explain(String name, @Nullable String segment, long itemId) {
+  ItemExplanation explain(String name, @Nullable String segment, long itemId, boolean operator) {
     BoardDefinition board = registry.require(name);
     BoardSnapshot snapshot = served.served(name, segment);
     ItemCards.Card card = cards.cards(board.biz(), List.of(itemId)).get(itemId);
@@ -82,7 +86,8 @@ class BoardExplainer {
     Instant at = snapshot.computedAt();
     BoardEntry listed = find(snapshot.entries(), itemId);
     BoardEntry kept = listed != null ? listed : find(snapshot.reserve(), itemId);
-    BoardControl control = control(board, segment, itemId);
+    Map<Long, BoardControl> live = liveControls(board, segment);
+    BoardControl control = live.get(itemId);
 
     Interactions ranked = board.ranked(card.counters());
     Explanation formula = null;
@@ -137,7 +142,11 @@ class BoardExplainer {
             ? null
             : new ItemExplanation.Cut(last.rank(), last.itemId(), last.score());
     String[] why =
-        status(board, segment, snapshot, card, listed, kept, control, inWindow, explained, cut);
+        status(board, segment, snapshot, card, listed, kept, live, inWindow, explained, cut);
+    boolean hidden = !operator && control != null && control.action() == ControlAction.BLOCK;
+    if (!operator && (why[0].equals("blocked") || why[0].equals("held"))) {
+      why = new String[] {"not-listed", "Moderation keeps it off this board"};
+    }
     return new ItemExplanation(
         name,
         segment,
@@ -161,7 +170,7 @@ class BoardExplainer {
         formula,
         buckets,
         scale,
-        control == null ? null : view(control),
+        control == null || hidden ? null : view(control, operator),
         base,
         explained,
         current);
@@ -175,10 +184,11 @@ class BoardExplainer {
       ItemCards.Card card,
       @Nullable BoardEntry listed,
       @Nullable BoardEntry kept,
-      @Nullable BoardControl control,
+      Map<Long, BoardControl> live,
       boolean inWindow,
       double explained,
       ItemExplanation.@Nullable Cut cut) {
+    BoardControl control = live.get(card.itemId());
     if (listed != null) {
       String how =
           listed.control() == null
@@ -202,10 +212,20 @@ class BoardExplainer {
     }
     if (kept != null && board.review() != BoardDefinition.Review.OFF) {
       BoardReview reviewer = review.getIfAvailable();
+      // What a publish asks of review: the candidates in the board's order, blocked ones left out.
+      List<BoardEntry> ranked = new ArrayList<>();
+      for (List<BoardEntry> part : List.of(snapshot.entries(), snapshot.reserve())) {
+        for (BoardEntry entry : part) {
+          BoardControl c = live.get(entry.itemId());
+          if (c == null || c.action() != ControlAction.BLOCK) {
+            ranked.add(entry);
+          }
+        }
+      }
       Set<Long> held =
           reviewer == null
               ? Set.of()
-              : reviewer.held(board, snapshot.key(), List.of(kept), clock.instant(), false);
+              : reviewer.held(board, snapshot.key(), ranked, clock.instant(), false);
       if (held.contains(kept.itemId())) {
         return new String[] {"held", "The board's review holds it until an operator approves it"};
       }
@@ -217,15 +237,16 @@ class BoardExplainer {
             case BoardKind.Leaderboard l ->
                 "Its " + l.counter().wireName() + " counter is 0: a leaderboard lists none such";
             default ->
-                "It was created outside the board's window of "
-                    + board.window()
-                    + " before the version was computed";
+                card.createdAtMillis() > snapshot.computedAt().toEpochMilli()
+                    ? "It was created after the version was computed; the next one ranks it"
+                    : "It was created outside the board's window of "
+                        + board.window()
+                        + " before the version was computed";
           };
       return new String[] {"not-in-window", why};
     }
     if (board.maxPerAuthor() > 0
-        && cut != null
-        && explained > cut.score()
+        && (cut == null || explained > cut.score())
         && snapshot.entries().stream().filter(e -> e.authorId() == card.authorId()).count()
             >= board.maxPerAuthor()) {
       return new String[] {
@@ -241,34 +262,32 @@ class BoardExplainer {
     };
   }
 
-  /** The control of the item that shapes this board (a segment's own or its family's), if live. */
-  private @Nullable BoardControl control(
-      BoardDefinition board, @Nullable String segment, long itemId) {
+  /** The live controls that shape this board (a segment's own winning over its family's). */
+  private Map<Long, BoardControl> liveControls(BoardDefinition board, @Nullable String segment) {
     List<BoardControl> all =
         segment == null
             ? sink.controls(board.name())
             : sink.controls(board, List.of(segment)).getOrDefault(segment, List.of());
     Instant now = clock.instant();
-    BoardControl found = null;
+    Map<Long, BoardControl> live = new HashMap<>();
     for (BoardControl control : all) {
-      if (control.itemId() == itemId && ControlsApplied.live(control, now)) {
+      if (ControlsApplied.live(control, now)) {
         // A segment's own control wins over its family's.
-        if (found == null || !control.board().equals(board.name())) {
-          found = control;
-        }
+        live.merge(control.itemId(), control, (a, b) -> b.board().equals(board.name()) ? a : b);
       }
     }
-    return found;
+    return live;
   }
 
-  private static ItemExplanation.Control view(BoardControl control) {
+  /** A control as shown: who set it, why and until when to operators only. */
+  private static ItemExplanation.Control view(BoardControl control, boolean operator) {
     return new ItemExplanation.Control(
         control.action().wireName(),
         control.position(),
         control.factor(),
-        control.expiresAt(),
-        control.reason(),
-        control.actor(),
+        operator ? control.expiresAt() : null,
+        operator ? control.reason() : null,
+        operator ? control.actor() : null,
         control.setAt());
   }
 

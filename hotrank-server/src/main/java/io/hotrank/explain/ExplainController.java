@@ -43,10 +43,11 @@ class ExplainController {
       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false)
           @Nullable String authorization) {
     BoardDefinition board = registry.require(name);
+    boolean operator = operators.authenticateHeader(authorization).isPresent();
     switch (board.explain()) {
       case OFF -> throw new ExplainOffException(name);
       case OPERATOR -> {
-        if (operators.authenticateHeader(authorization).isEmpty()) {
+        if (!operator) {
           throw new UnauthorizedException(
               "Board '"
                   + name
@@ -56,6 +57,6 @@ class ExplainController {
       }
       case PUBLIC -> {}
     }
-    return explainer.explain(name, segment, itemId);
+    return explainer.explain(name, segment, itemId, operator);
   }
 }

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param computedAt when that version was computed: the instant the score is recomputed at
  * @param item the item
  * @param status {@code listed}, or why it is not: {@code blocked}, {@code held} (review), {@code
- *     not-in-window}, {@code not-in-segment}, {@code capped-by-author} or {@code below-cut}
+ *     not-in-window}, {@code not-in-segment}, {@code capped-by-author} or {@code below-cut}; to a
+ *     caller without an operator's token, a block or a hold is {@code not-listed}
  * @param reason the status in words
  * @param rank its rank on the served version; null when not listed
  * @param score the score the served version gives it (listed, or kept below the cut); null when the
@@ -34,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  *     and for a segment board of a window family (kept inside its family's scripts)
  * @param scale an item's score divided by the size of its largest segment ({@code scale-by}); null
  *     when the board is not scaled
- * @param control the operator's live control of the item on this board; null when none
+ * @param control the operator's live control of the item on this board; null when none, and for a
+ *     block asked without an operator's token
  * @param base the board's score of the item before the control (a window board's: the sum of its
  *     buckets' {@code events * weight}, rounded to nine significant digits as the board rounds it)
  * @param explained {@code base} with the control applied: what the board gives the item at {@code
@@ -120,13 +122,16 @@ public record ItemExplanation(
    * @param action pin, boost, block or second-chance
    * @param position a pin's position
    * @param factor a boost's factor
+   * @param expiresAt when it lapses; null when never, and to a caller without an operator's token
+   * @param reason why; null to a caller without an operator's token
+   * @param actor who set it; null to a caller without an operator's token
    */
   public record Control(
       String action,
       @Nullable Integer position,
       @Nullable Double factor,
       @Nullable Instant expiresAt,
-      String reason,
-      String actor,
+      @Nullable String reason,
+      @Nullable String actor,
       Instant setAt) {}
 }

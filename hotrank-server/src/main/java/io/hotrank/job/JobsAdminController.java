@@ -1,5 +1,6 @@
 package io.hotrank.job;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.hotrank.lock.InstanceId;
 import io.hotrank.lock.LeaseConfiguration.LeaseStores;
 import io.hotrank.lock.LeaseState;
@@ -54,14 +55,14 @@ class JobsAdminController {
    * A lease as its store holds it.
    *
    * @param holder the instance holding it; null when free
-   * @param error set, and the others null, when the store did not answer; null otherwise
+   * @param error set, and fence and expiry absent, when the store did not answer; absent otherwise
    */
   @io.swagger.v3.oas.annotations.media.Schema(name = "JobLease")
   record Lease(
       @Nullable String holder,
-      @Nullable Long fence,
-      @Nullable Long expiresInMs,
-      @Nullable String error) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long fence,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long expiresInMs,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String error) {}
 
   @GetMapping("/api/v1/admin/jobs")
   Jobs jobs() {

@@ -164,6 +164,15 @@ class ExplainTest extends ApiTestSupport {
         .isEqualTo("spam");
     assertThat(explain("expl-hn", ITEMS).json().get("status").asString())
         .isEqualTo("not-in-window");
+    // The public sees what the board read shows: no block, no reason, no operator.
+    JsonNode anonymous = http.get("/api/v1/boards/expl-hn/items/4/explain").json();
+    assertThat(anonymous.get("status").asString()).isEqualTo("not-listed");
+    assertThat(anonymous.get("control").isNull()).isTrue();
+    assertThat(anonymous.get("reason").asString()).doesNotContain("spam");
+    JsonNode anonymousPin = http.get("/api/v1/boards/expl-hn/items/6/explain").json();
+    assertThat(anonymousPin.get("control").get("action").asString()).isEqualTo("pin");
+    assertThat(anonymousPin.get("control").get("reason").isNull()).isTrue();
+    assertThat(anonymousPin.get("control").get("actor").isNull()).isTrue();
     JsonNode pinned = explain("expl-hn", 6).json();
     assertThat(pinned.get("status").asString()).isEqualTo("listed");
     assertThat(pinned.get("rank").asInt()).isEqualTo(1);
@@ -297,6 +306,10 @@ class ExplainTest extends ApiTestSupport {
     assertThat(http.get("/api/v1/boards/nope/items/1/explain").status()).isEqualTo(404);
     Answer segmentOfPlain = http.get("/api/v1/boards/expl-hn/segments/t1/items/1/explain");
     assertThat(segmentOfPlain.status()).isEqualTo(400);
+    // A second chance would skip an author cap's look-up: refused there, naming the action.
+    Answer chance = put("expl-decay", 1, Map.of("action", "second-chance", "reason", "r"));
+    assertThat(chance.status()).as(chance.body()).isEqualTo(400);
+    assertThat(chance.body()).contains("action").contains("max-per-author");
   }
 
   @Test
@@ -306,9 +319,12 @@ class ExplainTest extends ApiTestSupport {
     Answer recomputed = http.admin("/api/v1/admin/boards/review-required/recompute");
     assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);
 
-    JsonNode e = http.get("/api/v1/boards/review-required/items/1/explain").json();
+    JsonNode e = explain("review-required", 1).json();
 
     assertThat(e.get("status").asString()).as(e.toString()).isEqualTo("held");
     assertThat(e.get("current").asBoolean()).isTrue();
+    // The public is told it is kept off, not by what.
+    JsonNode anonymous = http.get("/api/v1/boards/review-required/items/1/explain").json();
+    assertThat(anonymous.get("status").asString()).isEqualTo("not-listed");
   }
 }

@@ -97,8 +97,14 @@ class OpenApiConformanceTest extends ApiTestSupport {
       return answer;
     }
     String type = answer.header("Content-Type");
-    if (answer.raw().length > 0 && type != null && type.startsWith("application/json")) {
-      JsonNode schema = response.at("/content/application~1json/schema");
+    String media =
+        type == null
+            ? ""
+            : type.startsWith("application/problem+json")
+                ? "application~1problem+json"
+                : type.startsWith("application/json") ? "application~1json" : "";
+    if (answer.raw().length > 0 && !media.isEmpty()) {
+      JsonNode schema = response.at("/content/" + media + "/schema");
       if (schema.isMissingNode()) {
         wrong.add(where + " " + answer.status() + ": JSON answered, none documented");
       } else {
@@ -427,6 +433,18 @@ class OpenApiConformanceTest extends ApiTestSupport {
     get("/api/v1/boards/nope");
     get("/api/v1/boards/news-hn", "limit", "0");
     call("put", "/api/v1/admin/boards/news-hn/controls/1", Map.of(), "{\"action\":\"pin\"}");
+    call(
+        "put",
+        "/api/v1/admin/boards/news-hn/controls/2",
+        Map.of(),
+        "{\"action\":\"second-chance\",\"reason\":\"again\"}");
+    Answer refused =
+        call(
+            "put",
+            "/api/v1/admin/boards/news-hn/controls/2",
+            Map.of(),
+            "{\"action\":\"second-chance\",\"reason\":\"once more\"}");
+    assertThat(refused.status()).as(refused.body()).isEqualTo(409);
 
     // Every operation of the document was called.
     List<String> uncalled = new ArrayList<>();

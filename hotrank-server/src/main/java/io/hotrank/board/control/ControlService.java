@@ -185,9 +185,10 @@ class ControlService implements BoardControls {
               && livePins(board, itemId, now) >= definition.maxPins()) {
             throw new PinLimitException(board, definition.maxPins());
           }
+          // Once per item and board definition: a family's segment boards share it.
           if (control.action() == ControlAction.SECOND_CHANCE
-              && !store.giveSecondChance(board, itemId, actor, now)) {
-            throw new SecondChanceUsedException(board, itemId);
+              && !store.giveSecondChance(definition.name(), itemId, actor, now)) {
+            throw new SecondChanceUsedException(definition.name(), itemId);
           }
           store.put(control, before.isPresent());
           audit.record(
@@ -353,6 +354,11 @@ class ControlService implements BoardControls {
                 + " and live), not a "
                 + board.kind().configName()
                 + " board");
+        // Their look-ups score an item unscaled and uncapped: a chance would skip both.
+        violations.check(
+            board.scaleBy() == null && board.maxPerAuthor() == 0,
+            "action",
+            "second-chance is not for a board with scale-by or max-per-author");
         if (change.expiresAt() != null) {
           violations.add(
               "expiresAt", "is not for a second chance: it lasts one window of the board");

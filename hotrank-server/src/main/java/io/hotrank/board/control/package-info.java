@@ -1,5 +1,5 @@
 /**
- * Internal to boards: operators' controls (pin, boost, block). {@link
+ * Internal to boards: operators' controls (pin, boost, block, second chance). {@link
  * io.hotrank.board.control.ControlService} validates a change, stores it with its audit entry in
  * one transaction under the board's lock row, then re-publishes the board ({@link
  * io.hotrank.board.publish.BoardPublisher#republish}) so that every instance serves it at once;
