@@ -91,9 +91,11 @@ public record ItemExplanation(
     boolean current) {
 
   /** The item explained. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "ExplainedItem")
   public record Item(String biz, long id, String title, long authorId, Instant createdAt) {}
 
   /** The last entry of a full board. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "ExplanationCut")
   public record Cut(int rank, long itemId, double score) {}
 
   /**
@@ -105,6 +107,7 @@ public record ItemExplanation(
    * @param weight the board's weight of the type (1 for a leaderboard's counter)
    * @param points weight times the counter the board ranks by
    */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "ExplanationCount")
   public record Count(String type, long raw, double trusted, double weight, double points) {}
 
   /**
@@ -114,6 +117,7 @@ public record ItemExplanation(
    * @param divisor {@code log10(10 + n)}, n the interactions of the item's largest segment over the
    *     window as the board's scan counted them, read back from the served score
    */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "ExplanationScale")
   public record Scale(String by, double divisor) {}
 
   /**
@@ -126,6 +130,7 @@ public record ItemExplanation(
    * @param reason why; null to a caller without an operator's token
    * @param actor who set it; null to a caller without an operator's token
    */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "ExplainedControl")
   public record Control(
       String action,
       @Nullable Integer position,

@@ -57,6 +57,11 @@ class OpenApiConfiguration {
   }
 
   @Bean
+  io.swagger.v3.core.converter.ModelConverter requiredComponents() {
+    return new RequiredComponents();
+  }
+
+  @Bean
   OperationCustomizer capabilityTags() {
     return new CapabilityTags();
   }

@@ -20,6 +20,7 @@ public interface WindowBuckets {
    *     2^(-age / half-life)}, its age counted in whole buckets back from the current one (merged
    *     buckets: the age of the last of them)
    */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "WindowBucket")
   record Bucket(Instant start, Instant end, double events, double weight) {}
 
   /**
