@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.hotrank.support.ApiTestSupport;
 import io.hotrank.support.HttpJson;
 import io.hotrank.support.HttpJson.Answer;
+import io.hotrank.support.TestData;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -25,10 +27,29 @@ import tools.jackson.databind.JsonNode;
  * counters differ), some a while ago (window buckets of different weights), a boost, a pin and a
  * block. For every item on every board the parts put into the board's formula as the test writes it
  * give the served score to 1e-9 relative, the rank is the read's, and an item not listed says why.
- * Shares {@code H2ApiTest}'s Spring context.
+ * Runs in a Spring context of its own whose clock starts at the real time: a window board's buckets
+ * expire at instants computed from the clock, which Redis compares with its own (the shared
+ * contexts' clock stands months back, where a window board rebuilt from the log expires its buckets
+ * as it writes them).
  */
-@TestPropertySource(properties = "hotrank.data-dir=target/test-data/h2")
+@TestPropertySource(
+    properties = {"hotrank.data-dir=" + TestData.DIR + "explain", "hotrank.test.clock=real"})
 class ExplainTest extends ApiTestSupport {
+
+  static {
+    TestData.empty("explain");
+  }
+
+  /** This class's "now": the real time when it was loaded, to the second. */
+  private static final Instant REAL =
+      Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+
+  @BeforeEach
+  @Override
+  protected void resetData() {
+    super.resetData();
+    clock.set(REAL);
+  }
 
   private static final List<String> BOARDS =
       List.of("expl-hn", "expl-reddit", "expl-decay", "expl-window", "expl-liked");
@@ -69,7 +90,7 @@ class ExplainTest extends ApiTestSupport {
     // outside the batch boards' window of a day.
     for (long id = 1; id <= ITEMS; id++) {
       Instant created =
-          id == ITEMS ? NOW.minus(Duration.ofDays(2)) : NOW.minusSeconds(random.nextInt(20_000));
+          id == ITEMS ? REAL.minus(Duration.ofDays(2)) : REAL.minusSeconds(random.nextInt(20_000));
       createItem("expl", id, "Item " + id, id <= 2 ? 7 : 100 + id, created);
     }
     List<String> events = new ArrayList<>();
@@ -87,7 +108,7 @@ class ExplainTest extends ApiTestSupport {
           event.append(",\"userId\":").append(1 + random.nextInt(40)); // a new actor: weighed less
         }
         // Within the last 40 minutes: several buckets of the window board.
-        event.append(",\"at\":\"").append(NOW.minusSeconds(random.nextInt(2400))).append("\"}");
+        event.append(",\"at\":\"").append(REAL.minusSeconds(random.nextInt(2400))).append("\"}");
         events.add(event.toString());
       }
     }
@@ -277,7 +298,7 @@ class ExplainTest extends ApiTestSupport {
 
   @Test
   void aBoardSaysWhoMayAsk_andUnknownItemsAreNotFound() {
-    createItem("expl", 1L, "One", 1, NOW.minusSeconds(60));
+    createItem("expl", 1L, "One", 1, REAL.minusSeconds(60));
     http.admin("/api/v1/admin/boards/expl-off/recompute");
     http.admin("/api/v1/admin/boards/expl-hn/recompute");
 
@@ -314,7 +335,7 @@ class ExplainTest extends ApiTestSupport {
 
   @Test
   void aHeldItemSaysSo_onABoardUnderReview() {
-    createItem("rvw", 1L, "Held", 1, NOW.minusSeconds(60));
+    createItem("rvw", 1L, "Held", 1, REAL.minusSeconds(60));
     postEvents("{\"biz\":\"rvw\",\"itemId\":1,\"type\":\"like\"}");
     Answer recomputed = http.admin("/api/v1/admin/boards/review-required/recompute");
     assertThat(recomputed.status()).as(recomputed.body()).isEqualTo(200);

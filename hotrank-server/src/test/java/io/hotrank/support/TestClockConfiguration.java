@@ -12,9 +12,16 @@ public class TestClockConfiguration {
   /** Where the clock starts: a fixed instant, so expected scores are reproducible. */
   public static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
 
+  /**
+   * A context whose clock must agree with Redis's own ({@code hotrank.test.clock=real}: window
+   * buckets expire at instants computed from the clock) starts at the real time, to the second.
+   */
   @Bean
   @Primary
-  MutableClock mutableClock() {
-    return new MutableClock(START);
+  MutableClock mutableClock(org.springframework.core.env.Environment environment) {
+    return new MutableClock(
+        "real".equals(environment.getProperty("hotrank.test.clock"))
+            ? Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            : START);
   }
 }
