@@ -54,14 +54,11 @@ class BoardControlController {
   @PutMapping("/{itemId}")
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "200",
-      description = "The control, stored and shown in the board's reads",
+      description = ControlJson.STORED,
       useReturnTypeSchema = true)
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "409",
-      description =
-          "pin-limit: the board has max-pins live pins; second-chance-used: the item had its"
-              + " second chance on the board; or a request with the same Idempotency-Key is in"
-              + " progress",
+      description = ControlJson.CONFLICTS,
       content =
           @io.swagger.v3.oas.annotations.media.Content(
               mediaType = "application/problem+json",

@@ -27,6 +27,14 @@ record ControlJson(
     String actor,
     @Schema(format = "date-time") String setAt) {
 
+  /** The document's words for a set control's 200, on a board and on a segment board alike. */
+  static final String STORED = "The control, stored and shown in the board's reads";
+
+  /** The document's words for a control change's 409s. */
+  static final String CONFLICTS =
+      "pin-limit: the board has max-pins live pins; second-chance-used: the item had its second"
+          + " chance on the board; or a request with the same Idempotency-Key is in progress";
+
   static ControlJson of(BoardControl control) {
     // A segment board's own control is stored under "<board>/<segment>": shown as both fields.
     BoardKey key = BoardKey.parse(control.board());
